@@ -1,0 +1,108 @@
+# mnrb build. `make` builds bin/mnrb; `make test` builds the sanitizer variants too and runs every
+# test; `make bench` and `make demo` run the benchmarks. Everything it needs it installs or fetches
+# itself (scripts/deps.sh, scripts/fetch-mruby.sh): a fresh Debian machine needs nothing else.
+#
+# Variants: host (release), asan (AddressSanitizer + UBSan), tsan (ThreadSanitizer). Each has its own
+# core library (build/VARIANT/libmnrb-core.a), mruby build (build/mruby/VARIANT) and binary.
+
+TOP       := $(abspath .)
+BUILD     := $(TOP)/build
+MRUBY_SRC := $(BUILD)/mruby-src
+JOBS      ?= 2
+CC        ?= gcc
+ifeq ($(CC),cc)
+CC := gcc
+endif
+
+CORE_SRCS := $(wildcard core/src/*.c)
+CORE_ASM  := core/src/coroutine_x86_64.S
+CORE_HDRS := $(wildcard core/include/mnrb/*.h core/src/*.h)
+GEM_SRCS  := $(shell find mrbgems -type f \( -name '*.c' -o -name '*.h' -o -name '*.rb' -o -name '*.rake' \) 2>/dev/null)
+
+WARN       := -Wall -Wextra -Wno-unused-parameter
+CFLAGS_host := -O2 -g
+CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+CFLAGS_tsan := -O1 -g -fsanitize=thread
+
+.PHONY: all deps mruby test test-core test-ruby test-asan test-tsan sanitizers bench demo clean distclean
+.DELETE_ON_ERROR:
+
+all: bin/mnrb
+
+deps: $(BUILD)/.deps
+$(BUILD)/.deps: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	bash scripts/deps.sh
+	@touch $@
+
+$(MRUBY_SRC)/.mnrb-stamp: scripts/fetch-mruby.sh $(wildcard patches/mruby/*.patch) | $(BUILD)/.deps
+	bash scripts/fetch-mruby.sh $(MRUBY_SRC)
+
+# ---- per-variant rules ----
+define variant
+$(BUILD)/$(1)/core/%.o: core/src/%.c $(CORE_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -c $$< -o $$@
+
+$(BUILD)/$(1)/core/coroutine_x86_64_S.o: $(CORE_ASM)
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CFLAGS_$(1)) -c $$< -o $$@
+
+$(BUILD)/$(1)/libmnrb-core.a: $(patsubst core/src/%.c,$(BUILD)/$(1)/core/%.o,$(CORE_SRCS)) $(BUILD)/$(1)/core/coroutine_x86_64_S.o
+	rm -f $$@ && ar rcs $$@ $$^
+
+# mruby's rake is incremental; it runs whenever our gems or config may have changed.
+$(BUILD)/mruby/$(1)/lib/libmruby.a: $(MRUBY_SRC)/.mnrb-stamp build_config.rb $(GEM_SRCS) $(CORE_HDRS)
+	cd $(MRUBY_SRC) && MRUBY_BUILD_DIR=$(BUILD)/mruby MNRB_BUILDS="$(1)" \
+	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb all > $(BUILD)/mruby-$(1).log 2>&1 \
+	  || { tail -n 40 $(BUILD)/mruby-$(1).log; exit 1; }
+	@touch $$@
+
+$(BUILD)/$(1)/mnrb: cli/mnrb.c $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a
+	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -I$(MRUBY_SRC)/include \
+	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
+	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lm -pthread
+
+$(BUILD)/$(1)/core-tests: $(wildcard core/test/*.c core/test/*.h) $(BUILD)/$(1)/libmnrb-core.a
+	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -Icore/src \
+	  $(wildcard core/test/*.c) -o $$@ $(BUILD)/$(1)/libmnrb-core.a -pthread
+endef
+$(foreach v,host asan tsan,$(eval $(call variant,$(v))))
+
+bin/mnrb: $(BUILD)/host/mnrb
+	@mkdir -p bin
+	cp $< $@
+
+sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb
+
+# ---- tests ----
+SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+           TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(TOP)/test/tsan.supp
+
+test: deps all sanitizers $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests
+	bash test/run-all.sh
+
+test-core: $(BUILD)/host/core-tests
+	$(BUILD)/host/core-tests
+
+test-ruby: bin/mnrb
+	bash test/run-ruby-tests.sh bin/mnrb
+
+test-asan: $(BUILD)/asan/mnrb
+	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/asan/mnrb
+
+test-tsan: $(BUILD)/tsan/mnrb
+	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/tsan/mnrb
+
+# ---- benchmarks ----
+bench: all
+	bash bench/run.sh
+
+demo: all
+	bash bench/run.sh --demo
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/asan $(BUILD)/tsan $(BUILD)/mruby bin
+
+distclean:
+	rm -rf $(BUILD) bin

@@ -1,0 +1,36 @@
+# mruby build configuration for mnrb (used by the Makefile; see README).
+# One build per variant: `host` (the release runtime) and the sanitizer builds `asan` (AddressSanitizer +
+# UBSan) and `tsan` (ThreadSanitizer), selected by MNRB_BUILDS. Every variant compiles mruby, its gems and
+# mnrb's own gems with the same defines, so that mrb_state's layout agrees everywhere.
+MNRB_TOP = File.expand_path(__dir__)
+SANITIZE = {
+  'asan' => %w(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer),
+  'tsan' => %w(-fsanitize=thread),
+}
+
+def mnrb_gems(conf)
+  %w(stdlib stdlib-ext stdlib-io math metaprog).each { |box| conf.gembox box }
+  conf.gem core: 'mruby-error'          # mrb_protect/mrb_ensure C API
+  conf.gem core: 'mruby-catch'          # catch/throw
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-thread"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-compat"
+  conf.cc.include_paths << "#{MNRB_TOP}/core/include"
+  conf.cc.flags << '-pthread'
+end
+
+MRuby::Build.new('host') do |conf|
+  conf.toolchain :gcc
+  conf.gem core: 'mruby-bin-mrbc'
+  mnrb_gems(conf)
+end
+
+(ENV['MNRB_BUILDS'] || '').split.each do |variant|
+  next if variant == 'host'
+  flags = SANITIZE.fetch(variant) { raise "unknown mnrb build variant #{variant}" }
+  MRuby::CrossBuild.new(variant) do |conf|
+    conf.toolchain :gcc
+    conf.cc.flags << %w(-O1 -g) << flags
+    conf.linker.flags << flags
+    mnrb_gems(conf)
+  end
+end

@@ -1,0 +1,188 @@
+/*
+ * mnrb: run a Ruby script with M:N threads.
+ *
+ *   mnrb [options] script.rb [args]      mnrb [options] -e 'code' [args]
+ *
+ * Like `ruby`: ARGV and $0, an uncaught exception prints its message and backtrace and exits 1,
+ * a syntax error names the line, exit/exit!/at_exit behave as in CRuby.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mruby.h>
+#include <mruby/array.h>
+#include <mruby/compile.h>
+#include <mruby/string.h>
+#include <mruby/variable.h>
+#include "mnrb/core.h"
+#include "mnrb/thread.h"
+
+#define MNRB_VERSION "0.1.0"
+
+typedef struct script {
+  const char *name;           /* $0 and the file name in backtraces */
+  char *code;
+  size_t len;
+} script;
+
+typedef struct options {
+  script libs[64];            /* -r */
+  int nlibs;
+  script main;
+  char **argv;                /* ARGV */
+  int argc;
+} options;
+
+static void usage(FILE *f) {
+  fputs("Usage: mnrb [options] [--] [script.rb | -e 'code'] [arguments]\n"
+        "  -e 'code'          run this code (may be given more than once, one line each)\n"
+        "  -r file.rb         load file.rb before the script\n"
+        "  --max-proc=N       native threads for Ruby threads (env RUBY_MAX_PROC; default: usable CPUs)\n"
+        "  --timeslice=MS     preempt a thread after MS ms while others wait (env MNRB_TIMESLICE; 100)\n"
+        "  -v, --version      print the version\n"
+        "  -h, --help         print this help\n"
+        "Environment: RUBY_MN_THREADS=0 runs each Ruby thread on its own native thread (1:1);\n"
+        "RUBY_THREAD_MACHINE_STACK_SIZE sets the C stack of each thread (bytes).\n", f);
+}
+
+static void version(void) { printf("mnrb %s (mruby 3.1.0) [x86_64-linux]\n", MNRB_VERSION); }
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 8192, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (n == cap && !(buf = realloc(buf, cap *= 2))) break;
+    size_t r = fread(buf + n, 1, cap - n, f);
+    if (r == 0) break;
+    n += r;
+  }
+  if (f != stdin) fclose(f);
+  *len = n;
+  return buf;
+}
+
+static long parse_long_opt(const char *arg, const char *name, long min, long max) {
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (*arg == '\0' || *end || v < min || v > max) {
+    fprintf(stderr, "mnrb: invalid value for %s: %s\n", name, arg);
+    exit(2);
+  }
+  return v;
+}
+
+static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
+  size_t elen = 0;
+  char *ecode = NULL;
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) { i++; break; }
+    if (a[0] != '-' || a[1] == '\0') break;
+    if (strcmp(a, "-e") == 0 || strcmp(a, "-r") == 0) {
+      if (i + 1 >= argc) { fprintf(stderr, "mnrb: no code specified for %s\n", a); exit(2); }
+      const char *v = argv[++i];
+      if (a[1] == 'e') {
+        size_t vl = strlen(v);
+        ecode = realloc(ecode, elen + vl + 2);
+        memcpy(ecode + elen, v, vl);
+        elen += vl;
+        ecode[elen++] = '\n';
+      } else {
+        if (o->nlibs == 64) { fputs("mnrb: too many -r\n", stderr); exit(2); }
+        script *s = &o->libs[o->nlibs++];
+        s->name = v;
+        if (!(s->code = read_file(v, &s->len))) {
+          fprintf(stderr, "mnrb: cannot load such file -- %s (%s)\n", v, strerror(errno));
+          exit(1);
+        }
+      }
+    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
+      version();
+      exit(0);
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      exit(0);
+    } else if (strncmp(a, "--max-proc=", 11) == 0) {
+      cfg->max_proc = (int)parse_long_opt(a + 11, "--max-proc", 1, 1024);
+    } else if (strncmp(a, "--timeslice=", 12) == 0) {
+      cfg->timeslice_ns = (uint64_t)parse_long_opt(a + 12, "--timeslice", 1, 60000) * 1000000u;
+    } else {
+      fprintf(stderr, "mnrb: invalid option %s  (-h will show valid options)\n", a);
+      exit(2);
+    }
+  }
+  if (ecode) {
+    o->main.name = "-e";
+    o->main.code = ecode;
+    o->main.len = elen;
+  } else if (i < argc) {
+    o->main.name = argv[i++];
+    if (!(o->main.code = read_file(o->main.name, &o->main.len))) {
+      fprintf(stderr, "mnrb: No such file or directory -- %s (LoadError)\n", o->main.name);
+      exit(1);
+    }
+  } else {
+    o->main.name = "-";
+    if (!(o->main.code = read_file("-", &o->main.len))) { fputs("mnrb: cannot read stdin\n", stderr); exit(1); }
+  }
+  o->argv = argv + i;
+  o->argc = argc - i;
+}
+
+/* Parses and runs one file in the main thread. A syntax error is reported as `ruby` does. */
+static mrb_value run_script(mrb_state *mrb, script *s) {
+  mrbc_context *cx = mrbc_context_new(mrb);
+  mrbc_filename(mrb, cx, s->name);
+  cx->capture_errors = TRUE;
+  struct mrb_parser_state *p = mrb_parse_nstring(mrb, s->code, s->len, cx);
+  if (!p || p->nerr) {
+    if (p) {
+      fprintf(stderr, "%s:%d: %s\n", s->name, p->error_buffer[0].lineno, p->error_buffer[0].message);
+      fprintf(stderr, "%s: compile error (SyntaxError)\n", s->name);
+      mrb_parser_free(p);
+    }
+    mrbc_context_free(mrb, cx);
+    fflush(stdout);
+    _Exit(1);
+  }
+  mrb_value v = mrb_load_exec(mrb, p, cx);
+  mrbc_context_free(mrb, cx);
+  return v;
+}
+
+static mrb_value main_body(mrb_state *mrb, void *arg) {
+  options *o = arg;
+  for (int i = 0; i < o->nlibs; i++) {
+    run_script(mrb, &o->libs[i]);
+    if (mrb->exc) return mrb_nil_value();
+  }
+  return run_script(mrb, &o->main);
+}
+
+int main(int argc, char **argv) {
+  mn_config cfg;
+  options o;
+  memset(&o, 0, sizeof o);
+  mn_config_from_env(&cfg);
+  parse_args(argc, argv, &o, &cfg);
+
+  mrb_state *mrb = mnrb_open(&cfg);
+  if (!mrb) { fputs("mnrb: cannot start the runtime\n", stderr); return 1; }
+  mrb_value args = mrb_ary_new_capa(mrb, o.argc);
+  for (int i = 0; i < o.argc; i++) mrb_ary_push(mrb, args, mrb_str_new_cstr(mrb, o.argv[i]));
+  mrb_define_global_const(mrb, "ARGV", args);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$0"), mrb_str_new_cstr(mrb, o.main.name));
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$PROGRAM_NAME"), mrb_str_new_cstr(mrb, o.main.name));
+  mrb_define_global_const(mrb, "MNRB_VERSION", mrb_str_new_lit(mrb, MNRB_VERSION));
+
+  int status = mnrb_run_main(mrb, main_body, &o);
+  fflush(stdout);
+  mnrb_close(mrb);
+  for (int i = 0; i < o.nlibs; i++) free(o.libs[i].code);
+  free(o.main.code);
+  return status;
+}

@@ -1,0 +1,163 @@
+/*
+ * mnrb core runtime: the public contract.
+ *
+ * The core schedules "threads" (each a stackful coroutine with its own C stack) M:N over a pool of
+ * native threads. Threads belong to a ractor; a ractor owns a GVL and a ready queue, so at most one
+ * thread of a ractor runs at a time, and threads of different ractors run in parallel. The core knows
+ * nothing of mruby: the Ruby bindings (mrbgems/mnrb-thread) keep their interpreter state per thread
+ * and save/restore it around every call that may switch (mn_park, mn_yield).
+ *
+ *   thread states:  CREATED -> READY -> RUNNING -> (PARKED -> READY -> RUNNING)* -> DEAD
+ *
+ * Park/unpark follow the "permit" model (Go's notesleep, Java's LockSupport): an unpark that arrives
+ * before the park makes the park return at once, and a park may return spuriously, so callers wait
+ * in a loop on their own condition. The binding's own wait lists (Queue, Mutex, ...) are guarded by
+ * the GVL, not by the core.
+ */
+#ifndef MNRB_CORE_H
+#define MNRB_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mn_thread mn_thread;   /* a Ruby thread as the scheduler sees it */
+typedef struct mn_ractor mn_ractor;   /* a GVL, a ready queue and the threads under them */
+typedef struct mn_nt mn_nt;           /* a native thread (pthread) */
+
+/* ---- configuration (see config.c for defaults and the reasons for them) ---- */
+typedef struct mn_config {
+  int max_proc;              /* shared native threads in the pool; RUBY_MAX_PROC, default: usable CPUs */
+  bool mn_threads;           /* false: every thread gets its own native thread (RUBY_MN_THREADS=0) */
+  uint64_t timeslice_ns;     /* preemption after this much running while others are ready (100 ms) */
+  size_t stack_size;         /* C stack per thread; RUBY_THREAD_MACHINE_STACK_SIZE */
+} mn_config;
+
+void mn_config_from_env(mn_config *cfg);   /* defaults, then the environment */
+int mn_cpu_count(void);                    /* CPUs this process may use (affinity, cgroup quota) */
+
+/* ---- runtime ---- */
+/* Starts the runtime (timer thread) with `cfg` (copied). Call once, before anything else. */
+int mn_runtime_init(const mn_config *cfg);
+const mn_config *mn_runtime_config(void);
+/* Turns the calling native thread into a pool native thread and runs threads until `main` has died
+ * and mn_runtime_stop() was called from it; then returns. */
+void mn_runtime_run(mn_thread *main);
+/* Called by the main thread just before it dies: the native thread that ran mn_runtime_run returns. */
+void mn_runtime_stop(void);
+uint64_t mn_now_ns(void);                   /* CLOCK_MONOTONIC in ns */
+
+/* ---- ractors ---- */
+typedef struct mn_ractor_ops {
+  /* Called from the timer thread when the running thread's timeslice is over and others are ready:
+   * the binding must make the running thread call mn_yield() at its next safepoint. */
+  void (*request_preempt)(mn_ractor *r, void *user);
+} mn_ractor_ops;
+
+mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user);
+void mn_ractor_free(mn_ractor *r);          /* all its threads must be dead */
+void *mn_ractor_user(mn_ractor *r);
+size_t mn_ractor_thread_count(mn_ractor *r); /* started, not yet dead */
+
+/* ---- threads ---- */
+typedef void (*mn_thread_fn)(mn_thread *self, void *arg);
+
+/* Creates a thread of ractor `r` that will run fn(self, arg) on its own stack. Returns NULL when no
+ * stack can be had (errno set). `user` is the binding's per-thread data. */
+mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user);
+/* Makes a created thread ready to run. */
+void mn_thread_start(mn_thread *t);
+/* Frees a thread that has died (or never started). */
+void mn_thread_free(mn_thread *t);
+void *mn_thread_user(const mn_thread *t);
+mn_ractor *mn_thread_ractor(const mn_thread *t);
+uint64_t mn_thread_id(const mn_thread *t);
+bool mn_thread_dead(const mn_thread *t);
+/* The C stack range of a thread: [lo, hi). */
+void mn_thread_stack(const mn_thread *t, char **lo, char **hi);
+/* Native thread now running `t` (0 when none): for inspection and tests. */
+unsigned long mn_thread_native_id(const mn_thread *t);
+
+/* ---- called by the running thread (it holds its ractor's GVL) ---- */
+typedef enum mn_wait_reason {
+  MN_WAIT_NONE = 0,
+  MN_WAIT_SLEEP,      /* Kernel#sleep, Thread.stop */
+  MN_WAIT_MUTEX,
+  MN_WAIT_QUEUE,      /* Queue, SizedQueue, ConditionVariable */
+  MN_WAIT_JOIN,
+  MN_WAIT_IO,
+  MN_WAIT_RACTOR,
+  MN_WAIT_PREEMPT,    /* timeslice over */
+  MN_WAIT_BLOCKING,   /* blocking system call without the GVL */
+  MN_WAIT_EXIT,
+  MN_WAIT_REASON_COUNT
+} mn_wait_reason;
+
+typedef enum mn_park_result {
+  MN_WOKEN,           /* unparked (or spuriously) */
+  MN_TIMEDOUT,        /* the deadline passed */
+  MN_DEADLOCK,        /* every thread of the ractor waits forever: only the main thread gets this */
+} mn_park_result;
+
+#define MN_FOREVER UINT64_MAX
+/* Parks the calling thread until mn_unpark(), the absolute deadline (mn_now_ns() clock; MN_FOREVER
+ * for none), or a deadlock. `deadlockable`: the wait can only end through another thread of this
+ * ractor (Queue#pop, Mutex#lock, join...), so it counts for deadlock detection (Kernel#sleep does
+ * not: a signal could end it). */
+mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable);
+/* Makes a parked thread ready (or leaves a permit if it is not parked). Callable from any native
+ * thread, with or without a GVL. From the running thread of the same ractor, the woken thread runs
+ * next (run-next slot), so a hand-off does not go through the whole queue. */
+void mn_unpark(mn_thread *t);
+/* Lets the other ready threads of the ractor run (Thread.pass, timeslice end). Returns at once if
+ * none is ready. */
+void mn_yield(mn_thread *self, mn_wait_reason why);
+/* Ends the calling thread: never returns. The stack is released after the switch away. */
+void mn_thread_exit(mn_thread *self) __attribute__((noreturn));
+/* Pins the calling thread to the native thread it runs on (Thread#lock_native_thread; CRuby 3.4's
+ * rb_thread_lock_native_thread): from now on it runs only there and that native thread runs only it. */
+bool mn_lock_native_thread(mn_thread *self);
+bool mn_native_thread_locked(const mn_thread *t);
+/* The C stack address below which the running thread must not go (leaves room to raise an error). */
+const char *mn_thread_stack_limit(const mn_thread *t);
+
+/* ---- event hooks (GVL instrumentation, CRuby 3.2's API shape) ---- */
+enum {
+  MN_EVENT_STARTED   = 1 << 0,
+  MN_EVENT_READY     = 1 << 1,   /* wants the GVL */
+  MN_EVENT_RESUMED   = 1 << 2,   /* got the GVL */
+  MN_EVENT_SUSPENDED = 1 << 3,   /* released the GVL */
+  MN_EVENT_EXITED    = 1 << 4,
+  MN_EVENT_MASK      = 0x1f
+};
+typedef struct mn_event {
+  unsigned kind;                 /* one MN_EVENT_* bit */
+  mn_thread *thread;
+  mn_ractor *ractor;
+  unsigned long native_thread;   /* OS thread id that reports the event */
+  uint64_t time_ns;
+  mn_wait_reason reason;         /* for SUSPENDED */
+} mn_event;
+typedef void (*mn_hook_fn)(const mn_event *ev, void *data);
+typedef struct mn_hook mn_hook;
+mn_hook *mn_hook_add(mn_hook_fn fn, unsigned events, void *data);
+bool mn_hook_remove(mn_hook *hook);
+
+/* ---- statistics (for tests and tools) ---- */
+typedef struct mn_stats {
+  uint64_t switches;          /* coroutine switches */
+  uint64_t preemptions;       /* timeslice preemptions requested */
+  int native_threads;         /* native threads created so far (pool and dedicated) */
+  size_t stacks_guarded;      /* live stacks with a guard page */
+  size_t stacks_unguarded;    /* live stacks without one (the kernel's map limit was near) */
+} mn_stats;
+void mn_stats_get(mn_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,126 @@
+/*
+ * Coroutines: a saved stack pointer and the bounds of the stack it points into.
+ *
+ * Switching is the hand-written mn_co_switch (coroutine_x86_64.S): a few ns, no system call. It beats
+ * boost.context's jump_fcontext about 2x on this machine and glibc's swapcontext (a sigprocmask
+ * system call per switch) about 40x (../shared/research/anchors.md §0.3), and the ring benchmark does
+ * one switch per hand-off. Other architectures fall back to ucontext.
+ *
+ * Under AddressSanitizer and ThreadSanitizer every switch is announced to the sanitizer (fiber
+ * switching API), otherwise both lose track of which stack is live.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MN_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef MN_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+#if defined(__x86_64__)
+void mn_co_switch(void **save_sp, void *load_sp);
+void mn_co_trampoline(void);
+
+void mn_co_init(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg) {
+  memset(co, 0, sizeof *co);
+  co->stack_lo = lo;
+  co->stack_hi = hi;
+  /* Initial frame, popped by mn_co_switch: r15 r14 r13 r12 rbx rbp, then the "return" address.
+   * After those 7 pops rsp must be 16-byte aligned for the trampoline's call. */
+  uintptr_t top = (uintptr_t)hi & ~(uintptr_t)15;
+  void **sp = (void **)(top - 72);
+  sp[0] = 0; sp[1] = 0;             /* r15 r14 */
+  sp[2] = (void *)fn;               /* r13 */
+  sp[3] = arg;                      /* r12 */
+  sp[4] = 0; sp[5] = 0;             /* rbx rbp */
+  sp[6] = (void *)mn_co_trampoline; /* popped and jumped to */
+  sp[7] = 0;
+  co->sp = sp;
+#ifdef MN_TSAN
+  co->tsan_fiber = __tsan_create_fiber(0);
+#endif
+}
+
+static inline void co_switch(mn_co *from, mn_co *to) { mn_co_switch(&from->sp, to->sp); }
+
+#else /* portable fallback */
+#include <ucontext.h>
+typedef struct { ucontext_t uc; } mn_uc;
+static void uc_entry(unsigned hi, unsigned lo_, unsigned fhi, unsigned flo) {
+  void (*fn)(void *) = (void (*)(void *))(((uintptr_t)fhi << 32) | flo);
+  fn((void *)(((uintptr_t)hi << 32) | lo_));
+  abort();
+}
+void mn_co_init(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg) {
+  memset(co, 0, sizeof *co);
+  co->stack_lo = lo; co->stack_hi = hi;
+  mn_uc *u = calloc(1, sizeof *u);
+  if (!u) mn_fatal("out of memory");
+  getcontext(&u->uc);
+  u->uc.uc_stack.ss_sp = lo; u->uc.uc_stack.ss_size = (size_t)(hi - lo);
+  uintptr_t a = (uintptr_t)arg, f = (uintptr_t)fn;
+  makecontext(&u->uc, (void (*)(void))uc_entry, 4, (unsigned)(a >> 32), (unsigned)a, (unsigned)(f >> 32), (unsigned)f);
+  co->sp = u;
+#ifdef MN_TSAN
+  co->tsan_fiber = __tsan_create_fiber(0);
+#endif
+}
+static inline void co_switch(mn_co *from, mn_co *to) {
+  if (!from->sp) { from->sp = calloc(1, sizeof(mn_uc)); if (!from->sp) mn_fatal("out of memory"); }
+  swapcontext(&((mn_uc *)from->sp)->uc, &((mn_uc *)to->sp)->uc);
+}
+#endif
+
+void mn_co_init_native(mn_co *co) {
+  memset(co, 0, sizeof *co);
+  pthread_attr_t attr;
+  void *addr; size_t size;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+      co->stack_lo = addr;
+      co->stack_hi = (char *)addr + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+#ifdef MN_TSAN
+  co->tsan_fiber = __tsan_get_current_fiber();
+#endif
+}
+
+void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
+#ifdef MN_ASAN
+  __sanitizer_start_switch_fiber(from_dies ? NULL : &from->asan_fake, to->stack_lo,
+                                 (size_t)(to->stack_hi - to->stack_lo));
+#else
+  (void)from_dies;
+#endif
+#ifdef MN_TSAN
+  __tsan_switch_to_fiber(to->tsan_fiber, 0);
+#endif
+  co_switch(from, to);
+#ifdef MN_ASAN
+  __sanitizer_finish_switch_fiber(from->asan_fake, NULL, NULL);
+#endif
+}
+
+void mn_co_started(void) {
+#ifdef MN_ASAN
+  __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+}
+
+void mn_co_destroy(mn_co *co) {
+#ifdef MN_TSAN
+  if (co->tsan_fiber) __tsan_destroy_fiber(co->tsan_fiber);
+  co->tsan_fiber = NULL;
+#endif
+#if !defined(__x86_64__)
+  free(co->sp);
+#endif
+  co->sp = NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * Event hooks: the GVL instrumentation API (CRuby 3.2's rb_internal_thread_add_event_hook, with
+ * richer event data). Hooks form an immutable-node list published with atomic stores; firing walks
+ * it without a lock. With no hook registered the scheduler pays one relaxed load per event site.
+ *
+ * Hooks run on whichever native thread reports the event, some with the ractor lock held: they must
+ * be quick and must not call back into the scheduler. Removed hooks are not freed (a concurrent
+ * walker may still read them); they are rare, small, and reused by nobody.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <stdlib.h>
+
+struct mn_hook {
+  mn_hook_fn fn;
+  void *data;
+  unsigned events;
+  _Atomic bool removed;
+  mn_hook *next;            /* immutable once published */
+};
+
+_Atomic(mn_hook *) mn_hooks_head;
+static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;  /* serializes add/remove */
+
+mn_hook *mn_hook_add(mn_hook_fn fn, unsigned events, void *data) {
+  mn_hook *h = calloc(1, sizeof *h);
+  if (!h) return NULL;
+  h->fn = fn;
+  h->data = data;
+  h->events = events & MN_EVENT_MASK;
+  pthread_mutex_lock(&hooks_lock);
+  h->next = atomic_load(&mn_hooks_head);
+  atomic_store_explicit(&mn_hooks_head, h, memory_order_release);
+  pthread_mutex_unlock(&hooks_lock);
+  return h;
+}
+
+bool mn_hook_remove(mn_hook *hook) {
+  pthread_mutex_lock(&hooks_lock);
+  bool found = false;
+  for (mn_hook *h = atomic_load(&mn_hooks_head); h; h = h->next)
+    if (h == hook && !atomic_load(&h->removed)) { atomic_store(&h->removed, true); found = true; }
+  /* When every hook is removed, the fast path sees an empty list again. */
+  bool any = false;
+  for (mn_hook *h = atomic_load(&mn_hooks_head); h; h = h->next)
+    if (!atomic_load(&h->removed)) any = true;
+  if (!any) atomic_store(&mn_hooks_head, NULL);
+  pthread_mutex_unlock(&hooks_lock);
+  return found;
+}
+
+void mn_hooks_fire(unsigned kind, mn_thread *t, mn_wait_reason reason) {
+  mn_event ev = { .kind = kind, .thread = t, .ractor = t->ractor, .native_thread = 0,
+                  .time_ns = mn_now_ns(), .reason = reason };
+  mn_nt *nt = mn_nt_current();
+  if (nt) ev.native_thread = nt->tid;
+  for (mn_hook *h = atomic_load_explicit(&mn_hooks_head, memory_order_acquire); h; h = h->next)
+    if ((h->events & kind) && !atomic_load_explicit(&h->removed, memory_order_relaxed)) h->fn(&ev, h->data);
+}

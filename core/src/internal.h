@@ -1,0 +1,199 @@
+/*
+ * Internal structures of the core runtime. Every field says who owns it or which lock guards it.
+ *
+ * Lock order (never take a lock to the left while holding one to the right):
+ *     ractor->lock  ->  timer.lock  ->  pool.lock  ->  nt->mu  ->  stack pool lock
+ * The ractor lock is a spinlock held only for a few instructions, and is the one lock held across a
+ * coroutine switch: the side that switches away takes it, the side that resumes releases it
+ * (finish_switch), so a thread is never resumed before its context is saved.
+ */
+#ifndef MNRB_INTERNAL_H
+#define MNRB_INTERNAL_H
+
+#include "mnrb/core.h"
+#include <pthread.h>
+#include <stdatomic.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MN_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define MN_TSAN 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && !defined(MN_ASAN)
+#define MN_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer) && !defined(MN_TSAN)
+#define MN_TSAN 1
+#endif
+#endif
+
+#define MN_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MN_RELAXED(p) atomic_load_explicit((p), memory_order_relaxed)
+#define MN_SET_RELAXED(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+
+/* ---- spinlock: critical sections are a handful of stores; spins, then yields the CPU ---- */
+typedef struct mn_lock { atomic_int held; } mn_lock;
+void mn_lock_slow(mn_lock *l);
+static inline void mn_lock_acquire(mn_lock *l) {
+  if (MN_LIKELY(!atomic_exchange_explicit(&l->held, 1, memory_order_acquire))) return;
+  mn_lock_slow(l);
+}
+static inline void mn_lock_release(mn_lock *l) {
+  atomic_store_explicit(&l->held, 0, memory_order_release);
+}
+
+/* ---- coroutines (coroutine.c) ---- */
+typedef struct mn_co {
+  void *sp;                 /* saved stack pointer while suspended */
+  char *stack_lo, *stack_hi;/* C stack bounds (for the sanitizers and the stack limit) */
+#ifdef MN_ASAN
+  void *asan_fake;
+#endif
+#ifdef MN_TSAN
+  void *tsan_fiber;
+#endif
+} mn_co;
+/* Prepares `co` to run fn(arg) on [lo, hi) at its first switch-in. */
+void mn_co_init(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg);
+/* Adopts the calling native thread's own stack as a coroutine context. */
+void mn_co_init_native(mn_co *co);
+/* Saves the current context into `from` and resumes `to`. `from_dies`: `from` never resumes. */
+void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies);
+/* Must be the first call of a new coroutine's entry function (sanitizer bookkeeping). */
+void mn_co_started(void);
+void mn_co_destroy(mn_co *co);
+
+/* ---- stacks (stack_pool.c) ---- */
+typedef struct mn_stack { char *lo, *hi; bool guarded; } mn_stack;
+bool mn_stack_acquire(mn_stack *s, size_t size);
+void mn_stack_release(mn_stack *s);
+void mn_stack_counts(size_t *guarded, size_t *unguarded);
+
+/* ---- threads and ractors (sched.c) ---- */
+typedef enum mn_state { MN_CREATED, MN_READY, MN_RUNNING, MN_PARKED, MN_DEAD } mn_state;
+
+struct mn_thread {
+  /* immutable after mn_thread_new */
+  mn_ractor *ractor;
+  uint64_t id;
+  void *user;
+  mn_thread_fn fn;
+  void *fn_arg;
+  mn_stack stack;
+  const char *stack_limit;
+
+  mn_co co;                 /* owned by whoever runs the thread; saved while it is not running */
+
+  /* guarded by ractor->lock */
+  mn_state state;
+  bool permit;              /* an unpark arrived while not parked */
+  bool deadlockable;        /* parked waiting only for threads of this ractor */
+  bool deadlock;            /* woken because of a deadlock (main thread only) */
+  bool timed_out;
+  uint32_t park_seq;        /* tells a stale timer expiry from the current park */
+  mn_wait_reason reason;
+  mn_thread *rq_next;       /* link in the ready queue */
+  mn_thread *all_next, *all_prev; /* link in ractor->threads (started, not dead) */
+  mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
+  mn_nt *nt;                /* native thread running it (valid while RUNNING) */
+
+  /* guarded by timer.lock */
+  uint64_t deadline;
+  size_t heap_index;        /* position in the timer heap, SIZE_MAX when not in it */
+  uint32_t timer_seq;
+};
+
+typedef enum mn_ractor_state {
+  MN_R_IDLE,                /* no thread runs and none is ready */
+  MN_R_QUEUED,              /* has ready threads, waits in the pool's run queue for a native thread */
+  MN_R_RUNNING,             /* a native thread runs r->running */
+} mn_ractor_state;
+
+struct mn_ractor {
+  mn_lock lock;
+  /* guarded by lock */
+  mn_ractor_state state;
+  mn_thread *running;       /* holds the GVL */
+  mn_thread *runnext;       /* readied by the running thread: runs next, inheriting the timeslice */
+  mn_thread *rq_head, *rq_tail;
+  mn_thread *threads;       /* started and not dead */
+  size_t nthreads;
+  size_t nwaiting_forever;  /* parked and deadlockable */
+  mn_thread *main;          /* first thread started: gets the deadlock error */
+
+  _Atomic size_t nready;    /* runnext + ready queue; read by the timer thread */
+  _Atomic uint64_t slices;  /* bumped whenever a new timeslice starts; read by the timer thread */
+  uint64_t seen_slices;     /* timer thread only */
+  unsigned ticks;           /* timer thread only */
+
+  mn_ractor *grq_next;      /* guarded by pool.lock */
+  mn_ractor *all_next;      /* guarded by the registry lock (sched.c) */
+  const mn_ractor_ops *ops; void *user;  /* immutable */
+};
+
+/* Called at the start of every resumed context: releases what the switcher held. */
+void mn_finish_switch(mn_nt *nt);
+void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg);
+
+/* ---- native threads (nt_pool.c) ---- */
+struct mn_nt {
+  mn_co sched_co;           /* this native thread's scheduler loop, on its own stack */
+  unsigned long tid;        /* immutable */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool wake;                /* guarded by mu */
+  mn_thread *bound;         /* dedicated to this thread; owned by the native thread itself */
+  bool is_main;             /* the process's initial thread (runs mn_runtime_run) */
+
+  /* switch hand-over, written by the side that switches away on this native thread */
+  mn_lock *release_lock;    /* to release after the switch */
+  mn_thread *dead;          /* a thread that died: free its stack after the switch */
+  mn_nt *idle_next;         /* guarded by pool.lock */
+};
+
+mn_nt *mn_nt_self_init_main(void);
+/* A ractor got ready threads and no native thread: queue it for the pool. ractor lock NOT held. */
+void mn_pool_submit(mn_ractor *r);
+/* Wakes a native thread waiting in mn_nt_wait(). */
+void mn_nt_wake(mn_nt *nt);
+/* Scheduler loops, run on a native thread's own stack. */
+void mn_nt_shared_loop(mn_nt *nt);
+void mn_nt_dedicated_loop(mn_nt *nt);
+/* Starts a native thread dedicated to `t` (1:1 mode). */
+bool mn_nt_spawn_dedicated(mn_thread *t);
+/* Runs `t`, which holds the GVL, on native thread `nt` from its scheduler context, until it gives
+ * the GVL up. Returns true if it died. */
+bool mn_nt_run(mn_nt *nt, mn_thread *t);
+/* A shared native thread took queued ractor r: runs its next ready thread (sched.c). */
+void mn_sched_serve(mn_nt *nt, mn_ractor *r);
+mn_nt *mn_nt_current(void);
+void mn_pool_detach(mn_nt *nt);     /* a shared native thread became dedicated */
+void mn_pool_shutdown(void);
+extern _Atomic int mn_native_thread_count;
+
+/* ---- timers (timer.c) ---- */
+int mn_timer_init(void);
+void mn_timer_add(mn_thread *t, uint64_t deadline);
+void mn_timer_remove(mn_thread *t);
+void mn_timer_threads_changed(size_t live_threads);
+/* Called by the timer thread for an expired park. */
+void mn_sched_timeout(mn_thread *t, uint32_t seq);
+void mn_sched_tick(mn_ractor *r, void *arg);
+
+/* ---- hooks (hooks.c) ---- */
+extern _Atomic(mn_hook *) mn_hooks_head;
+void mn_hooks_fire(unsigned kind, mn_thread *t, mn_wait_reason reason);
+static inline void mn_emit(unsigned kind, mn_thread *t, mn_wait_reason reason) {
+  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire(kind, t, reason);
+}
+
+/* ---- misc ---- */
+extern mn_config mn_cfg;
+extern _Atomic uint64_t mn_stat_switches, mn_stat_preemptions;
+unsigned long mn_gettid(void);
+void mn_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * Native threads: the shared pool and dedicated native threads.
+ *
+ * Shared native threads serve ractors from the pool's run queue (CRuby's "global run queue", which
+ * holds ractors, not threads): a ractor is queued when one of its threads becomes ready while none
+ * of its threads runs. A native thread takes it, switches into its next ready thread, and gets
+ * control back only when that ractor has nothing left to run (threads of one ractor hand the native
+ * thread to each other directly, see sched.c). Native threads are created lazily, up to max_proc,
+ * and only when no idle one can take the work; idle ones sleep on a condition variable and never
+ * spin.
+ *
+ * A dedicated native thread runs exactly one Ruby thread: every thread in 1:1 mode
+ * (RUBY_MN_THREADS=0), and a thread that called Thread#lock_native_thread. It sleeps until the GVL
+ * is handed to its thread, switches into it, and sleeps again when the thread gives the GVL up.
+ *
+ * The process's initial thread becomes a pool native thread in mn_runtime_run and returns from it
+ * when the main Ruby thread has ended.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+_Atomic int mn_native_thread_count;
+
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t cv;
+  mn_ractor *head, *tail;   /* run queue of ractors */
+  int nshared;              /* shared native threads, busy or idle */
+  int nidle;                /* shared native threads waiting on cv */
+  bool starting;            /* mn_runtime_run is about to serve the first ractor itself */
+  bool stopping;
+  mn_nt *main_nt;
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static __thread mn_nt *tls_nt;
+
+/* Never inlined: a coroutine may resume on another native thread, and a compiler is allowed to keep
+ * the address of a thread-local variable across calls. */
+__attribute__((noinline)) mn_nt *mn_nt_current(void) {
+  __asm__ volatile("" ::: "memory");
+  return tls_nt;
+}
+
+unsigned long mn_gettid(void) { return (unsigned long)syscall(SYS_gettid); }
+
+static mn_nt *nt_new(void) {
+  mn_nt *nt = calloc(1, sizeof *nt);
+  if (!nt) return NULL;
+  pthread_mutex_init(&nt->mu, NULL);
+  pthread_cond_init(&nt->cv, NULL);
+  return nt;
+}
+
+static void nt_adopt(mn_nt *nt) {
+  nt->tid = mn_gettid();
+  mn_co_init_native(&nt->sched_co);
+  tls_nt = nt;
+  atomic_fetch_add(&mn_native_thread_count, 1);
+}
+
+mn_nt *mn_nt_self_init_main(void) {
+  mn_nt *nt = nt_new();
+  if (!nt) mn_fatal("out of memory");
+  nt->is_main = true;
+  nt_adopt(nt);
+  pool.main_nt = nt;
+  return nt;
+}
+
+void mn_nt_wake(mn_nt *nt) {
+  pthread_mutex_lock(&nt->mu);
+  nt->wake = true;
+  pthread_cond_signal(&nt->cv);
+  pthread_mutex_unlock(&nt->mu);
+}
+
+static void nt_wait(mn_nt *nt) {
+  pthread_mutex_lock(&nt->mu);
+  while (!nt->wake) pthread_cond_wait(&nt->cv, &nt->mu);
+  nt->wake = false;
+  pthread_mutex_unlock(&nt->mu);
+}
+
+/* ---- thread creation ---- */
+
+static bool nt_spawn(void *(*fn)(void *), mn_nt *nt) {
+  pthread_attr_t attr;
+  pthread_t th;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  /* The native stack only runs the scheduler loop; Ruby code runs on the threads' own stacks. */
+#if defined(MN_ASAN) || defined(MN_TSAN)
+  pthread_attr_setstacksize(&attr, 1u << 20);
+#else
+  pthread_attr_setstacksize(&attr, 256u << 10);
+#endif
+  int rc = pthread_create(&th, &attr, fn, nt);
+  pthread_attr_destroy(&attr);
+  return rc == 0;
+}
+
+static void *shared_main(void *arg) {
+  mn_nt *nt = arg;
+  nt_adopt(nt);
+  mn_nt_shared_loop(nt);
+  return NULL;
+}
+
+static void *dedicated_main(void *arg) {
+  mn_nt *nt = arg;
+  nt_adopt(nt);
+  mn_nt_dedicated_loop(nt);
+  pthread_mutex_destroy(&nt->mu);
+  pthread_cond_destroy(&nt->cv);
+  free(nt);
+  atomic_fetch_sub(&mn_native_thread_count, 1);
+  return NULL;
+}
+
+bool mn_nt_spawn_dedicated(mn_thread *t) {
+  mn_nt *nt = nt_new();
+  if (!nt) return false;
+  nt->bound = t;
+  t->bound_nt = nt;
+  if (!nt_spawn(dedicated_main, nt)) {
+    t->bound_nt = NULL;
+    free(nt);
+    return false;
+  }
+  return true;
+}
+
+/* ---- the run queue of ractors ---- */
+
+/* pool.nshared was already counted for it */
+static void spawn_shared(void) {
+  mn_nt *nt = nt_new();
+  if (!nt || !nt_spawn(shared_main, nt)) {
+    free(nt);                      /* the existing native threads will serve the queue */
+    pthread_mutex_lock(&pool.lock);
+    pool.nshared--;
+    pthread_mutex_unlock(&pool.lock);
+  }
+}
+
+void mn_pool_submit(mn_ractor *r) {
+  bool spawn = false;
+  pthread_mutex_lock(&pool.lock);
+  r->grq_next = NULL;
+  if (pool.tail) pool.tail->grq_next = r; else pool.head = r;
+  pool.tail = r;
+  if (pool.nidle > 0) {
+    pthread_cond_signal(&pool.cv);
+  } else if (!pool.starting && pool.nshared < mn_cfg.max_proc) {
+    pool.nshared++;
+    spawn = true;
+  }
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+}
+
+/* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops. */
+static mn_ractor *pool_take(mn_nt *nt) {
+  pthread_mutex_lock(&pool.lock);
+  pool.starting = false;
+  while (!pool.head && !(pool.stopping && nt->is_main)) {
+    pool.nidle++;
+    pthread_cond_wait(&pool.cv, &pool.lock);
+    pool.nidle--;
+  }
+  mn_ractor *r = NULL;
+  if (pool.head) {
+    r = pool.head;
+    pool.head = r->grq_next;
+    if (!pool.head) pool.tail = NULL;
+  }
+  pthread_mutex_unlock(&pool.lock);
+  return r;
+}
+
+/* A shared native thread became dedicated: the pool may need a replacement for queued work. */
+void mn_pool_detach(mn_nt *nt) {
+  (void)nt;
+  pthread_mutex_lock(&pool.lock);
+  pool.nshared--;
+  bool spawn = pool.head && pool.nidle == 0 && pool.nshared < mn_cfg.max_proc;
+  if (spawn) pool.nshared++;
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+}
+
+/* ---- scheduler loops ---- */
+
+bool mn_nt_run(mn_nt *nt, mn_thread *t) {
+  t->nt = nt;
+  mn_co_transfer(&nt->sched_co, &t->co, false);
+  bool died = nt->dead == t;   /* t may be freed once finish_switch drops the ractor lock */
+  mn_finish_switch(nt);
+  return died;
+}
+
+void mn_nt_shared_loop(mn_nt *nt) {
+  for (;;) {
+    if (nt->bound) {               /* Thread#lock_native_thread made this one dedicated */
+      mn_nt_dedicated_loop(nt);
+      pthread_mutex_lock(&pool.lock);
+      pool.nshared++;
+      pthread_mutex_unlock(&pool.lock);
+      continue;
+    }
+    mn_ractor *r = pool_take(nt);
+    if (!r) return;
+    mn_sched_serve(nt, r);
+  }
+}
+
+void mn_nt_dedicated_loop(mn_nt *nt) {
+  mn_thread *t = nt->bound;
+  for (;;) {
+    nt_wait(nt);                   /* the GVL was handed to t: r->running == t */
+    if (mn_nt_run(nt, t)) break;
+  }
+  nt->bound = NULL;
+}
+
+void mn_runtime_run(mn_thread *main) {
+  mn_nt *nt = pool.main_nt;
+  if (!mn_cfg.mn_threads) {
+    nt->bound = main;
+    main->bound_nt = nt;
+  } else {
+    pthread_mutex_lock(&pool.lock);
+    pool.nshared++;
+    pool.starting = true;
+    pthread_mutex_unlock(&pool.lock);
+  }
+  mn_thread_start(main);
+  if (nt->bound) {
+    mn_nt_dedicated_loop(nt);
+    return;
+  }
+  mn_nt_shared_loop(nt);
+}
+
+void mn_runtime_stop(void) {
+  pthread_mutex_lock(&pool.lock);
+  pool.stopping = true;
+  pthread_cond_broadcast(&pool.cv);
+  pthread_mutex_unlock(&pool.lock);
+}
+
+void mn_pool_shutdown(void) { mn_runtime_stop(); }

@@ -1,0 +1,432 @@
+/*
+ * The per-ractor scheduler: GVL, ready queue, run-next slot, park/unpark, timeslices, deadlocks.
+ *
+ * A ractor's GVL is "r->running": the one thread allowed to run. It changes hands only under
+ * r->lock, at four points: park, yield, exit (the running thread gives it up) and when a thread is
+ * readied while nobody runs (the ractor goes to the pool's run queue, or straight to the native
+ * thread a ready thread is bound to).
+ *
+ * Giving it up, the running thread picks the next one itself and, when that thread may run on the
+ * same native thread, switches straight into it: no trip through a scheduler loop, no futex, no
+ * other native thread involved (CRuby's "direct transfer", Go's runnext hand-off). Only when no
+ * thread is ready does the native thread go back to its loop to serve other ractors.
+ *
+ * The run-next slot holds a thread readied by the running thread (Queue#push waking a popper): it
+ * runs before the queue and inherits the rest of the timeslice, so a chain of hand-offs runs as a
+ * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Timeslices:
+ * r->slices counts slices started; the timer thread preempts a ractor whose count has not moved for
+ * a whole timeslice while other threads are ready (see timer.c).
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+mn_config mn_cfg;
+_Atomic uint64_t mn_stat_switches, mn_stat_preemptions;
+static _Atomic uint64_t next_thread_id;
+static _Atomic size_t live_threads;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static mn_ractor *ractors;  /* guarded by registry_lock */
+
+/* ---------------- ractors ---------------- */
+
+mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
+  mn_ractor *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->ops = ops;
+  r->user = user;
+  r->state = MN_R_IDLE;
+  pthread_mutex_lock(&registry_lock);
+  r->all_next = ractors;
+  ractors = r;
+  pthread_mutex_unlock(&registry_lock);
+  return r;
+}
+
+void mn_ractor_free(mn_ractor *r) {
+  pthread_mutex_lock(&registry_lock);
+  for (mn_ractor **p = &ractors; *p; p = &(*p)->all_next)
+    if (*p == r) { *p = r->all_next; break; }
+  pthread_mutex_unlock(&registry_lock);
+  free(r);
+}
+
+void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg) {
+  pthread_mutex_lock(&registry_lock);
+  for (mn_ractor *r = ractors; r; r = r->all_next) fn(r, arg);
+  pthread_mutex_unlock(&registry_lock);
+}
+
+void *mn_ractor_user(mn_ractor *r) { return r->user; }
+
+size_t mn_ractor_thread_count(mn_ractor *r) {
+  mn_lock_acquire(&r->lock);
+  size_t n = r->nthreads;
+  mn_lock_release(&r->lock);
+  return n;
+}
+
+/* ---------------- ready queue (r->lock held) ---------------- */
+
+static void enqueue_tail(mn_ractor *r, mn_thread *t) {
+  t->rq_next = NULL;
+  if (r->rq_tail) r->rq_tail->rq_next = t; else r->rq_head = t;
+  r->rq_tail = t;
+}
+
+static void enqueue_head(mn_ractor *r, mn_thread *t) {
+  t->rq_next = r->rq_head;
+  r->rq_head = t;
+  if (!r->rq_tail) r->rq_tail = t;
+}
+
+static mn_thread *peek_next(mn_ractor *r) { return r->runnext ? r->runnext : r->rq_head; }
+
+static mn_thread *pop_next(mn_ractor *r) {
+  mn_thread *t = r->runnext;
+  if (t) {
+    r->runnext = NULL;   /* inherits the current timeslice */
+  } else {
+    t = r->rq_head;
+    if (!t) return NULL;
+    r->rq_head = t->rq_next;
+    if (!r->rq_head) r->rq_tail = NULL;
+    t->rq_next = NULL;
+    MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
+  }
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) - 1);
+  return t;
+}
+
+/* What to do once r->lock is released: a native thread to wake, or the ractor to queue. */
+typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; } after_unlock;
+
+static void run_after_unlock(after_unlock a) {
+  if (a.wake) mn_nt_wake(a.wake);
+  if (a.submit) mn_pool_submit(a.submit);
+}
+
+/* Nobody runs r but a thread is ready: hand the GVL to the native thread that will run it. */
+static void dispatch_idle(mn_ractor *r, after_unlock *a) {
+  mn_thread *head = peek_next(r);
+  if (head->bound_nt) {
+    pop_next(r);
+    r->running = head;
+    head->state = MN_RUNNING;
+    r->state = MN_R_RUNNING;
+    a->wake = head->bound_nt;
+  } else {
+    r->state = MN_R_QUEUED;
+    a->submit = r;
+  }
+}
+
+/* Makes t ready. `next`: readied by the running thread, so it takes the run-next slot. */
+static void make_ready(mn_ractor *r, mn_thread *t, bool next, after_unlock *a) {
+  t->state = MN_READY;
+  if (next) {
+    if (r->runnext) enqueue_tail(r, r->runnext);
+    r->runnext = t;
+  } else {
+    enqueue_tail(r, t);
+  }
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+  mn_emit(MN_EVENT_READY, t, MN_WAIT_NONE);
+  if (r->state == MN_R_IDLE) dispatch_idle(r, a);
+}
+
+/* ---------------- switching ---------------- */
+
+void mn_finish_switch(mn_nt *nt) {
+  mn_thread *dead = nt->dead;
+  mn_lock *l = nt->release_lock;
+  nt->dead = NULL;
+  nt->release_lock = NULL;
+  if (dead) {             /* before the lock goes: once it does, the binding may free `dead` */
+    mn_co_destroy(&dead->co);
+    mn_stack_release(&dead->stack);
+  }
+  if (l) mn_lock_release(l);
+}
+
+/* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its
+ * ractor, whose lock is held. Returns when self runs again, with the lock released. */
+static void switch_away(mn_thread *self, bool dies) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
+  after_unlock a = { 0 };
+  mn_thread *next = pop_next(r);
+
+  atomic_fetch_add_explicit(&mn_stat_switches, 1, memory_order_relaxed);
+  nt->release_lock = &r->lock;
+  nt->dead = dies ? self : NULL;
+  if (next && (next->bound_nt == nt || (!next->bound_nt && !nt->bound))) {
+    r->running = next;               /* direct transfer on this native thread */
+    next->state = MN_RUNNING;
+    next->nt = nt;
+    mn_co_transfer(&self->co, &next->co, dies);
+  } else {
+    if (!next) {
+      r->running = NULL;
+      r->state = MN_R_IDLE;
+    } else if (next->bound_nt) {
+      r->running = next;             /* the GVL goes to next's own native thread */
+      next->state = MN_RUNNING;
+      a.wake = next->bound_nt;
+    } else {                         /* this native thread is dedicated to self: the pool runs next */
+      enqueue_head(r, next);
+      MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+      r->running = NULL;
+      r->state = MN_R_QUEUED;
+      a.submit = r;
+    }
+    /* Waking while still holding the lock is safe (lock order ractor -> pool -> nt); whoever
+     * takes the ractor waits for the lock, which goes only once self's context is saved. */
+    run_after_unlock(a);
+    mn_co_transfer(&self->co, &nt->sched_co, dies);
+  }
+  mn_finish_switch(self->nt);
+}
+
+void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
+  mn_lock_acquire(&r->lock);
+  mn_thread *t = pop_next(r);
+  if (!t) {
+    r->state = MN_R_IDLE;
+    mn_lock_release(&r->lock);
+    return;
+  }
+  MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
+  r->running = t;
+  t->state = MN_RUNNING;
+  r->state = MN_R_RUNNING;
+  if (t->bound_nt && t->bound_nt != nt) {
+    mn_nt_wake(t->bound_nt);
+    mn_lock_release(&r->lock);
+    return;
+  }
+  nt->release_lock = &r->lock;
+  mn_nt_run(nt, t);
+}
+
+/* ---------------- threads ---------------- */
+
+static void thread_entry(void *arg) {
+  mn_thread *t = arg;
+  mn_co_started();
+  mn_finish_switch(t->nt);
+  mn_emit(MN_EVENT_RESUMED, t, MN_WAIT_NONE);
+  t->fn(t, t->fn_arg);
+  mn_thread_exit(t);
+}
+
+mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
+  mn_thread *t = calloc(1, sizeof *t);
+  if (!t) { errno = ENOMEM; return NULL; }
+  if (!mn_stack_acquire(&t->stack, mn_cfg.stack_size)) { free(t); errno = ENOMEM; return NULL; }
+  t->ractor = r;
+  t->id = atomic_fetch_add(&next_thread_id, 1) + 1;
+  t->user = user;
+  t->fn = fn;
+  t->fn_arg = arg;
+  t->state = MN_CREATED;
+  t->heap_index = SIZE_MAX;
+  /* Room left below the limit: raising SystemStackError and printing it must still fit. */
+  size_t size = (size_t)(t->stack.hi - t->stack.lo);
+  size_t margin = size / 8 < 32 * 1024 ? 32 * 1024 : size / 8;
+  t->stack_limit = t->stack.lo + margin;
+  mn_co_init(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
+  return t;
+}
+
+static bool caller_runs(mn_ractor *r);
+
+void mn_thread_start(mn_thread *t) {
+  mn_ractor *r = t->ractor;
+  if (!mn_cfg.mn_threads && !t->bound_nt && !mn_nt_spawn_dedicated(t))
+    mn_fatal("cannot create a native thread for a Ruby thread");
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  t->all_next = r->threads;
+  t->all_prev = NULL;
+  if (r->threads) r->threads->all_prev = t;
+  r->threads = t;
+  r->nthreads++;
+  if (!r->main) r->main = t;
+  mn_emit(MN_EVENT_STARTED, t, MN_WAIT_NONE);
+  make_ready(r, t, false, &a);
+  mn_lock_release(&r->lock);
+  run_after_unlock(a);
+  mn_timer_threads_changed(atomic_fetch_add(&live_threads, 1) + 1);
+}
+
+void mn_thread_free(mn_thread *t) {
+  if (!t) return;
+  if (t->state != MN_DEAD && t->state != MN_CREATED) mn_fatal("freeing a live thread");
+  if (t->state == MN_CREATED) { mn_co_destroy(&t->co); mn_stack_release(&t->stack); }
+  free(t);
+}
+
+void *mn_thread_user(const mn_thread *t) { return t->user; }
+mn_ractor *mn_thread_ractor(const mn_thread *t) { return t->ractor; }
+uint64_t mn_thread_id(const mn_thread *t) { return t->id; }
+bool mn_thread_dead(const mn_thread *t) { return t->state == MN_DEAD; }
+const char *mn_thread_stack_limit(const mn_thread *t) { return t->stack_limit; }
+void mn_thread_stack(const mn_thread *t, char **lo, char **hi) { *lo = t->stack.lo; *hi = t->stack.hi; }
+unsigned long mn_thread_native_id(const mn_thread *t) {
+  return t->state == MN_RUNNING && t->nt ? t->nt->tid : 0;
+}
+
+/* ---------------- deadlock ---------------- */
+
+/* True when every live thread of r (counting the caller as about to wait) waits forever. */
+static bool all_wait_forever(mn_ractor *r, size_t extra) {
+  return r->nthreads > 0 && r->nwaiting_forever + extra >= r->nthreads;
+}
+
+/* Everyone waits: CRuby raises fatal "No live threads left. Deadlock?" in the main thread. */
+static void wake_main_deadlock(mn_ractor *r, after_unlock *a) {
+  mn_thread *m = r->main;
+  if (!m || m->state != MN_PARKED) return;
+  m->deadlock = true;
+  if (m->deadlockable) { r->nwaiting_forever--; m->deadlockable = false; }
+  make_ready(r, m, false, a);
+}
+
+/* ---------------- park / unpark / yield / exit ---------------- */
+
+mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable) {
+  mn_ractor *r = self->ractor;
+  after_unlock a = { 0 };
+  if (deadline != MN_FOREVER) deadlockable = false;
+
+  mn_lock_acquire(&r->lock);
+  if (self->permit) {
+    self->permit = false;
+    mn_lock_release(&r->lock);
+    return MN_WOKEN;
+  }
+  if (deadlockable && all_wait_forever(r, 1)) {
+    if (self == r->main) { mn_lock_release(&r->lock); return MN_DEADLOCK; }
+    wake_main_deadlock(r, &a);
+  }
+  self->state = MN_PARKED;
+  self->reason = why;
+  self->timed_out = false;
+  self->park_seq++;
+  self->deadlockable = deadlockable;
+  if (deadlockable) r->nwaiting_forever++;
+  if (deadline != MN_FOREVER) mn_timer_add(self, deadline);
+  mn_emit(MN_EVENT_SUSPENDED, self, why);
+  run_after_unlock(a);
+  switch_away(self, false);
+
+  if (deadline != MN_FOREVER) mn_timer_remove(self);
+  mn_emit(MN_EVENT_RESUMED, self, MN_WAIT_NONE);
+  /* Read without the lock: they were written under it before self was readied. */
+  if (self->deadlock) { self->deadlock = false; return MN_DEADLOCK; }
+  return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
+}
+
+/* Is the caller the running thread of r (so a woken thread may take the run-next slot)? */
+static bool caller_runs(mn_ractor *r) {
+  mn_nt *nt = mn_nt_current();
+  return nt && r->running && r->running->nt == nt && r->state == MN_R_RUNNING;
+}
+
+void mn_unpark(mn_thread *t) {
+  mn_ractor *r = t->ractor;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  if (t->state == MN_PARKED) {
+    if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
+    make_ready(r, t, caller_runs(r), &a);
+  } else if (t->state != MN_DEAD) {
+    t->permit = true;
+  }
+  mn_lock_release(&r->lock);
+  run_after_unlock(a);
+}
+
+void mn_sched_timeout(mn_thread *t, uint32_t seq) {
+  mn_ractor *r = t->ractor;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  if (t->state == MN_PARKED && t->park_seq == seq) {
+    t->timed_out = true;
+    make_ready(r, t, false, &a);
+  }
+  mn_lock_release(&r->lock);
+  run_after_unlock(a);
+}
+
+void mn_yield(mn_thread *self, mn_wait_reason why) {
+  mn_ractor *r = self->ractor;
+  if (MN_RELAXED(&r->nready) == 0) return;
+  mn_lock_acquire(&r->lock);
+  if (!peek_next(r)) { mn_lock_release(&r->lock); return; }
+  if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
+    enqueue_tail(r, r->runnext);
+    r->runnext = NULL;
+  }
+  self->state = MN_READY;
+  enqueue_tail(r, self);
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+  mn_emit(MN_EVENT_SUSPENDED, self, why);
+  mn_emit(MN_EVENT_READY, self, MN_WAIT_NONE);
+  switch_away(self, false);
+  mn_emit(MN_EVENT_RESUMED, self, MN_WAIT_NONE);
+}
+
+void mn_thread_exit(mn_thread *self) {
+  mn_ractor *r = self->ractor;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  self->state = MN_DEAD;
+  if (self->all_prev) self->all_prev->all_next = self->all_next; else r->threads = self->all_next;
+  if (self->all_next) self->all_next->all_prev = self->all_prev;
+  r->nthreads--;
+  mn_emit(MN_EVENT_EXITED, self, MN_WAIT_EXIT);
+  if (all_wait_forever(r, 0)) wake_main_deadlock(r, &a);
+  run_after_unlock(a);
+  size_t live = atomic_fetch_sub(&live_threads, 1) - 1;
+  mn_timer_threads_changed(live);
+  switch_away(self, true);
+  mn_fatal("a dead thread was resumed");
+}
+
+bool mn_lock_native_thread(mn_thread *self) {
+  if (self->bound_nt) return true;
+  mn_nt *nt = self->nt;
+  if (nt->bound) return false;
+  mn_pool_detach(nt);
+  nt->bound = self;
+  self->bound_nt = nt;
+  return true;
+}
+
+bool mn_native_thread_locked(const mn_thread *t) { return t->bound_nt != NULL; }
+
+/* ---------------- timeslices (timer thread) ---------------- */
+
+void mn_sched_tick(mn_ractor *r, void *arg) {
+  (void)arg;
+  if (MN_RELAXED(&r->nready) == 0) { r->ticks = 0; return; }
+  uint64_t s = MN_RELAXED(&r->slices);
+  if (s != r->seen_slices) { r->seen_slices = s; r->ticks = 0; return; }
+  if (++r->ticks < 10) return;
+  r->ticks = 0;
+  atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
+  if (r->ops && r->ops->request_preempt) r->ops->request_preempt(r, r->user);
+}
+
+void mn_stats_get(mn_stats *out) {
+  memset(out, 0, sizeof *out);
+  out->switches = MN_RELAXED(&mn_stat_switches);
+  out->preemptions = MN_RELAXED(&mn_stat_preemptions);
+  out->native_threads = MN_RELAXED(&mn_native_thread_count);
+  mn_stack_counts(&out->stacks_guarded, &out->stacks_unguarded);
+}

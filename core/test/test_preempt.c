@@ -1,0 +1,30 @@
+/* Timeslices: a thread that never yields is asked to, once another is ready. */
+#include "harness.h"
+#include <stdatomic.h>
+
+static atomic_int preempt_requested, other_ran;
+static void request(mn_ractor *r, void *user) { atomic_store(&preempt_requested, 1); }
+static const mn_ractor_ops ops = { request };
+
+static void other(mn_thread *self, void *arg) { atomic_store(&other_ran, 1); }
+
+static void spinner_main(mn_thread *self, void *arg) {
+  mn_thread_start(mn_thread_new(mn_thread_ractor(self), other, NULL, NULL));
+  uint64_t t0 = mn_now_ns();
+  while (!atomic_load(&other_ran)) {
+    if (atomic_exchange(&preempt_requested, 0)) mn_yield(self, MN_WAIT_PREEMPT);   /* the safepoint */
+    CHECK(mn_now_ns() - t0 < 10000000000ull);
+  }
+  *(uint64_t *)arg = mn_now_ns() - t0;
+}
+
+TEST(timeslice_end_requests_preemption_when_another_thread_is_ready) {
+  mn_config c = harness_config();
+  c.timeslice_ns = 5000000;   /* 5 ms */
+  uint64_t took = 0;
+  harness_run(&c, &ops, spinner_main, &took);
+  CHECK(took >= 4000000);     /* not before the slice ends (tick granularity: slice/10) */
+  mn_stats st;
+  mn_stats_get(&st);
+  CHECK(st.preemptions >= 1);
+}

@@ -1,0 +1,51 @@
+/*
+** mnrb/compat.h - what the mnrb CLI needs from the mnrb-compat gem
+**
+** A script ends like CRuby's: at_exit handlers run first (newest first), then an uncaught exception
+** other than SystemExit is reported on $stderr, and the exit status follows CRuby's rules (see
+** mnrb_compat_final_status). mnrb_compat_finish() does all of that; the others are its parts.
+**
+**   mrb_value exc = mrb->exc ? mrb_obj_value(mrb->exc) : mrb_nil_value();
+**   mrb->exc = NULL;
+**   int status = mnrb_compat_finish(mrb, exc);
+**   mrb_close(mrb);
+**   return status;
+**
+** All functions must be called with no exception pending (mrb->exc == NULL) and from the thread
+** that owns `mrb`; they never raise.
+*/
+#ifndef MNRB_COMPAT_H
+#define MNRB_COMPAT_H
+
+#include <mruby.h>
+
+MRB_BEGIN_DECL
+
+/* Runs the procs registered with Kernel#at_exit, most recent first, each exactly once (procs
+   registered meanwhile run too). A handler's exception is reported like an uncaught one (nothing is
+   printed for SystemExit) and the remaining handlers still run; the last such exception is kept as
+   the pending exit exception (see mnrb_compat_final_status). Calling it again runs nothing. */
+MRB_API void mnrb_compat_run_at_exit(mrb_state *mrb);
+
+/* Exit status for an uncaught exception: SystemExit#status for a SystemExit, 1 for any other
+   exception, 0 for nil. */
+MRB_API int mnrb_compat_exit_status(mrb_state *mrb, mrb_value exc);
+
+/* Process exit status once mnrb_compat_run_at_exit has run, given the script's own uncaught
+   exception `exc` (nil if it ended normally). As in CRuby, a SystemExit raised by a handler wins,
+   then the script's SystemExit; any other exception gives 1. */
+MRB_API int mnrb_compat_final_status(mrb_state *mrb, mrb_value exc);
+
+/* Reports an uncaught exception on $stderr exactly as `ruby` does:
+     FILE:LINE:in `meth': message (ClassName)
+     \tfrom FILE:LINE:in `meth'
+   Prints nothing for nil or a SystemExit. Falls back to C stderr if $stderr fails. */
+MRB_API void mnrb_compat_print_error(mrb_state *mrb, mrb_value exc);
+
+/* The whole end of a script: run at_exit handlers, report `exc` (nil if none), return the exit
+   status. */
+MRB_API int mnrb_compat_finish(mrb_state *mrb, mrb_value exc);
+
+MRB_END_DECL
+
+#endif /* MNRB_COMPAT_H */

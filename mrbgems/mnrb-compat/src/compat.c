@@ -1,0 +1,23 @@
+/*
+** compat.c - gem entry points of mnrb-compat
+**
+** Every part keeps its per-state data in Ruby objects reachable from constants or hidden ivars,
+** never in C globals, so each Ractor's mrb_state is independent.
+*/
+#include <mruby.h>
+#include "internal.h"
+
+void
+mrb_mnrb_compat_gem_init(mrb_state *mrb)
+{
+  mnrb_compat_process_init(mrb);
+  mnrb_compat_exit_init(mrb);     /* after Process: adds Process.exit and friends */
+  mnrb_compat_warn_init(mrb);
+  mnrb_compat_sum_init(mrb);
+  mnrb_compat_integer_init(mrb);
+}
+
+void
+mrb_mnrb_compat_gem_final(mrb_state *mrb)
+{
+}

@@ -1,0 +1,56 @@
+/*
+** convert.c - CRuby's implicit conversions, with CRuby's error messages
+**
+** mruby's own conversions word their TypeErrors differently; scripts and tests that match on
+** CRuby's messages need these.
+*/
+#include <mruby.h>
+#include <mruby/numeric.h>
+#include <mruby/presym.h>
+#include <mruby/string.h>
+#include "internal.h"
+
+const char *
+mnrb_compat_type_name(mrb_state *mrb, mrb_value v)
+{
+  if (mrb_nil_p(v)) return "nil";
+  if (mrb_true_p(v)) return "true";
+  if (mrb_false_p(v)) return "false";
+  return mrb_obj_classname(mrb, v);
+}
+
+mrb_int
+mnrb_compat_to_int(mrb_state *mrb, mrb_value v)
+{
+  if (mrb_integer_p(v)) return mrb_integer(v);
+#ifndef MRB_NO_FLOAT
+  if (mrb_float_p(v)) return mrb_integer(mrb_float_to_integer(mrb, v));
+#endif
+  if (mrb_nil_p(v)) {
+    mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion from nil to integer");
+  }
+  if (!mrb_immediate_p(v) && mrb_respond_to(mrb, v, MRB_SYM(to_int))) {
+    mrb_value i = mrb_funcall_id(mrb, v, MRB_SYM(to_int), 0);
+    if (mrb_integer_p(i)) return mrb_integer(i);
+    mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %s to Integer (%s#to_int gives %s)",
+               mnrb_compat_type_name(mrb, v), mrb_obj_classname(mrb, v),
+               mnrb_compat_type_name(mrb, i));
+  }
+  mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into Integer",
+             mnrb_compat_type_name(mrb, v));
+  return 0;  /* not reached */
+}
+
+mrb_value
+mnrb_compat_to_str(mrb_state *mrb, mrb_value v)
+{
+  mrb_value s;
+
+  if (mrb_string_p(v)) return v;
+  s = mrb_check_string_type(mrb, v);
+  if (mrb_nil_p(s)) {
+    mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into String",
+               mnrb_compat_type_name(mrb, v));
+  }
+  return s;
+}

@@ -1,0 +1,103 @@
+# Integer methods mruby 3.1 lacks, as in CRuby 3.1.
+
+assert('Integer#even? and #odd?') do
+  assert_equal [true, false, false, true], [4.even?, 3.even?, 0.odd?, -3.odd?]
+  assert_true 0.even?
+end
+
+assert('Integer#pred') do
+  assert_equal 4, 5.pred
+  assert_equal(-1, 0.pred)
+end
+
+assert('Integer#integer? and Numeric#integer?') do
+  assert_true 1.integer?
+  assert_false 1.0.integer?
+  assert_false 1r.integer?
+end
+
+assert('Integer#bit_length') do
+  assert_equal [0, 1, 0, 8, 9, 8, 9], [0, 1, -1, 255, 256, -256, -257].map(&:bit_length)
+  assert_equal 62, (1 << 61).bit_length + 0
+  assert_equal 63, 0x7fffffffffffffff.bit_length
+  assert_equal 63, (-0x7fffffffffffffff - 1).bit_length
+end
+
+assert('Integer#pow(b) is **') do
+  assert_equal 8, 2.pow(3)
+  assert_equal 2 ** -2, 2.pow(-2)
+  assert_raise(ArgumentError) { 2.pow }
+  assert_raise(ArgumentError) { 2.pow(1, 2, 3) }
+end
+
+assert('Integer#pow(b, m) is modular exponentiation with the sign of m') do
+  assert_equal 24, 2.pow(10, 1000)
+  assert_equal(-976, 2.pow(10, -1000))
+  assert_equal 2, (-2).pow(3, 5)
+  assert_equal(-3, (-2).pow(3, -5))
+  assert_equal 0, 3.pow(0, 1)
+  assert_equal 3075418, 12345678901.pow(98765, 1000000007)
+  assert_equal 9, 3.pow(2, 1 << 62)
+end
+
+assert('Integer#pow(b, m) argument errors') do
+  assert_raise_with_message(TypeError, 'Integer#pow() 2nd argument not allowed unless all arguments are integers') { 2.pow(3, 1.5) }
+  assert_raise_with_message(TypeError, 'Integer#pow() 2nd argument not allowed unless a 1st argument is integer') { 2.pow(1.5, 3) }
+  assert_raise_with_message(RangeError, 'Integer#pow() 1st argument cannot be negative when 2nd argument specified') { 2.pow(-1, 3) }
+  assert_raise_with_message(ZeroDivisionError, 'divided by 0') { 2.pow(3, 0) }
+end
+
+assert('Integer#gcd, #lcm, #gcdlcm') do
+  assert_equal 6, 12.gcd(18)
+  assert_equal 6, -12.gcd(18)
+  assert_equal 0, 0.gcd(0)
+  assert_equal 36, 12.lcm(18)
+  assert_equal 0, 0.lcm(5)
+  assert_equal 12, -4.lcm(6)
+  assert_equal [6, 36], 12.gcdlcm(18)
+end
+
+assert('Integer#gcd and #lcm take only Integers') do
+  assert_raise_with_message(TypeError, 'not an integer') { 12.gcd(1.0) }
+  assert_raise_with_message(TypeError, 'not an integer') { 12.lcm(nil) }
+end
+
+assert('Integer#gcd and #lcm overflow like mruby arithmetic') do
+  assert_raise(RangeError) { (-0x7fffffffffffffff - 1).gcd(0) }
+  assert_raise(RangeError) { 0x7fffffffffffffff.lcm(2) }
+end
+
+assert('Integer#digits') do
+  assert_equal [4, 3, 2, 1], 1234.digits
+  assert_equal [34, 12], 1234.digits(100)
+  assert_equal [0], 0.digits
+  assert_equal [0, 1, 0, 1], 10.digits(2.5)
+end
+
+assert('Integer#digits errors') do
+  assert_raise_with_message(Math::DomainError, 'out of domain') { -1.digits }
+  assert_raise_with_message(ArgumentError, 'invalid radix 1') { 10.digits(1) }
+  assert_raise_with_message(ArgumentError, 'invalid radix 0') { 10.digits(0) }
+  assert_raise_with_message(ArgumentError, 'negative radix') { 10.digits(-2) }
+  assert_raise_with_message(TypeError, 'no implicit conversion of String into Integer') { 10.digits('a') }
+  assert_raise_with_message(TypeError, 'no implicit conversion of nil into Integer') { 10.digits(nil) }
+end
+
+assert('Integer#fdiv') do
+  assert_float 0.3333333333333333, 1.fdiv(3)
+  assert_equal Float::INFINITY, 1.fdiv(0)
+  assert_equal(-Float::INFINITY, -1.fdiv(0))
+  assert_true 0.fdiv(0).nan?
+  assert_float 0.4, 1.fdiv(2.5)
+  assert_float 0.5, 1.fdiv(2r)
+  assert_equal 3.0, 9007199254740993.fdiv(3002399751580331)
+end
+
+assert('Integer#fdiv needs a number') do
+  assert_raise_with_message(TypeError, "String can't be coerced into Integer") { 1.fdiv('a') }
+  assert_raise_with_message(TypeError, "nil can't be coerced into Integer") { 1.fdiv(nil) }
+end
+
+assert('Float#fdiv') do
+  assert_float 1.25, 2.5.fdiv(2)
+end

@@ -1,0 +1,140 @@
+# Parts of the thread API that read best in Ruby. Built-in (cdump'd) code is never preempted, so
+# these methods are as atomic as C ones.
+
+class Mutex
+  def synchronize
+    raise ThreadError, "must be called with a block" unless block_given?
+    lock
+    begin
+      yield
+    ensure
+      unlock
+    end
+  end
+end
+
+class Thread
+  # Thread#[] with a default block-free fetch, as CRuby's Thread#fetch.
+  def fetch(key, *default)
+    raise ArgumentError, "wrong number of arguments (given #{default.size + 1}, expected 1..2)" if default.size > 1
+    return self[key] if key?(key)
+    return yield(key) if block_given?
+    return default[0] unless default.empty?
+    raise KeyError, "key not found: #{key.inspect}"
+  end
+end
+
+class Monitor
+  def initialize
+    @mon_mutex = Mutex.new
+    @mon_owner = nil
+    @mon_count = 0
+  end
+
+  def enter
+    if @mon_owner == Thread.current
+      @mon_count += 1
+    else
+      @mon_mutex.lock
+      @mon_owner = Thread.current
+      @mon_count = 1
+    end
+    nil
+  end
+  alias mon_enter enter
+
+  def try_enter
+    if @mon_owner == Thread.current
+      @mon_count += 1
+      return true
+    end
+    return false unless @mon_mutex.try_lock
+    @mon_owner = Thread.current
+    @mon_count = 1
+    true
+  end
+  alias try_mon_enter try_enter
+  alias mon_try_enter try_enter
+
+  def exit
+    mon_check_owner
+    @mon_count -= 1
+    if @mon_count == 0
+      @mon_owner = nil
+      @mon_mutex.unlock
+    end
+    nil
+  end
+  alias mon_exit exit
+
+  def synchronize
+    enter
+    begin
+      yield
+    ensure
+      self.exit
+    end
+  end
+  alias mon_synchronize synchronize
+
+  def mon_locked?
+    @mon_mutex.locked?
+  end
+
+  def mon_owned?
+    @mon_mutex.locked? && @mon_owner == Thread.current
+  end
+
+  def mon_check_owner
+    raise ThreadError, "current thread not owner" unless @mon_owner == Thread.current
+  end
+
+  def new_cond
+    MonitorMixin::ConditionVariable.new(self)
+  end
+
+  # Used by MonitorMixin::ConditionVariable: release fully, wait, restore the count.
+  def wait_for_cond(cond, timeout)
+    count = @mon_count
+    @mon_owner = nil
+    @mon_count = 0
+    begin
+      cond.wait(@mon_mutex, timeout)
+    ensure
+      @mon_owner = Thread.current
+      @mon_count = count
+    end
+  end
+end
+
+module MonitorMixin
+  class ConditionVariable
+    def initialize(monitor)
+      @monitor = monitor
+      @cond = ::ConditionVariable.new
+    end
+
+    def wait(timeout = nil)
+      @monitor.mon_check_owner
+      @monitor.wait_for_cond(@cond, timeout)
+    end
+
+    def wait_while
+      wait while yield
+    end
+
+    def wait_until
+      wait until yield
+    end
+
+    def signal
+      @monitor.mon_check_owner
+      @cond.signal
+    end
+
+    def broadcast
+      @monitor.mon_check_owner
+      @cond.broadcast
+    end
+  end
+end

@@ -1,0 +1,71 @@
+/*
+ * ConditionVariable (Thread::ConditionVariable): a FIFO of waiters. #wait registers the caller, then
+ * calls mutex.sleep(timeout) (so it works with any object that has Mutex#sleep's contract, as in
+ * CRuby); #signal/#broadcast wake waiters, whose sleep then returns and re-locks.
+ */
+#include "internal.h"
+#include <mruby/class.h>
+#include <mruby/error.h>
+
+typedef struct { mnrb_waitq waiters; } mnrb_condvar;
+
+static void cv_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
+static const struct mrb_data_type cv_type = { "Thread::ConditionVariable", cv_free };
+
+static mnrb_condvar *get_cv(mrb_state *mrb, mrb_value self) {
+  mnrb_condvar *cv = mrb_data_check_get_ptr(mrb, self, &cv_type);
+  if (!cv) mrb_raise(mrb, E_ARGUMENT_ERROR, "uninitialized ConditionVariable");
+  return cv;
+}
+
+static mrb_value cv_initialize(mrb_state *mrb, mrb_value self) {
+  if (!DATA_PTR(self)) {
+    DATA_TYPE(self) = &cv_type;
+    DATA_PTR(self) = mrb_calloc(mrb, 1, sizeof(mnrb_condvar));
+  }
+  return self;
+}
+
+typedef struct { mrb_value mutex, timeout; } sleep_args;
+
+static mrb_value call_sleep(mrb_state *mrb, void *ud) {
+  sleep_args *a = ud;
+  if (mrb_nil_p(a->timeout)) return mrb_funcall_id(mrb, a->mutex, mrb_intern_lit(mrb, "sleep"), 0);
+  return mrb_funcall_id(mrb, a->mutex, mrb_intern_lit(mrb, "sleep"), 1, a->timeout);
+}
+
+static mrb_value cv_wait(mrb_state *mrb, mrb_value self) {
+  sleep_args a = { mrb_nil_value(), mrb_nil_value() };
+  mrb_get_args(mrb, "o|o", &a.mutex, &a.timeout);
+  mnrb_condvar *cv = get_cv(mrb, self);
+  mnrb_waiter w = { mnrb_current(mrb), NULL, NULL, FALSE };
+  mnrb_waitq_push(&cv->waiters, &w);
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, call_sleep, &a, &failed);
+  mnrb_waitq_remove(&cv->waiters, &w);
+  if (failed) mrb_exc_raise(mrb, v);
+  return self;
+}
+
+static mrb_value cv_signal(mrb_state *mrb, mrb_value self) {
+  mnrb_waiter *w = mnrb_waitq_shift(&get_cv(mrb, self)->waiters);
+  if (w) { w->done = TRUE; mn_unpark(w->th->core); }
+  return self;
+}
+
+static mrb_value cv_broadcast(mrb_state *mrb, mrb_value self) {
+  mnrb_condvar *cv = get_cv(mrb, self);
+  mnrb_waiter *w;
+  while ((w = mnrb_waitq_shift(&cv->waiters))) { w->done = TRUE; mn_unpark(w->th->core); }
+  return self;
+}
+
+void mnrb_init_condvar(mrb_state *mrb, mnrb_vm *vm) {
+  struct RClass *c = mrb_define_class(mrb, "ConditionVariable", mrb->object_class);
+  MRB_SET_INSTANCE_TT(c, MRB_TT_DATA);
+  mrb_define_const(mrb, vm->thread_class, "ConditionVariable", mrb_obj_value(c));
+  mrb_define_method(mrb, c, "initialize", cv_initialize, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "wait", cv_wait, MRB_ARGS_ARG(1, 1));
+  mrb_define_method(mrb, c, "signal", cv_signal, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "broadcast", cv_broadcast, MRB_ARGS_NONE());
+}

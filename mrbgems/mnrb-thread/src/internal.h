@@ -1,0 +1,103 @@
+/*
+ * The Ruby side of a thread. Each Ruby thread owns a core thread (its coroutine and C stack), an
+ * mrb_context (its VM stack) wrapped in an RFiber, and its own GC arena; while it is not running, the
+ * interpreter state it had in the shared mrb_state is saved here (mrb->c, root_c, jmp, exc, arena).
+ *
+ * Everything in this file is guarded by the ractor's GVL: only the running thread touches it. The
+ * GC reaches the values held here through mrb->gc_mark_roots (ractor.c), never through ivars, so
+ * they stay invisible to Ruby code.
+ */
+#ifndef MNRB_THREAD_INTERNAL_H
+#define MNRB_THREAD_INTERNAL_H
+
+#include <mruby.h>
+#include <mruby/data.h>
+#include "mnrb/core.h"
+#include "mnrb/thread.h"
+
+typedef struct mnrb_vm mnrb_vm;
+typedef struct mnrb_thread mnrb_thread;
+
+/* A thread waiting in a wait list (Queue, Mutex, ConditionVariable, join). Lives on the waiting
+ * thread's C stack for the duration of the wait. */
+typedef struct mnrb_waiter {
+  mnrb_thread *th;
+  struct mnrb_waiter *prev, *next;
+  mrb_bool done;            /* the waker completed the operation for us (value in th->handoff) */
+} mnrb_waiter;
+
+typedef struct mnrb_waitq { mnrb_waiter *head, *tail; mrb_int count; } mnrb_waitq;
+
+void mnrb_waitq_push(mnrb_waitq *q, mnrb_waiter *w);
+void mnrb_waitq_remove(mnrb_waitq *q, mnrb_waiter *w);   /* no-op when not linked */
+mnrb_waiter *mnrb_waitq_shift(mnrb_waitq *q);
+
+typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
+
+struct mnrb_thread {
+  mnrb_vm *vm;
+  mn_thread *core;          /* NULL until started */
+  struct RData *obj;        /* the Thread object */
+  mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
+
+  /* interpreter state while not running */
+  struct mrb_context *c, *root_c, *ctx;   /* ctx: the thread's own root context */
+  struct mrb_jmpbuf *jmp;
+  struct RObject *exc;
+  struct RBasic **arena;
+  int arena_idx, arena_capa;
+
+  /* values reached by the GC through mnrb_vm_mark */
+  mrb_value proc, args, value, error, locals, variables, name, handoff, pending_error;
+
+  mnrb_intr pending;
+  mrb_bool started, finished, killed, sleeping, wakeup;
+  mrb_bool report_on_exception, abort_on_exception;
+  int priority;
+  const char *waiting_on;   /* "Queue", "Mutex", ... while sleeping: for Thread#inspect, deadlocks */
+  mnrb_waitq joiners;
+  struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */
+};
+
+struct mnrb_vm {
+  mrb_state *mrb;
+  mn_ractor *ractor;
+  mnrb_thread *current;     /* holds the GVL */
+  mnrb_thread *main;
+  mnrb_thread *all;
+  struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
+  struct RObject *kill_token;   /* the non-Exception object Thread#kill "raises" */
+  _Atomic int preempt;          /* set by the timer thread */
+  mrb_bool report_on_exception, abort_on_exception;
+};
+
+static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
+static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)->current; }
+
+/* ractor.c */
+mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
+                         mrb_bool deadlockable, const char *on);
+void mnrb_pass(mrb_state *mrb);
+void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th);
+mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb);
+mrb_noreturn void mnrb_raise_kill(mrb_state *mrb);
+void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc);
+uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout);   /* nil -> MN_FOREVER */
+mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj);
+void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th);
+void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th);
+
+/* thread.c */
+extern const struct mrb_data_type mnrb_thread_type;
+void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm);
+mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, mrb_bool *timed_out);
+void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th);
+
+/* the other classes */
+void mnrb_init_mutex(mrb_state *mrb, mnrb_vm *vm);
+void mnrb_init_condvar(mrb_state *mrb, mnrb_vm *vm);
+void mnrb_init_queue(mrb_state *mrb, mnrb_vm *vm);
+void mnrb_init_sleep(mrb_state *mrb, mnrb_vm *vm);
+void mnrb_mutex_unlock_for(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * Mutex (Thread::Mutex): owner and FIFO waiters, both guarded by the GVL. Unlock wakes the first
+ * waiter, which then competes for the lock like CRuby's (no hand-off: the unlocking thread may take
+ * it again before the waiter runs; hand-off would make every contended unlock a thread switch).
+ * Mutexes held by a thread that dies are released, as in CRuby.
+ */
+#include "internal.h"
+#include <mruby/class.h>
+
+typedef struct mnrb_mutex {
+  mnrb_thread *owner;
+  mnrb_waitq waiters;
+  struct mnrb_mutex *next_held;     /* in owner->held */
+} mnrb_mutex;
+
+static void mutex_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
+static const struct mrb_data_type mutex_type = { "Thread::Mutex", mutex_free };
+
+static mnrb_mutex *get_mutex(mrb_state *mrb, mrb_value self) {
+  mnrb_mutex *m = mrb_data_check_get_ptr(mrb, self, &mutex_type);
+  if (!m) mrb_raise(mrb, E_ARGUMENT_ERROR, "uninitialized Mutex");
+  return m;
+}
+
+static mrb_value mutex_initialize(mrb_state *mrb, mrb_value self) {
+  if (!DATA_PTR(self)) {
+    DATA_TYPE(self) = &mutex_type;
+    DATA_PTR(self) = mrb_calloc(mrb, 1, sizeof(mnrb_mutex));
+  }
+  return self;
+}
+
+static void take(mnrb_mutex *m, mnrb_thread *th) {
+  m->owner = th;
+  m->next_held = th->held;
+  th->held = m;
+}
+
+/* `interruptible`: Thread#raise/kill end the wait (Mutex#lock); Mutex#sleep's re-lock is not. */
+static void mutex_lock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th, mrb_bool interruptible) {
+  if (m->owner == th) mrb_raise(mrb, th->vm->thread_error, "deadlock; recursive locking");
+  while (m->owner) {
+    mnrb_waiter w = { th, NULL, NULL, FALSE };
+    mnrb_waitq_push(&m->waiters, &w);
+    mn_park_result r = mnrb_park(mrb, th, MN_WAIT_MUTEX, MN_FOREVER, TRUE, "Mutex#lock");
+    mnrb_waitq_remove(&m->waiters, &w);
+    if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+    if (interruptible) mnrb_check_ints(mrb, th);
+  }
+  take(m, th);
+}
+
+void mnrb_mutex_unlock_for(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) {
+  (void)mrb;
+  for (mnrb_mutex **p = &th->held; *p; p = &(*p)->next_held)
+    if (*p == m) { *p = m->next_held; break; }
+  m->next_held = NULL;
+  m->owner = NULL;
+  mnrb_waiter *w = mnrb_waitq_shift(&m->waiters);
+  if (w) mn_unpark(w->th->core);
+}
+
+void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th) {
+  while (th->held) mnrb_mutex_unlock_for(mrb, th->held, th);
+}
+
+static void mutex_unlock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) {
+  if (!m->owner) mrb_raise(mrb, th->vm->thread_error, "Attempt to unlock a mutex which is not locked");
+  if (m->owner != th)
+    mrb_raise(mrb, th->vm->thread_error, "Attempt to unlock a mutex which is locked by another thread/fiber");
+  mnrb_mutex_unlock_for(mrb, m, th);
+}
+
+static mrb_value m_lock(mrb_state *mrb, mrb_value self) {
+  mutex_lock(mrb, get_mutex(mrb, self), mnrb_current(mrb), TRUE);
+  return self;
+}
+
+static mrb_value m_unlock(mrb_state *mrb, mrb_value self) {
+  mutex_unlock(mrb, get_mutex(mrb, self), mnrb_current(mrb));
+  return self;
+}
+
+static mrb_value m_try_lock(mrb_state *mrb, mrb_value self) {
+  mnrb_mutex *m = get_mutex(mrb, self);
+  if (m->owner) return mrb_false_value();
+  take(m, mnrb_current(mrb));
+  return mrb_true_value();
+}
+
+static mrb_value m_locked_p(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(get_mutex(mrb, self)->owner != NULL);
+}
+
+static mrb_value m_owned_p(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(get_mutex(mrb, self)->owner == mnrb_current(mrb));
+}
+
+/* Mutex#sleep(timeout = nil): releases the lock, sleeps (spurious wake-ups allowed, as in CRuby),
+ * re-locks; returns the whole seconds slept, rounded. */
+static mrb_value m_sleep(mrb_state *mrb, mrb_value self) {
+  mrb_value timeout = mrb_nil_value();
+  mrb_get_args(mrb, "|o", &timeout);
+  mnrb_mutex *m = get_mutex(mrb, self);
+  mnrb_thread *th = mnrb_current(mrb);
+  uint64_t deadline = mnrb_deadline(mrb, timeout);
+  mutex_unlock(mrb, m, th);
+  uint64_t start = mn_now_ns();
+  mn_park_result r = mnrb_park(mrb, th, MN_WAIT_SLEEP, deadline, deadline == MN_FOREVER, "Mutex#sleep");
+  mutex_lock(mrb, m, th, FALSE);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints(mrb, th);
+  if (r == MN_TIMEDOUT) return mrb_nil_value();
+  return mrb_fixnum_value((mrb_int)((mn_now_ns() - start + 500000000u) / 1000000000u));
+}
+
+void mnrb_init_mutex(mrb_state *mrb, mnrb_vm *vm) {
+  struct RClass *c = mrb_define_class(mrb, "Mutex", mrb->object_class);
+  MRB_SET_INSTANCE_TT(c, MRB_TT_DATA);
+  mrb_define_const(mrb, vm->thread_class, "Mutex", mrb_obj_value(c));
+  mrb_define_method(mrb, c, "initialize", mutex_initialize, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "lock", m_lock, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "unlock", m_unlock, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "try_lock", m_try_lock, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "locked?", m_locked_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "owned?", m_owned_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "sleep", m_sleep, MRB_ARGS_OPT(1));
+}

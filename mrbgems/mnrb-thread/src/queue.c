@@ -1,0 +1,264 @@
+/*
+ * Queue and SizedQueue (Thread::Queue, Thread::SizedQueue).
+ *
+ * Items live in a hidden Array ivar. A push that finds a popper waiting hands the item straight to
+ * it (into the popper's GC-visible hand-off slot) and unparks it; the scheduler runs the popper next
+ * (run-next slot), so a producer/consumer hand-off costs one thread switch and never queues the item.
+ * SizedQueue pushers wait in their own list while the queue is full.
+ */
+#include "internal.h"
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/hash.h>
+#include <mruby/variable.h>
+
+typedef struct {
+  mnrb_waitq poppers, pushers;
+  mrb_bool closed;
+  mrb_int max;                 /* 0: unbounded (Queue) */
+} mnrb_queue;
+
+static void queue_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
+static const struct mrb_data_type queue_type = { "Thread::Queue", queue_free };
+
+#define ITEMS mrb_intern_lit(mrb, "items")   /* no '@': invisible to instance_variables */
+
+static mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
+  mnrb_queue *q = mrb_data_check_get_ptr(mrb, self, &queue_type);
+  if (!q) mrb_raise(mrb, E_TYPE_ERROR, "uninitialized queue");
+  return q;
+}
+
+static mrb_value items(mrb_state *mrb, mrb_value self) { return mrb_iv_get(mrb, self, ITEMS); }
+
+static void queue_setup(mrb_state *mrb, mrb_value self) {
+  if (!DATA_PTR(self)) {
+    DATA_TYPE(self) = &queue_type;
+    DATA_PTR(self) = mrb_calloc(mrb, 1, sizeof(mnrb_queue));
+  }
+  mrb_iv_set(mrb, self, ITEMS, mrb_ary_new(mrb));
+}
+
+static mrb_value queue_initialize(mrb_state *mrb, mrb_value self) {
+  mrb_value init = mrb_nil_value();
+  mrb_get_args(mrb, "|o", &init);
+  queue_setup(mrb, self);
+  if (!mrb_nil_p(init)) {
+    if (!mrb_respond_to(mrb, init, mrb_intern_lit(mrb, "to_a")))
+      mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into Array", mrb_obj_class(mrb, init));
+    mrb_value a = mrb_funcall_id(mrb, init, mrb_intern_lit(mrb, "to_a"), 0);
+    if (!mrb_array_p(a)) mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into Array", mrb_obj_class(mrb, init));
+    mrb_iv_set(mrb, self, ITEMS, mrb_ary_new_from_values(mrb, RARRAY_LEN(a), RARRAY_PTR(a)));
+  }
+  return self;
+}
+
+static mrb_noreturn void raise_closed(mrb_state *mrb) {
+  mrb_raise(mrb, mnrb_vm_of(mrb)->closed_queue_error, "queue closed");
+}
+
+static void wake_one(mnrb_waitq *q) {
+  mnrb_waiter *w = mnrb_waitq_shift(q);
+  if (w) mn_unpark(w->th->core);
+}
+
+static void wake_all(mnrb_waitq *q) {
+  mnrb_waiter *w;
+  while ((w = mnrb_waitq_shift(q))) mn_unpark(w->th->core);
+}
+
+/* Parks the current thread in `list` until woken or `deadline`. */
+static mn_park_result wait_in(mrb_state *mrb, mnrb_waitq *list, mnrb_waiter *w, uint64_t deadline, const char *on) {
+  mnrb_waitq_push(list, w);
+  mn_park_result r = mnrb_park(mrb, w->th, MN_WAIT_QUEUE, deadline, deadline == MN_FOREVER, on);
+  mnrb_waitq_remove(list, w);
+  return r;
+}
+
+static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint64_t deadline) {
+  mnrb_queue *q = get_queue(mrb, self);
+  mnrb_thread *th = mnrb_current(mrb);
+  for (;;) {
+    mrb_value a = items(mrb, self);
+    if (RARRAY_LEN(a) > 0) {
+      mrb_value v = mrb_ary_shift(mrb, a);
+      if (q->max) wake_one(&q->pushers);
+      return v;
+    }
+    if (non_block) mrb_raise(mrb, th->vm->thread_error, "queue empty");
+    if (q->closed) return mrb_nil_value();
+    if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
+    mnrb_waiter w = { th, NULL, NULL, FALSE };
+    mn_park_result r = wait_in(mrb, &q->poppers, &w, deadline, q->max ? "SizedQueue#pop" : "Queue#pop");
+    if (w.done) {
+      mrb_value v = th->handoff;
+      th->handoff = mrb_nil_value();
+      if (th->pending == MNRB_INT_NONE) return v;
+      mrb_ary_unshift(mrb, items(mrb, self), v);   /* interrupted: the item goes back, first */
+      wake_one(&q->poppers);
+    }
+    if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+    mnrb_check_ints(mrb, th);
+    if (r == MN_TIMEDOUT) return mrb_nil_value();
+  }
+}
+
+/* pop(non_block = false, timeout: nil) */
+static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
+  mrb_bool non_block = FALSE;
+  mrb_value timeout = mrb_nil_value();
+  mrb_sym kw_names[] = { mrb_intern_lit(mrb, "timeout") };
+  mrb_kwargs kw = { 1, 0, kw_names, &timeout, NULL };
+  mrb_get_args(mrb, "|b:", &non_block, &kw);
+  if (mrb_undef_p(timeout)) timeout = mrb_nil_value();
+  if (non_block && !mrb_nil_p(timeout))
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "can't set a timeout if non_block is enabled");
+  return do_pop(mrb, self, non_block, mnrb_deadline(mrb, timeout));
+}
+
+static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline) {
+  mnrb_queue *q = get_queue(mrb, self);
+  mnrb_thread *th = mnrb_current(mrb);
+  while (q->max && RARRAY_LEN(items(mrb, self)) >= q->max) {
+    if (non_block) mrb_raise(mrb, th->vm->thread_error, "queue full");
+    if (q->closed) raise_closed(mrb);
+    if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
+    mnrb_waiter w = { th, NULL, NULL, FALSE };
+    mn_park_result r = wait_in(mrb, &q->pushers, &w, deadline, "SizedQueue#push");
+    if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+    mnrb_check_ints(mrb, th);
+    if (r == MN_TIMEDOUT && RARRAY_LEN(items(mrb, self)) >= q->max) return mrb_nil_value();
+  }
+  if (q->closed) raise_closed(mrb);
+  mnrb_waiter *w = mnrb_waitq_shift(&q->poppers);
+  if (w) {
+    w->th->handoff = v;
+    w->done = TRUE;
+    mn_unpark(w->th->core);
+  } else {
+    mrb_ary_push(mrb, items(mrb, self), v);
+  }
+  return self;
+}
+
+static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
+  mrb_value v;
+  mrb_get_args(mrb, "o", &v);
+  return do_push(mrb, self, v, FALSE, MN_FOREVER);
+}
+
+/* SizedQueue#push(obj, non_block = false, timeout: nil) */
+static mrb_value sized_push(mrb_state *mrb, mrb_value self) {
+  mrb_value v, timeout = mrb_nil_value();
+  mrb_bool non_block = FALSE;
+  mrb_sym kw_names[] = { mrb_intern_lit(mrb, "timeout") };
+  mrb_kwargs kw = { 1, 0, kw_names, &timeout, NULL };
+  mrb_get_args(mrb, "o|b:", &v, &non_block, &kw);
+  if (mrb_undef_p(timeout)) timeout = mrb_nil_value();
+  if (non_block && !mrb_nil_p(timeout))
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "can't set a timeout if non_block is enabled");
+  return do_push(mrb, self, v, non_block, mnrb_deadline(mrb, timeout));
+}
+
+static mrb_value queue_close(mrb_state *mrb, mrb_value self) {
+  mnrb_queue *q = get_queue(mrb, self);
+  if (!q->closed) {
+    q->closed = TRUE;
+    wake_all(&q->poppers);
+    wake_all(&q->pushers);
+  }
+  return self;
+}
+
+static mrb_value queue_closed_p(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(get_queue(mrb, self)->closed);
+}
+
+static mrb_value queue_empty_p(mrb_state *mrb, mrb_value self) {
+  get_queue(mrb, self);
+  return mrb_bool_value(RARRAY_LEN(items(mrb, self)) == 0);
+}
+
+static mrb_value queue_size(mrb_state *mrb, mrb_value self) {
+  get_queue(mrb, self);
+  return mrb_fixnum_value(RARRAY_LEN(items(mrb, self)));
+}
+
+static mrb_value queue_clear(mrb_state *mrb, mrb_value self) {
+  mnrb_queue *q = get_queue(mrb, self);
+  mrb_ary_clear(mrb, items(mrb, self));
+  if (q->max) wake_all(&q->pushers);
+  return self;
+}
+
+static mrb_value queue_num_waiting(mrb_state *mrb, mrb_value self) {
+  mnrb_queue *q = get_queue(mrb, self);
+  return mrb_fixnum_value(q->poppers.count + q->pushers.count);
+}
+
+static mrb_int check_max(mrb_state *mrb, mrb_value max) {
+  mrb_int n = mrb_as_int(mrb, max);
+  if (n <= 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "queue size must be positive");
+  return n;
+}
+
+static mrb_value sized_initialize(mrb_state *mrb, mrb_value self) {
+  mrb_value max;
+  mrb_get_args(mrb, "o", &max);
+  mrb_int n = check_max(mrb, max);
+  queue_setup(mrb, self);
+  get_queue(mrb, self)->max = n;
+  return self;
+}
+
+static mrb_value sized_max(mrb_state *mrb, mrb_value self) {
+  return mrb_fixnum_value(get_queue(mrb, self)->max);
+}
+
+static mrb_value sized_set_max(mrb_state *mrb, mrb_value self) {
+  mrb_value max;
+  mrb_get_args(mrb, "o", &max);
+  mnrb_queue *q = get_queue(mrb, self);
+  mrb_int n = check_max(mrb, max);
+  mrb_int room = n - q->max;
+  q->max = n;
+  while (room-- > 0 && q->pushers.head) wake_one(&q->pushers);
+  return max;
+}
+
+static mrb_value queue_marshal_dump(mrb_state *mrb, mrb_value self) {
+  mrb_raisef(mrb, E_TYPE_ERROR, "can't dump %C", mrb_obj_class(mrb, self));
+  return mrb_nil_value();
+}
+
+void mnrb_init_queue(mrb_state *mrb, mnrb_vm *vm) {
+  vm->closed_queue_error = mrb_define_class(mrb, "ClosedQueueError", mrb_class_get(mrb, "StopIteration"));
+  struct RClass *q = mrb_define_class(mrb, "Queue", mrb->object_class);
+  MRB_SET_INSTANCE_TT(q, MRB_TT_DATA);
+  mrb_define_const(mrb, vm->thread_class, "Queue", mrb_obj_value(q));
+  mrb_define_method(mrb, q, "initialize", queue_initialize, MRB_ARGS_OPT(1));
+  mrb_define_method(mrb, q, "push", queue_push, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, q, "<<", queue_push, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, q, "enq", queue_push, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, q, "pop", queue_pop, MRB_ARGS_ANY());
+  mrb_define_method(mrb, q, "shift", queue_pop, MRB_ARGS_ANY());
+  mrb_define_method(mrb, q, "deq", queue_pop, MRB_ARGS_ANY());
+  mrb_define_method(mrb, q, "close", queue_close, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "closed?", queue_closed_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "empty?", queue_empty_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "size", queue_size, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "length", queue_size, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "clear", queue_clear, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "num_waiting", queue_num_waiting, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "marshal_dump", queue_marshal_dump, MRB_ARGS_NONE());
+
+  struct RClass *s = mrb_define_class(mrb, "SizedQueue", q);
+  MRB_SET_INSTANCE_TT(s, MRB_TT_DATA);
+  mrb_define_const(mrb, vm->thread_class, "SizedQueue", mrb_obj_value(s));
+  mrb_define_method(mrb, s, "initialize", sized_initialize, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, s, "push", sized_push, MRB_ARGS_ANY());
+  mrb_define_method(mrb, s, "<<", sized_push, MRB_ARGS_ANY());
+  mrb_define_method(mrb, s, "enq", sized_push, MRB_ARGS_ANY());
+  mrb_define_method(mrb, s, "max", sized_max, MRB_ARGS_NONE());
+  mrb_define_method(mrb, s, "max=", sized_set_max, MRB_ARGS_REQ(1));
+}

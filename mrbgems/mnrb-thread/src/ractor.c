@@ -1,0 +1,397 @@
+/*
+ * One mrb_state per ractor, shared by the ractor's threads one at a time (the GVL).
+ *
+ * Switching threads inside one mrb_state means swapping the fields mruby keeps per execution
+ * context: mrb->c (VM stack), root_c, jmp (the setjmp chain lives on the C stack), exc, and the GC
+ * arena. A thread saves them just before it may switch (mnrb_park, mnrb_pass, the safepoint hook)
+ * and restores them when it resumes, so the core scheduler never needs to know about mruby.
+ *
+ * Two GC duties come with it (../shared/research/mruby.md §2): every switch-out write-barriers the
+ * outgoing context's fiber (VM register writes have no barrier of their own), and the GC must see
+ * suspended threads' arenas and pending exceptions, which mruby only scans for the running thread:
+ * mark_roots does that from mrb->gc_mark_roots (patches/mruby/0001).
+ *
+ * Preemption: the timer thread sets mrb->safepoint_hook; the VM calls it at the next backward
+ * branch or return of user code (built-in methods, cdump'd with MRB_IREP_NO_FREE, stay atomic, as
+ * C methods are in CRuby), and the running thread yields there.
+ */
+#include "internal.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/error.h>
+#include <mruby/irep.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/throw.h>
+#include <mruby/variable.h>
+#include "mnrb/compat.h"
+
+enum { ARENA_INIT = 32, STACK_INIT = 64, CI_INIT = 8 };
+
+/* ---------------- interpreter state per thread ---------------- */
+
+static void save(mrb_state *mrb, mnrb_thread *th) {
+  th->c = mrb->c;
+  th->root_c = mrb->root_c;
+  th->jmp = mrb->jmp;
+  th->exc = mrb->exc;
+  th->arena = mrb->gc.arena;
+  th->arena_idx = mrb->gc.arena_idx;
+  th->arena_capa = mrb->gc.arena_capa;
+  if (mrb->c->fib) mrb_write_barrier(mrb, (struct RBasic *)mrb->c->fib);
+}
+
+static void restore(mrb_state *mrb, mnrb_thread *th) {
+  mrb->c = th->c;
+  mrb->root_c = th->root_c;
+  mrb->jmp = th->jmp;
+  mrb->exc = th->exc;
+  mrb->gc.arena = th->arena;
+  mrb->gc.arena_idx = th->arena_idx;
+  mrb->gc.arena_capa = th->arena_capa;
+  mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
+  mnrb_vm_of(mrb)->current = th;
+}
+
+mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
+                         mrb_bool deadlockable, const char *on) {
+  th->sleeping = TRUE;
+  th->waiting_on = on;
+  save(mrb, th);
+  mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
+  restore(mrb, th);
+  th->sleeping = FALSE;
+  th->waiting_on = NULL;
+  return r;
+}
+
+void mnrb_pass(mrb_state *mrb) {
+  mnrb_thread *th = mnrb_current(mrb);
+  save(mrb, th);
+  mn_yield(th->core, MN_WAIT_NONE);
+  restore(mrb, th);
+  mnrb_check_ints(mrb, th);
+}
+
+/* ---------------- interrupts: Thread#raise, Thread#kill, preemption ---------------- */
+
+/* Thread#kill unwinds with an object that is not an Exception: `rescue` clauses (even `rescue
+ * Exception`) do not match it, `ensure` clauses run, as with CRuby's kill. */
+mrb_noreturn void mnrb_raise_kill(mrb_state *mrb) {
+  mrb->exc = mnrb_vm_of(mrb)->kill_token;
+  MRB_THROW(mrb->jmp);
+}
+
+void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th) {
+  if (th->pending == MNRB_INT_NONE) return;
+  mnrb_intr kind = th->pending;
+  th->pending = MNRB_INT_NONE;
+  if (kind == MNRB_INT_KILL) {
+    th->killed = TRUE;
+    mnrb_raise_kill(mrb);
+  }
+  mrb_value e = th->pending_error;
+  th->pending_error = mrb_nil_value();
+  mrb_exc_raise(mrb, e);
+}
+
+void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc) {
+  if (th->finished) return;
+  if (kind == MNRB_INT_KILL || th->pending != MNRB_INT_KILL) {
+    th->pending = kind;
+    th->pending_error = exc;
+  }
+  if (th == mnrb_current(mrb)) mnrb_check_ints(mrb, th);
+  else if (th->core) mn_unpark(th->core);
+}
+
+static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc) {
+  (void)pc;
+  if (irep->flags & MRB_IREP_NO_FREE) return;   /* stay armed until user code */
+  if (mrb->gc.iterating) return;                /* ObjectSpace walk: GC is off for everyone */
+  __atomic_store_n(&mrb->safepoint_hook, NULL, __ATOMIC_RELAXED);
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mnrb_thread *th = vm->current;
+  if (__atomic_exchange_n(&vm->preempt, 0, __ATOMIC_ACQ_REL)) {
+    save(mrb, th);
+    mn_yield(th->core, MN_WAIT_PREEMPT);
+    restore(mrb, th);
+  }
+  mnrb_check_ints(mrb, th);
+}
+
+static void request_preempt(mn_ractor *r, void *user) {
+  (void)r;
+  mnrb_vm *vm = user;
+  __atomic_store_n(&vm->preempt, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&vm->mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
+}
+
+static const mn_ractor_ops ractor_ops = { request_preempt };
+
+uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout) {
+  if (mrb_nil_p(timeout)) return MN_FOREVER;
+  mrb_float sec;
+  if (mrb_integer_p(timeout)) sec = (mrb_float)mrb_integer(timeout);
+  else if (mrb_float_p(timeout)) sec = mrb_float(timeout);
+  else if (mrb_obj_respond_to(mrb, mrb_class(mrb, timeout), mrb_intern_lit(mrb, "to_f")) &&
+           mrb_obj_is_kind_of(mrb, timeout, mrb_class_get(mrb, "Numeric")))
+    sec = mrb_as_float(mrb, timeout);
+  else
+    mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into time interval", mrb_obj_class(mrb, timeout));
+  if (isnan(sec)) mrb_raise(mrb, E_ARGUMENT_ERROR, "time interval must not be NaN");
+  if (sec < 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "time interval must not be negative");
+  uint64_t now = mn_now_ns();
+  if (sec > 1e9) return MN_FOREVER;
+  return now + (uint64_t)(sec * 1e9);
+}
+
+/* ---------------- deadlock ---------------- */
+
+mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mrb_value msg = mrb_str_new_lit(mrb, "No live threads left. Deadlock?");
+  int n = 0, sleeping = 0;
+  for (mnrb_thread *th = vm->all; th; th = th->all_next)
+    if (th->started && !th->finished) { n++; if (th->sleeping || th == vm->current) sleeping++; }
+  char line[128];
+  snprintf(line, sizeof line, "\n%d threads, %d sleeps current:%p main thread:%p",
+           n, sleeping, (void *)vm->current, (void *)vm->main);
+  mrb_str_cat_cstr(mrb, msg, line);
+  for (mnrb_thread *th = vm->all; th; th = th->all_next) {
+    if (!th->started || th->finished) continue;
+    mrb_value desc = mrb_inspect(mrb, mrb_obj_value(th->obj));
+    const char *on = th == vm->current ? "Thread#join or a Queue/Mutex (the main thread)" : th->waiting_on;
+    mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n* %v\n   waiting on: %s", desc, on ? on : "?"));
+  }
+  mrb_exc_raise(mrb, mrb_exc_new_str(mrb, vm->fatal_class, msg));
+}
+
+/* ---------------- GC roots of suspended threads ---------------- */
+
+static void mark_roots(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  if (!vm) return;
+  mrb_gc_mark(mrb, (struct RBasic *)vm->kill_token);
+  if (vm->main) mrb_gc_mark(mrb, (struct RBasic *)vm->main->obj);
+  for (mnrb_thread *th = vm->all; th; th = th->all_next) {
+    mrb_gc_mark_value(mrb, th->proc);
+    mrb_gc_mark_value(mrb, th->args);
+    mrb_gc_mark_value(mrb, th->value);
+    mrb_gc_mark_value(mrb, th->error);
+    mrb_gc_mark_value(mrb, th->locals);
+    mrb_gc_mark_value(mrb, th->variables);
+    mrb_gc_mark_value(mrb, th->name);
+    mrb_gc_mark_value(mrb, th->handoff);
+    mrb_gc_mark_value(mrb, th->pending_error);
+    if (th->ctx && th->ctx->fib) mrb_gc_mark(mrb, (struct RBasic *)th->ctx->fib);
+    if (!th->started || th->finished) continue;
+    mrb_gc_mark(mrb, (struct RBasic *)th->obj);     /* a live thread keeps its Thread object */
+    if (th == vm->current) continue;                /* its saved fields are stale */
+    for (int i = 0; i < th->arena_idx; i++) mrb_gc_mark(mrb, th->arena[i]);
+    mrb_gc_mark(mrb, (struct RBasic *)th->exc);
+    if (th->c && th->c->fib) mrb_gc_mark(mrb, (struct RBasic *)th->c->fib);
+  }
+}
+
+/* ---------------- threads ---------------- */
+
+mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mnrb_thread *th = mrb_calloc(mrb, 1, sizeof *th);
+  th->vm = vm;
+  th->obj = obj;
+  th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
+  th->name = th->handoff = th->pending_error = mrb_nil_value();
+  th->report_on_exception = vm->report_on_exception;
+  th->abort_on_exception = FALSE;
+  th->all_next = vm->all;
+  if (vm->all) vm->all->all_prev = th;
+  vm->all = th;
+  return th;
+}
+
+static struct RFiber *fiber_for(mrb_state *mrb, struct mrb_context *c) {
+  struct RFiber *f = (struct RFiber *)mrb_obj_alloc(mrb, MRB_TT_FIBER, mnrb_vm_of(mrb)->fiber_class);
+  f->cxt = c;
+  c->fib = f;
+  return f;
+}
+
+static mrb_value thread_body(mrb_state *mrb, void *ud) {
+  mnrb_thread *th = ud;
+  mnrb_check_ints(mrb, th);     /* killed or raised before it ever ran */
+  return mrb_yield_argv(mrb, th->proc, RARRAY_LEN(th->args), RARRAY_PTR(th->args));
+}
+
+static void thread_main(mn_thread *core, void *arg) {
+  mnrb_thread *th = arg;
+  mrb_state *mrb = th->vm->mrb;
+  restore(mrb, th);
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, thread_body, th, &failed);
+  if (!failed) th->value = v;
+  else if (mrb_obj_ptr(v) == th->vm->kill_token) th->killed = TRUE;
+  else th->error = v;
+  mnrb_thread_finished(mrb, th);
+  th->ctx->status = MRB_FIBER_TERMINATED;
+  mrb->exc = NULL;
+  th->arena = mrb->gc.arena;       /* mruby may have grown or shrunk it: keep the live buffer */
+  th->arena_idx = 0;
+  mn_thread_exit(core);
+}
+
+void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
+  mnrb_vm *vm = th->vm;
+  struct mrb_context *c = mrb_calloc(mrb, 1, sizeof *c);
+  c->stbase = mrb_calloc(mrb, STACK_INIT, sizeof(mrb_value));   /* zero bits are nil */
+  c->stend = c->stbase + STACK_INIT;
+  c->cibase = mrb_calloc(mrb, CI_INIT, sizeof(mrb_callinfo));
+  c->ciend = c->cibase + CI_INIT;
+  c->ci = c->cibase;
+  c->ci->u.target_class = mrb->object_class;
+  c->ci->stack = c->stbase;
+  c->status = MRB_FIBER_RUNNING;
+  th->ctx = th->c = th->root_c = c;
+  fiber_for(mrb, c);
+  th->jmp = NULL;
+  th->exc = NULL;
+  th->arena = mrb_malloc(mrb, ARENA_INIT * sizeof(struct RBasic *));
+  th->arena_idx = 0;
+  th->arena_capa = ARENA_INIT;
+  th->core = mn_thread_new(vm->ractor, thread_main, th, th);
+  if (!th->core) {
+    mrb_free(mrb, th->arena);
+    th->arena = NULL;
+    c->status = MRB_FIBER_TERMINATED;
+    mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
+  }
+  th->started = TRUE;
+  mn_thread_start(th->core);
+}
+
+/* ---------------- the main thread ---------------- */
+
+typedef struct main_ctx { mnrb_main_fn *body; void *arg; int status; } main_ctx;
+
+static mrb_value main_body(mrb_state *mrb, void *ud) {
+  main_ctx *m = ud;
+  mrb_value v = m->body(mrb, m->arg);
+  if (mrb->exc) {                 /* mrb_load_* report uncaught exceptions this way */
+    mrb_value e = mrb_obj_value(mrb->exc);
+    if (mrb->exc == mnrb_vm_of(mrb)->kill_token) mnrb_raise_kill(mrb);
+    mrb->exc = NULL;
+    mrb_exc_raise(mrb, e);
+  }
+  return v;
+}
+
+static mrb_value kill_and_join_others(mrb_state *mrb, void *ud) {
+  (void)ud;
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  for (mnrb_thread *th = vm->all; th; th = th->all_next)
+    if (th != vm->main && th->started && !th->finished) mnrb_interrupt(mrb, th, MNRB_INT_KILL, mrb_nil_value());
+  for (;;) {
+    mnrb_thread *live = NULL;
+    for (mnrb_thread *th = vm->all; th; th = th->all_next)
+      if (th != vm->main && th->started && !th->finished) { live = th; break; }
+    if (!live) break;
+    mrb_bool timed_out;
+    mnrb_thread_join(mrb, live, MN_FOREVER, &timed_out);
+  }
+  return mrb_nil_value();
+}
+
+static void main_entry(mn_thread *core, void *arg) {
+  main_ctx *m = arg;
+  mnrb_thread *th = mn_thread_user(core);
+  mrb_state *mrb = th->vm->mrb;
+  restore(mrb, th);
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, main_body, m, &failed);
+  mrb_value exc = mrb_nil_value();
+  if (failed && mrb_obj_ptr(v) != th->vm->kill_token) exc = v;   /* Thread.main.kill: status 0 */
+  mrb->exc = NULL;
+  m->status = mnrb_compat_finish(mrb, exc);   /* at_exit handlers, error report, exit status */
+  for (;;) {                      /* a thread may raise into main (abort_on_exception) meanwhile */
+    mrb_protect_error(mrb, kill_and_join_others, NULL, &failed);
+    if (!failed) break;
+  }
+  mrb->exc = NULL;
+  th->finished = TRUE;
+  mn_runtime_stop();
+  mn_thread_exit(core);
+}
+
+MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  main_ctx m = { body, arg, 0 };
+  vm->main->core = mn_thread_new(vm->ractor, main_entry, &m, vm->main);
+  if (!vm->main->core) { fputs("mnrb: cannot allocate the main thread's stack\n", stderr); return 1; }
+  vm->main->started = TRUE;
+  mn_runtime_run(vm->main->core);
+  /* Back on the process's initial native thread, with every Ruby thread dead. */
+  restore(mrb, vm->main);
+  mrb->cstack_limit = NULL;
+  return m.status;
+}
+
+/* ---------------- opening and closing ---------------- */
+
+MRB_API mrb_state *mnrb_open(const mn_config *cfg) {
+  static mrb_bool runtime_started;
+  if (!runtime_started) {
+    if (mn_runtime_init(cfg) != 0) return NULL;
+    runtime_started = TRUE;
+  }
+  return mrb_open();
+}
+
+MRB_API void mnrb_close(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mrb->gc_mark_roots = NULL;
+  mrb->safepoint_hook = NULL;
+  mrb_close(mrb);
+  if (vm) {
+    mn_ractor_free(vm->ractor);
+    free(vm);
+  }
+}
+
+/* Gem init: the ractor binding and its main thread (the one running mrb_open). */
+void mnrb_ractor_init(mrb_state *mrb) {
+  mnrb_vm *vm = calloc(1, sizeof *vm);
+  if (!vm) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  vm->mrb = mrb;
+  vm->report_on_exception = TRUE;
+  vm->ractor = mn_ractor_new(&ractor_ops, vm);
+  mrb->ud = vm;
+  vm->fiber_class = mrb_class_get(mrb, "Fiber");
+  vm->fatal_class = mrb_define_class(mrb, "fatal", mrb->eException_class);
+  /* The kill token must have the exception type tag (OP_EXCEPT reads anything else as "no
+   * exception") without being an Exception (so no rescue clause matches it). Anonymous class. */
+  struct RClass *kill_class = mrb_class_new(mrb, mrb->object_class);
+  MRB_SET_INSTANCE_TT(kill_class, MRB_TT_EXCEPTION);
+  vm->kill_token = (struct RObject *)mrb_obj_alloc(mrb, MRB_TT_EXCEPTION, kill_class);
+  vm->kill_token->flags |= MRB_FL_OBJ_IS_FROZEN;
+  mrb->gc_mark_roots = mark_roots;
+
+  mnrb_init_thread(mrb, vm);     /* creates vm->main around the current state */
+  mnrb_thread *main = vm->main;
+  main->ctx = mrb->root_c;
+  fiber_for(mrb, mrb->root_c);
+  main->c = mrb->c;
+  main->root_c = mrb->root_c;
+  main->arena = mrb->gc.arena;
+  main->arena_idx = mrb->gc.arena_idx;
+  main->arena_capa = mrb->gc.arena_capa;
+  vm->current = main;
+  mnrb_init_mutex(mrb, vm);
+  mnrb_init_condvar(mrb, vm);
+  mnrb_init_queue(mrb, vm);
+  mnrb_init_sleep(mrb, vm);
+}

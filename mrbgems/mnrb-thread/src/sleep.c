@@ -1,0 +1,30 @@
+/*
+ * Kernel#sleep: parks the thread in the timer heap (or forever) and frees its native thread.
+ * Returns the seconds slept, rounded, as CRuby does. Thread#wakeup/#run end it early.
+ */
+#include "internal.h"
+
+static mrb_value f_sleep(mrb_state *mrb, mrb_value self) {
+  mrb_value timeout = mrb_nil_value();
+  (void)self;
+  mrb_int argc = mrb_get_args(mrb, "|o", &timeout);
+  if (argc == 1 && mrb_nil_p(timeout))
+    mrb_raise(mrb, E_TYPE_ERROR, "can't convert NilClass into time interval");
+  uint64_t deadline = mnrb_deadline(mrb, timeout);
+  mnrb_thread *th = mnrb_current(mrb);
+  uint64_t start = mn_now_ns();
+  th->wakeup = FALSE;
+  for (;;) {
+    mn_park_result r = mnrb_park(mrb, th, MN_WAIT_SLEEP, deadline, FALSE, "sleep");
+    mnrb_check_ints(mrb, th);
+    if (th->wakeup || r == MN_TIMEDOUT) break;
+    if (deadline != MN_FOREVER && mn_now_ns() >= deadline) break;
+  }
+  th->wakeup = FALSE;
+  return mrb_fixnum_value((mrb_int)((mn_now_ns() - start + 500000000u) / 1000000000u));
+}
+
+void mnrb_init_sleep(mrb_state *mrb, mnrb_vm *vm) {
+  (void)vm;
+  mrb_define_method(mrb, mrb->kernel_module, "sleep", f_sleep, MRB_ARGS_OPT(1));
+}

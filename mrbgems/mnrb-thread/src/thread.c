@@ -1,0 +1,552 @@
+/*
+ * Thread: CRuby's API (3.1 documentation) on mnrb threads. Differences from CRuby, deliberate:
+ * Thread#[] storage is per thread, not per fiber; Thread.handle_interrupt is not implemented yet.
+ */
+#include "internal.h"
+#include <stdio.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/error.h>
+#include <mruby/hash.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/variable.h>
+#include "mnrb/compat.h"
+
+static void thread_free(mrb_state *mrb, void *p) {
+  mnrb_thread *th = p;
+  if (!th) return;
+  mnrb_vm *vm = th->vm;
+  if (th->all_prev) th->all_prev->all_next = th->all_next; else if (vm->all == th) vm->all = th->all_next;
+  if (th->all_next) th->all_next->all_prev = th->all_prev;
+  if (th->core && (mn_thread_dead(th->core) || !th->started)) mn_thread_free(th->core);
+  if (th->arena && th != vm->main) mrb_free(mrb, th->arena);   /* main's is mruby's own */
+  mrb_free(mrb, th);
+}
+
+const struct mrb_data_type mnrb_thread_type = { "Thread", thread_free };
+
+static mnrb_thread *get_thread(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = mrb_data_check_get_ptr(mrb, self, &mnrb_thread_type);
+  if (!th) mrb_raise(mrb, mnrb_vm_of(mrb)->thread_error, "uninitialized thread");
+  return th;
+}
+
+static mrb_value thread_obj(mnrb_thread *th) { return mrb_obj_value(th->obj); }
+
+/* ---------------- creation ---------------- */
+
+static mrb_value thread_s_allocate(mrb_state *mrb, mrb_value klass) {
+  struct RData *d = mrb_data_object_alloc(mrb, mrb_class_ptr(klass), NULL, &mnrb_thread_type);
+  return mrb_obj_value(d);
+}
+
+static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb_int argc, const mrb_value *argv) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  if (mrb_nil_p(blk)) mrb_raise(mrb, vm->thread_error, "must be called with a block");
+  if (DATA_PTR(self)) mrb_raise(mrb, vm->thread_error, "already initialized thread");
+  mnrb_thread *th = mnrb_thread_alloc(mrb, RDATA(self));
+  DATA_PTR(self) = th;
+  th->proc = blk;
+  th->args = mrb_ary_new_from_values(mrb, argc, argv);
+  th->priority = mnrb_current(mrb)->priority;
+  mnrb_thread_launch(mrb, th);
+  return self;
+}
+
+static mrb_value thread_initialize(mrb_state *mrb, mrb_value self) {
+  mrb_value *argv, blk;
+  mrb_int argc;
+  mrb_get_args(mrb, "*&", &argv, &argc, &blk);
+  return thread_start(mrb, self, blk, argc, argv);
+}
+
+/* Thread.new: allocate, then initialize, which must reach Thread#initialize (CRuby's check). */
+static mrb_value thread_s_new(mrb_state *mrb, mrb_value klass) {
+  mrb_value *argv, blk;
+  mrb_int argc;
+  mrb_get_args(mrb, "*&", &argv, &argc, &blk);
+  if (mrb_nil_p(blk) && mrb_class_ptr(klass) == mnrb_vm_of(mrb)->thread_class)
+    mrb_raise(mrb, mnrb_vm_of(mrb)->thread_error, "must be called with a block");
+  mrb_value obj = thread_s_allocate(mrb, klass);
+  mrb_funcall_with_block(mrb, obj, mrb_intern_lit(mrb, "initialize"), argc, argv, blk);
+  if (!DATA_PTR(obj))
+    mrb_raisef(mrb, mnrb_vm_of(mrb)->thread_error, "uninitialized thread - check %C#initialize", mrb_class_ptr(klass));
+  return obj;
+}
+
+/* Thread.start / Thread.fork: like new, without calling a subclass's initialize. */
+static mrb_value thread_s_start(mrb_state *mrb, mrb_value klass) {
+  mrb_value *argv, blk;
+  mrb_int argc;
+  mrb_get_args(mrb, "*&", &argv, &argc, &blk);
+  if (mrb_nil_p(blk)) mrb_raise(mrb, E_ARGUMENT_ERROR, "tried to create Proc object without a block");
+  return thread_start(mrb, thread_s_allocate(mrb, klass), blk, argc, argv);
+}
+
+/* ---------------- finishing ---------------- */
+
+static mrb_value report_exception(mrb_state *mrb, void *ud) {
+  mnrb_thread *th = ud;
+  mrb_value desc = mrb_inspect(mrb, thread_obj(th));
+  mrb_value head = mrb_format(mrb, "%v terminated with exception (report_on_exception is true):\n", desc);
+  fwrite(RSTRING_PTR(head), 1, (size_t)RSTRING_LEN(head), stderr);
+  mnrb_compat_print_error(mrb, th->error);
+  return mrb_nil_value();
+}
+
+void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th) {
+  mnrb_vm *vm = th->vm;
+  mrb_bool failed;
+  if (!mrb_nil_p(th->error)) {
+    mrb_bool is_exit = mrb_obj_is_kind_of(mrb, th->error, mrb_class_get(mrb, "SystemExit"));
+    if (th->report_on_exception && !is_exit) mrb_protect_error(mrb, report_exception, th, &failed);
+    if ((th->abort_on_exception || vm->abort_on_exception) && th != vm->main)
+      mnrb_interrupt(mrb, vm->main, MNRB_INT_RAISE, th->error);
+  }
+  th->finished = TRUE;
+  mnrb_thread_release_mutexes(mrb, th);
+  mnrb_waiter *w;
+  while ((w = mnrb_waitq_shift(&th->joiners))) {
+    w->done = TRUE;
+    mn_unpark(w->th->core);
+  }
+}
+
+/* ---------------- join / value ---------------- */
+
+mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, mrb_bool *timed_out) {
+  mnrb_thread *self = mnrb_current(mrb);
+  *timed_out = FALSE;
+  while (!th->finished) {
+    if (deadline != MN_FOREVER && mn_now_ns() >= deadline) { *timed_out = TRUE; return mrb_nil_value(); }
+    mnrb_waiter w = { self, NULL, NULL, FALSE };
+    mnrb_waitq_push(&th->joiners, &w);
+    mn_park_result r = mnrb_park(mrb, self, MN_WAIT_JOIN, deadline, deadline == MN_FOREVER, "Thread#join");
+    mnrb_waitq_remove(&th->joiners, &w);
+    if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+    mnrb_check_ints(mrb, self);
+  }
+  return thread_obj(th);
+}
+
+static mrb_value thread_join(mrb_state *mrb, mrb_value self) {
+  mrb_value limit = mrb_nil_value();
+  mrb_get_args(mrb, "|o", &limit);
+  mnrb_thread *th = get_thread(mrb, self);
+  mnrb_vm *vm = th->vm;
+  if (th == vm->current) mrb_raise(mrb, vm->thread_error, "Target thread must not be current thread");
+  if (th == vm->main) mrb_raise(mrb, vm->thread_error, "Target thread must not be main thread");
+  mrb_bool timed_out;
+  mnrb_thread_join(mrb, th, mnrb_deadline(mrb, limit), &timed_out);
+  if (timed_out) return mrb_nil_value();
+  if (!mrb_nil_p(th->error)) mrb_exc_raise(mrb, th->error);
+  return self;
+}
+
+static mrb_value thread_value(mrb_state *mrb, mrb_value self) {
+  thread_join(mrb, self);
+  return get_thread(mrb, self)->value;
+}
+
+/* ---------------- state ---------------- */
+
+static const char *status_name(mnrb_thread *th) {
+  if (th->finished) return NULL;
+  if (th->killed || th->pending == MNRB_INT_KILL) return "aborting";
+  if (th->sleeping) return "sleep";
+  return "run";
+}
+
+static mrb_value thread_status(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  if (th->finished) return mrb_nil_p(th->error) || th->killed ? mrb_false_value() : mrb_nil_value();
+  return mrb_str_new_cstr(mrb, status_name(th));
+}
+
+static mrb_value thread_alive_p(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  return mrb_bool_value(th->started && !th->finished);
+}
+
+static mrb_value thread_stop_p(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  return mrb_bool_value(th->finished || th->sleeping);
+}
+
+static mrb_value thread_inspect(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = mrb_data_check_get_ptr(mrb, self, &mnrb_thread_type);
+  char addr[32];
+  snprintf(addr, sizeof addr, ":%#016lx", (unsigned long)(uintptr_t)mrb_obj_ptr(self));
+  mrb_value s = mrb_format(mrb, "#<%C%s", mrb_obj_class(mrb, self), addr);
+  if (th && !mrb_nil_p(th->name)) { mrb_str_cat_lit(mrb, s, "@"); mrb_str_cat_str(mrb, s, th->name); }
+  const char *st = th ? (th->finished ? "dead" : status_name(th)) : "dead";
+  mrb_str_cat_lit(mrb, s, " ");
+  mrb_str_cat_cstr(mrb, s, st);
+  mrb_str_cat_lit(mrb, s, ">");
+  return s;
+}
+
+static mrb_value thread_name(mrb_state *mrb, mrb_value self) { return get_thread(mrb, self)->name; }
+
+static mrb_value thread_set_name(mrb_state *mrb, mrb_value self) {
+  mrb_value name;
+  mrb_get_args(mrb, "o", &name);
+  if (!mrb_nil_p(name)) {
+    if (!mrb_string_p(name))
+      mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into String", mrb_obj_class(mrb, name));
+    name = mrb_str_dup(mrb, name);
+    mrb_obj_freeze(mrb, name);
+  }
+  get_thread(mrb, self)->name = name;
+  return name;
+}
+
+/* ---------------- kill / raise / wakeup ---------------- */
+
+static mrb_value thread_kill(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  if (th->started && !th->finished) mnrb_interrupt(mrb, th, MNRB_INT_KILL, mrb_nil_value());
+  return self;
+}
+
+static mrb_value thread_raise(mrb_state *mrb, mrb_value self) {
+  mrb_value *argv;
+  mrb_int argc;
+  mrb_get_args(mrb, "*", &argv, &argc);
+  mnrb_thread *th = get_thread(mrb, self);
+  mrb_value exc;
+  if (argc == 0) exc = mrb_exc_new_lit(mrb, E_RUNTIME_ERROR, "unhandled exception");
+  else if (argc == 1 && mrb_string_p(argv[0])) exc = mrb_exc_new_str(mrb, E_RUNTIME_ERROR, argv[0]);
+  else exc = mrb_funcall_argv(mrb, argv[0], mrb_intern_lit(mrb, "exception"), argc > 1 ? 1 : 0, argv + 1);
+  if (!mrb_obj_is_kind_of(mrb, exc, mrb->eException_class))
+    mrb_raise(mrb, E_TYPE_ERROR, "exception class/object expected");
+  if (th->finished) return mrb_nil_value();
+  mnrb_interrupt(mrb, th, MNRB_INT_RAISE, exc);
+  return mrb_nil_value();
+}
+
+static mrb_value thread_wakeup(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  if (th->finished) mrb_raise(mrb, th->vm->thread_error, "killed thread");
+  th->wakeup = TRUE;
+  if (th->core && th != th->vm->current) mn_unpark(th->core);
+  return self;
+}
+
+static mrb_value thread_run(mrb_state *mrb, mrb_value self) {
+  thread_wakeup(mrb, self);
+  mnrb_pass(mrb);
+  return self;
+}
+
+/* ---------------- locals and variables ---------------- */
+
+static mrb_sym key_for(mrb_state *mrb, mrb_value key, const char *msg) {
+  if (mrb_symbol_p(key)) return mrb_symbol(key);
+  if (mrb_string_p(key)) return mrb_intern_str(mrb, key);
+  mrb_raisef(mrb, E_TYPE_ERROR, msg, key);
+  return 0;
+}
+static mrb_sym local_key(mrb_state *mrb, mrb_value key) { return key_for(mrb, key, "%!v is not a symbol nor a string"); }
+static mrb_sym set_key(mrb_state *mrb, mrb_value key) { return key_for(mrb, key, "%!v is not a symbol"); }
+
+static mrb_value hash_get(mrb_state *mrb, mrb_value h, mrb_sym k) {
+  return mrb_nil_p(h) ? mrb_nil_value() : mrb_hash_get(mrb, h, mrb_symbol_value(k));
+}
+
+/* Thread#[] storage is per fiber, as in CRuby: th->locals maps the thread's current fiber (its root
+ * context's fiber, or a Fiber it resumed) to that fiber's Hash. */
+static mrb_value fiber_locals(mrb_state *mrb, mnrb_thread *th, mrb_bool create) {
+  struct mrb_context *c = th == th->vm->current ? mrb->c : th->c;
+  if (!c || !c->fib) c = th->ctx;
+  if (!c || !c->fib) return mrb_nil_value();
+  mrb_value fiber = mrb_obj_value(c->fib);
+  if (mrb_nil_p(th->locals)) {
+    if (!create) return mrb_nil_value();
+    th->locals = mrb_hash_new(mrb);
+  }
+  mrb_value h = mrb_hash_get(mrb, th->locals, fiber);
+  if (mrb_nil_p(h) && create) {
+    h = mrb_hash_new(mrb);
+    mrb_hash_set(mrb, th->locals, fiber, h);
+  }
+  return h;
+}
+
+static mrb_value thread_aref(mrb_state *mrb, mrb_value self) {
+  mrb_value key;
+  mrb_get_args(mrb, "o", &key);
+  mnrb_thread *th = get_thread(mrb, self);
+  mrb_sym k = local_key(mrb, key);
+  return hash_get(mrb, fiber_locals(mrb, th, FALSE), k);
+}
+
+static mrb_value thread_aset(mrb_state *mrb, mrb_value self) {
+  mrb_value key, val;
+  mrb_get_args(mrb, "oo", &key, &val);
+  mnrb_thread *th = get_thread(mrb, self);
+  mrb_sym k = set_key(mrb, key);
+  if (mrb_frozen_p(mrb_basic_ptr(self))) mrb_raisef(mrb, E_FROZEN_ERROR, "can't modify frozen thread locals");
+  mrb_value h = fiber_locals(mrb, th, TRUE);
+  if (mrb_nil_p(val)) mrb_hash_delete_key(mrb, h, mrb_symbol_value(k));
+  else mrb_hash_set(mrb, h, mrb_symbol_value(k), val);
+  return val;
+}
+
+static mrb_value thread_key_p(mrb_state *mrb, mrb_value self) {
+  mrb_value key;
+  mrb_get_args(mrb, "o", &key);
+  mnrb_thread *th = get_thread(mrb, self);
+  mrb_sym k = local_key(mrb, key);
+  mrb_value h = fiber_locals(mrb, th, FALSE);
+  return mrb_bool_value(!mrb_nil_p(h) && mrb_hash_key_p(mrb, h, mrb_symbol_value(k)));
+}
+
+static mrb_value thread_keys(mrb_state *mrb, mrb_value self) {
+  mrb_value h = fiber_locals(mrb, get_thread(mrb, self), FALSE);
+  return mrb_nil_p(h) ? mrb_ary_new(mrb) : mrb_hash_keys(mrb, h);
+}
+
+static mrb_value thread_variable_get(mrb_state *mrb, mrb_value self) {
+  mrb_value key;
+  mrb_get_args(mrb, "o", &key);
+  return hash_get(mrb, get_thread(mrb, self)->variables, local_key(mrb, key));
+}
+
+static mrb_value thread_variable_set(mrb_state *mrb, mrb_value self) {
+  mrb_value key, val;
+  mrb_get_args(mrb, "oo", &key, &val);
+  mnrb_thread *th = get_thread(mrb, self);
+  mrb_sym k = set_key(mrb, key);
+  if (mrb_frozen_p(mrb_basic_ptr(self))) mrb_raisef(mrb, E_FROZEN_ERROR, "can't modify frozen thread locals");
+  if (mrb_nil_p(th->variables)) th->variables = mrb_hash_new(mrb);
+  if (mrb_nil_p(val)) mrb_hash_delete_key(mrb, th->variables, mrb_symbol_value(k));
+  else mrb_hash_set(mrb, th->variables, mrb_symbol_value(k), val);
+  return val;
+}
+
+static mrb_value thread_variable_p(mrb_state *mrb, mrb_value self) {
+  mrb_value key;
+  mrb_get_args(mrb, "o", &key);
+  mnrb_thread *th = get_thread(mrb, self);
+  if (mrb_nil_p(th->variables)) return mrb_false_value();
+  return mrb_bool_value(mrb_hash_key_p(mrb, th->variables, mrb_symbol_value(local_key(mrb, key))));
+}
+
+static mrb_value thread_variables(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  return mrb_nil_p(th->variables) ? mrb_ary_new(mrb) : mrb_hash_keys(mrb, th->variables);
+}
+
+/* ---------------- flags ---------------- */
+
+static mrb_value thread_priority(mrb_state *mrb, mrb_value self) {
+  return mrb_fixnum_value(get_thread(mrb, self)->priority);
+}
+
+static mrb_value thread_set_priority(mrb_state *mrb, mrb_value self) {
+  mrb_value v;
+  mrb_get_args(mrb, "o", &v);
+  if (!mrb_integer_p(v))
+    mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into Integer", mrb_obj_class(mrb, v));
+  mrb_int p = mrb_integer(v);
+  get_thread(mrb, self)->priority = p < -3 ? -3 : p > 3 ? 3 : (int)p;   /* accepted, not used */
+  return mrb_fixnum_value(p);
+}
+
+static mrb_value thread_report_p(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(get_thread(mrb, self)->report_on_exception);
+}
+
+static mrb_value thread_set_report(mrb_state *mrb, mrb_value self) {
+  mrb_bool b;
+  mrb_get_args(mrb, "b", &b);
+  get_thread(mrb, self)->report_on_exception = b;
+  return mrb_bool_value(b);
+}
+
+static mrb_value thread_abort_p(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(get_thread(mrb, self)->abort_on_exception);
+}
+
+static mrb_value thread_set_abort(mrb_state *mrb, mrb_value self) {
+  mrb_bool b;
+  mrb_get_args(mrb, "b", &b);
+  get_thread(mrb, self)->abort_on_exception = b;
+  return mrb_bool_value(b);
+}
+
+static mrb_value thread_s_report_p(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  return mrb_bool_value(mnrb_vm_of(mrb)->report_on_exception);
+}
+
+static mrb_value thread_s_set_report(mrb_state *mrb, mrb_value klass) {
+  mrb_bool b;
+  mrb_get_args(mrb, "b", &b);
+  (void)klass;
+  mnrb_vm_of(mrb)->report_on_exception = b;
+  return mrb_bool_value(b);
+}
+
+static mrb_value thread_s_abort_p(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  return mrb_bool_value(mnrb_vm_of(mrb)->abort_on_exception);
+}
+
+static mrb_value thread_s_set_abort(mrb_state *mrb, mrb_value klass) {
+  mrb_bool b;
+  mrb_get_args(mrb, "b", &b);
+  (void)klass;
+  mnrb_vm_of(mrb)->abort_on_exception = b;
+  return mrb_bool_value(b);
+}
+
+static mrb_value thread_lock_native(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  if (th != th->vm->current) mrb_raise(mrb, th->vm->thread_error, "only the current thread can lock its native thread");
+  return mrb_bool_value(mn_lock_native_thread(th->core));
+}
+
+static mrb_value thread_native_locked_p(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  return mrb_bool_value(th->core && mn_native_thread_locked(th->core));
+}
+
+static mrb_value thread_native_id(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  if (!th->core || th->finished) return mrb_nil_value();
+  unsigned long id = mn_thread_native_id(th->core);
+  return id ? mrb_fixnum_value((mrb_int)id) : mrb_nil_value();
+}
+
+/* ---------------- class methods ---------------- */
+
+static mrb_value thread_s_current(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  return thread_obj(mnrb_current(mrb));
+}
+
+static mrb_value thread_s_main(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  return thread_obj(mnrb_vm_of(mrb)->main);
+}
+
+static mrb_value thread_s_list(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  mrb_value list = mrb_ary_new(mrb);
+  for (mnrb_thread *th = mnrb_vm_of(mrb)->all; th; th = th->all_next)
+    if (th->started && !th->finished) mrb_ary_unshift(mrb, list, thread_obj(th));
+  return list;
+}
+
+static mrb_value thread_s_pass(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  mnrb_pass(mrb);
+  return mrb_nil_value();
+}
+
+static mrb_value thread_s_exit(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  mnrb_thread *th = mnrb_current(mrb);
+  mnrb_interrupt(mrb, th, MNRB_INT_KILL, mrb_nil_value());
+  return mrb_nil_value();
+}
+
+static mrb_value thread_exit(mrb_state *mrb, mrb_value self) { return thread_kill(mrb, self); }
+
+static mrb_value thread_s_kill(mrb_state *mrb, mrb_value klass) {
+  mrb_value t;
+  (void)klass;
+  mrb_get_args(mrb, "o", &t);
+  return thread_kill(mrb, t);
+}
+
+static mrb_value thread_s_stop(mrb_state *mrb, mrb_value klass) {
+  (void)klass;
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  if (mn_ractor_thread_count(vm->ractor) <= 1)
+    mrb_raise(mrb, vm->thread_error, "stopping only thread\n\tnote: use sleep to stop forever");
+  mnrb_thread *th = vm->current;
+  th->wakeup = FALSE;
+  while (!th->wakeup) {
+    mn_park_result r = mnrb_park(mrb, th, MN_WAIT_SLEEP, MN_FOREVER, TRUE, "Thread.stop");
+    if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+    mnrb_check_ints(mrb, th);
+  }
+  th->wakeup = FALSE;
+  return mrb_nil_value();
+}
+
+static mrb_value thread_s_handle_interrupt(mrb_state *mrb, mrb_value klass) {
+  mrb_value hash, blk;
+  (void)klass;
+  mrb_get_args(mrb, "o&", &hash, &blk);
+  if (mrb_nil_p(blk)) mrb_raise(mrb, E_ARGUMENT_ERROR, "block is needed.");
+  return mrb_yield(mrb, blk, mrb_nil_value());
+}
+
+void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
+  struct RClass *t = mrb_define_class(mrb, "Thread", mrb->object_class);
+  MRB_SET_INSTANCE_TT(t, MRB_TT_DATA);
+  vm->thread_class = t;
+  vm->thread_error = mrb_define_class(mrb, "ThreadError", mrb->eStandardError_class);
+  mrb_define_const(mrb, t, "ThreadError", mrb_obj_value(vm->thread_error));
+
+  mrb_define_class_method(mrb, t, "new", thread_s_new, MRB_ARGS_ANY());
+  mrb_define_class_method(mrb, t, "start", thread_s_start, MRB_ARGS_ANY());
+  mrb_define_class_method(mrb, t, "fork", thread_s_start, MRB_ARGS_ANY());
+  mrb_define_class_method(mrb, t, "current", thread_s_current, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "main", thread_s_main, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "list", thread_s_list, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "pass", thread_s_pass, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "stop", thread_s_stop, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "exit", thread_s_exit, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "kill", thread_s_kill, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, t, "report_on_exception", thread_s_report_p, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "report_on_exception=", thread_s_set_report, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, t, "abort_on_exception", thread_s_abort_p, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, t, "abort_on_exception=", thread_s_set_abort, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, t, "handle_interrupt", thread_s_handle_interrupt, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
+
+  mrb_define_method(mrb, t, "initialize", thread_initialize, MRB_ARGS_ANY());
+  mrb_define_method(mrb, t, "join", thread_join, MRB_ARGS_OPT(1));
+  mrb_define_method(mrb, t, "value", thread_value, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "status", thread_status, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "alive?", thread_alive_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "stop?", thread_stop_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "inspect", thread_inspect, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "to_s", thread_inspect, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "name", thread_name, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "name=", thread_set_name, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "kill", thread_kill, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "exit", thread_exit, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "terminate", thread_exit, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "raise", thread_raise, MRB_ARGS_ANY());
+  mrb_define_method(mrb, t, "wakeup", thread_wakeup, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "run", thread_run, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "[]", thread_aref, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "[]=", thread_aset, MRB_ARGS_REQ(2));
+  mrb_define_method(mrb, t, "key?", thread_key_p, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "keys", thread_keys, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "thread_variable_get", thread_variable_get, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "thread_variable_set", thread_variable_set, MRB_ARGS_REQ(2));
+  mrb_define_method(mrb, t, "thread_variable?", thread_variable_p, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "thread_variables", thread_variables, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "priority", thread_priority, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "priority=", thread_set_priority, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "report_on_exception", thread_report_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "report_on_exception=", thread_set_report, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "abort_on_exception", thread_abort_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "abort_on_exception=", thread_set_abort, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, t, "lock_native_thread", thread_lock_native, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "native_thread_locked?", thread_native_locked_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "native_thread_id", thread_native_id, MRB_ARGS_NONE());
+
+  /* the main thread: the one running mrb_open */
+  struct RData *d = mrb_data_object_alloc(mrb, t, NULL, &mnrb_thread_type);
+  mnrb_thread *main = mnrb_thread_alloc(mrb, d);
+  d->data = main;
+  vm->main = main;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every test suite `make test` names and prints one closing line "N passed, N failed".
+#   core C tests:  release, ASan+UBSan and TSan builds of the core
+#   Ruby suite:    bin/mnrb as is; with 2 native threads and randomized 1-5 ms timeslices (stress);
+#                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime
+set -u
+cd "$(dirname "$0")/.."
+B=build
+total_pass=0; total_fail=0; summary=()
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/test/tsan.supp"
+
+run() {  # run LABEL COMMAND...: the command's last "N passed, N failed" line is counted
+  local label=$1; shift
+  local log; log=$(mktemp)
+  local t0=$SECONDS
+  echo "=== $label"
+  "$@" > "$log" 2>&1
+  local rc=$?
+  local line; line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
+  local p=0 f=0
+  if [ -n "$line" ]; then
+    p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+  fi
+  if [ -z "$line" ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then f=$((f + 1)); fi
+  grep -E '^(FAIL|not ok|  )' "$log" | head -n 60
+  [ "$f" -ne 0 ] && tail -n 30 "$log"
+  echo "    $label: ${p} passed, ${f} failed ($((SECONDS - t0)) s)"
+  summary+=("$label: ${p} passed, ${f} failed")
+  total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+  rm -f "$log"
+}
+
+run "core (release)"  $B/host/core-tests
+run "core (asan)"     $B/asan/core-tests
+run "core (tsan)"     $B/tsan/core-tests
+run "ruby"            bash test/run-ruby-tests.sh bin/mnrb
+run "ruby (2 native threads, random 1-5 ms timeslices)" \
+    env RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh bin/mnrb
+run "ruby (1:1 threads)" env RUBY_MN_THREADS=0 bash test/run-ruby-tests.sh bin/mnrb
+run "ruby (asan+ubsan)" env MNRB_SANITIZER=asan bash test/run-ruby-tests.sh $B/asan/mnrb
+run "ruby (tsan)"       env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 bash test/run-ruby-tests.sh $B/tsan/mnrb
+
+echo
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
