@@ -24,7 +24,7 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: all deps mruby test test-core test-ruby test-asan test-tsan sanitizers bench demo clean distclean
+.PHONY: stock-mruby all deps mruby test test-core test-ruby test-asan test-tsan sanitizers bench demo clean distclean
 .DELETE_ON_ERROR:
 
 all: bin/mnrb
@@ -95,7 +95,7 @@ test-tsan: $(BUILD)/tsan/mnrb
 	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
-bench: all
+bench: all $(BUILD)/stock/bin/mruby
 	bash bench/run.sh
 
 demo: all
@@ -106,3 +106,14 @@ clean:
 
 distclean:
 	rm -rf $(BUILD) bin
+
+# ---- the stock mruby baseline for `make bench` ----
+$(BUILD)/mruby-stock-src/.mnrb-stamp: scripts/fetch-mruby.sh | $(BUILD)/.deps
+	bash scripts/fetch-mruby.sh $(BUILD)/mruby-stock-src --stock
+
+$(BUILD)/stock/bin/mruby: $(BUILD)/mruby-stock-src/.mnrb-stamp bench/stock_config.rb
+	cd $(BUILD)/mruby-stock-src && MRUBY_BUILD_DIR=$(BUILD)/stock/build INSTALL_DIR=$(BUILD)/stock/bin \
+	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/bench/stock_config.rb all > $(BUILD)/mruby-stock.log 2>&1 \
+	  || { tail -n 40 $(BUILD)/mruby-stock.log; exit 1; }
+
+stock-mruby: $(BUILD)/stock/bin/mruby

@@ -3,11 +3,12 @@
 # applies mnrb's own patches (patches/mruby/*.patch, in name order). Idempotent: a tree whose stamp
 # matches the patch set is left alone. The source is a build input only; it is never committed.
 set -euo pipefail
-dest=${1:?usage: fetch-mruby.sh DESTDIR}
+dest=${1:?usage: fetch-mruby.sh DESTDIR [--stock]}
+stock=${2:-}   # --stock: no patches (the baseline `make bench` compares against)
 top=$(cd "$(dirname "$0")/.." && pwd)
 version=3.1.0
 cache="$top/build/cache"
-stamp_want=$(cat "$top"/patches/mruby/*.patch | sha256sum | cut -c1-16)
+if [ "$stock" = --stock ]; then stamp_want=stock; else stamp_want=$(cat "$top"/patches/mruby/*.patch | sha256sum | cut -c1-16); fi
 if [ -f "$dest/.mnrb-stamp" ] && [ "$(cat "$dest/.mnrb-stamp")" = "$stamp_want" ]; then exit 0; fi
 
 orig=$(ls "$cache"/mruby_${version}.orig.tar.* 2>/dev/null | head -n1 || true)
@@ -33,7 +34,7 @@ fi
 
 rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
 tar -xf "$orig" -C "$dest.tmp" --strip-components=1
-for p in "$top"/patches/mruby/*.patch; do
+[ "$stock" = --stock ] || for p in "$top"/patches/mruby/*.patch; do
   patch -s -p1 -d "$dest.tmp" < "$p" || { echo "fetch-mruby: $(basename "$p") does not apply" >&2; exit 1; }
 done
 # parse.y/keywords must not look newer than the shipped generated files (bison/gperf are not needed then).

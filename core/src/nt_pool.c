@@ -87,7 +87,8 @@ static void nt_wait(mn_nt *nt) {
 
 /* ---- thread creation ---- */
 
-static bool nt_spawn(void *(*fn)(void *), mn_nt *nt) {
+/* Returns 0 or pthread_create's error. */
+static int nt_spawn(void *(*fn)(void *), mn_nt *nt) {
   pthread_attr_t attr;
   pthread_t th;
   pthread_attr_init(&attr);
@@ -100,7 +101,7 @@ static bool nt_spawn(void *(*fn)(void *), mn_nt *nt) {
 #endif
   int rc = pthread_create(&th, &attr, fn, nt);
   pthread_attr_destroy(&attr);
-  return rc == 0;
+  return rc;
 }
 
 static void *shared_main(void *arg) {
@@ -126,9 +127,11 @@ bool mn_nt_spawn_dedicated(mn_thread *t) {
   if (!nt) return false;
   nt->bound = t;
   t->bound_nt = nt;
-  if (!nt_spawn(dedicated_main, nt)) {
+  int rc = nt_spawn(dedicated_main, nt);
+  if (rc != 0) {
     t->bound_nt = NULL;
     free(nt);
+    errno = rc;
     return false;
   }
   return true;
@@ -139,7 +142,7 @@ bool mn_nt_spawn_dedicated(mn_thread *t) {
 /* pool.nshared was already counted for it */
 static void spawn_shared(void) {
   mn_nt *nt = nt_new();
-  if (!nt || !nt_spawn(shared_main, nt)) {
+  if (!nt || nt_spawn(shared_main, nt) != 0) {
     free(nt);                      /* the existing native threads will serve the queue */
     pthread_mutex_lock(&pool.lock);
     pool.nshared--;

@@ -244,10 +244,9 @@ mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
 
 static bool caller_runs(mn_ractor *r);
 
-void mn_thread_start(mn_thread *t) {
+bool mn_thread_start(mn_thread *t) {
   mn_ractor *r = t->ractor;
-  if (!mn_cfg.mn_threads && !t->bound_nt && !mn_nt_spawn_dedicated(t))
-    mn_fatal("cannot create a native thread for a Ruby thread");
+  if (!mn_cfg.mn_threads && !t->bound_nt && !mn_nt_spawn_dedicated(t)) return false;
   after_unlock a = { 0 };
   mn_lock_acquire(&r->lock);
   t->all_next = r->threads;
@@ -261,6 +260,7 @@ void mn_thread_start(mn_thread *t) {
   mn_lock_release(&r->lock);
   run_after_unlock(a);
   mn_timer_threads_changed(atomic_fetch_add(&live_threads, 1) + 1);
+  return true;
 }
 
 void mn_thread_free(mn_thread *t) {

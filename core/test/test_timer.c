@@ -2,12 +2,13 @@
 #include "harness.h"
 
 enum { SLEEPERS = 300 };
-static uint64_t deadline_of[SLEEPERS], woke_at[SLEEPERS];
+static uint64_t deadline_of[SLEEPERS], woke_at[SLEEPERS], parked_at[SLEEPERS];
 static int woke_order[SLEEPERS], nwoke;
 
 static void sleeper(mn_thread *self, void *arg) {
   long i = (long)arg;
   mn_park_result r;
+  parked_at[i] = mn_now_ns();
   do r = mn_park(self, MN_WAIT_SLEEP, deadline_of[i], false); while (r != MN_TIMEDOUT);
   woke_at[i] = mn_now_ns();
   woke_order[nwoke++] = (int)i;
@@ -27,7 +28,13 @@ TEST(timed_parks_wake_after_their_deadlines_in_order) {
   harness_run(NULL, NULL, timer_main, NULL);
   CHECK_EQ(nwoke, SLEEPERS);
   for (int i = 0; i < SLEEPERS; i++) CHECK(woke_at[i] >= deadline_of[i]);
-  for (int i = 1; i < SLEEPERS; i++) CHECK(deadline_of[woke_order[i - 1]] <= deadline_of[woke_order[i]]);
+  /* No timer fires before an earlier one that was already armed. (A thread that parks after an
+   * earlier deadline has fired, as happens when creating 300 threads outlasts the head start under
+   * a sanitizer, may rightly wake after it.) */
+  for (int i = 1; i < SLEEPERS; i++) {
+    int a = woke_order[i - 1], b = woke_order[i];
+    CHECK(deadline_of[a] <= deadline_of[b] || parked_at[b] >= deadline_of[a]);
+  }
 }
 
 static void early_main(mn_thread *self, void *arg) {

@@ -113,7 +113,11 @@ class StressTest < MnTest::Case
 
   def test_hundred_thousand_live_threads_blocked_on_a_queue
     mnrb_only
-    n = 100_000
+    # 1:1 mode gives each thread a native thread: the kernel's limits stop it well before 100,000,
+    # as they stop CRuby (see the next test for the error it must raise instead of crashing)
+    skip "needs M:N threads" if ENV["RUBY_MN_THREADS"] == "0"
+    # sanitizer builds shadow every stack page they touch: they check safety, not capacity
+    n = { "asan" => 10_000, "tsan" => 1_000 }.fetch(ENV["MNRB_SANITIZER"], 100_000)
     base = Thread.list.size
     q = Queue.new
     threads = (0...n).map { Thread.new { q.pop } }
@@ -121,5 +125,18 @@ class StressTest < MnTest::Case
     assert_equal base + n, Thread.list.size
     n.times { |i| q << i }
     assert_equal n * (n - 1) / 2, threads.map(&:value).sum
+  end
+
+  def test_native_thread_exhaustion_in_one_to_one_mode_raises_thread_error
+    mnrb_only
+    skip "only 1:1 mode creates a native thread per thread" unless ENV["RUBY_MN_THREADS"] == "0"
+    q = Queue.new
+    threads = []
+    error = assert_raise(ThreadError) do
+      100_000.times { threads << Thread.new { q.pop } }
+    end
+    assert_equal "can't create Thread: ", error.message[0, 21]
+    threads.size.times { q << nil }
+    threads.each(&:join)
   end
 end

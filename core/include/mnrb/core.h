@@ -69,8 +69,9 @@ typedef void (*mn_thread_fn)(mn_thread *self, void *arg);
 /* Creates a thread of ractor `r` that will run fn(self, arg) on its own stack. Returns NULL when no
  * stack can be had (errno set). `user` is the binding's per-thread data. */
 mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user);
-/* Makes a created thread ready to run. */
-void mn_thread_start(mn_thread *t);
+/* Makes a created thread ready to run. False (errno set) when its dedicated native thread cannot
+ * be created (1:1 mode): the thread stays CREATED and may be freed. */
+bool mn_thread_start(mn_thread *t);
 /* Frees a thread that has died (or never started). */
 void mn_thread_free(mn_thread *t);
 void *mn_thread_user(const mn_thread *t);

@@ -6,6 +6,7 @@
 #include "internal.h"
 #include <mruby/class.h>
 #include <mruby/error.h>
+#include <mruby/presym.h>
 
 typedef struct { mnrb_waitq waiters; } mnrb_condvar;
 
@@ -30,8 +31,8 @@ typedef struct { mrb_value mutex, timeout; } sleep_args;
 
 static mrb_value call_sleep(mrb_state *mrb, void *ud) {
   sleep_args *a = ud;
-  if (mrb_nil_p(a->timeout)) return mrb_funcall_id(mrb, a->mutex, mrb_intern_lit(mrb, "sleep"), 0);
-  return mrb_funcall_id(mrb, a->mutex, mrb_intern_lit(mrb, "sleep"), 1, a->timeout);
+  if (mrb_nil_p(a->timeout)) return mrb_funcall_id(mrb, a->mutex, MRB_SYM(sleep), 0);
+  return mrb_funcall_id(mrb, a->mutex, MRB_SYM(sleep), 1, a->timeout);
 }
 
 static mrb_value cv_wait(mrb_state *mrb, mrb_value self) {

@@ -10,6 +10,7 @@
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/hash.h>
+#include <mruby/presym.h>
 #include <mruby/variable.h>
 
 typedef struct {
@@ -21,7 +22,10 @@ typedef struct {
 static void queue_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
 static const struct mrb_data_type queue_type = { "Thread::Queue", queue_free };
 
-#define ITEMS mrb_intern_lit(mrb, "items")   /* no '@': invisible to instance_variables */
+#define ITEMS MRB_SYM(items)   /* no '@': invisible to instance_variables */
+
+/* No arguments at all: skips mrb_get_args, whose keyword handling allocates a Hash per call. */
+static mrb_bool no_args(mrb_state *mrb) { return mrb->c->ci->n == 0 && mrb->c->ci->nk == 0; }
 
 static mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
   mnrb_queue *q = mrb_data_check_get_ptr(mrb, self, &queue_type);
@@ -44,9 +48,9 @@ static mrb_value queue_initialize(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "|o", &init);
   queue_setup(mrb, self);
   if (!mrb_nil_p(init)) {
-    if (!mrb_respond_to(mrb, init, mrb_intern_lit(mrb, "to_a")))
+    if (!mrb_respond_to(mrb, init, MRB_SYM(to_a)))
       mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into Array", mrb_obj_class(mrb, init));
-    mrb_value a = mrb_funcall_id(mrb, init, mrb_intern_lit(mrb, "to_a"), 0);
+    mrb_value a = mrb_funcall_id(mrb, init, MRB_SYM(to_a), 0);
     if (!mrb_array_p(a)) mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into Array", mrb_obj_class(mrb, init));
     mrb_iv_set(mrb, self, ITEMS, mrb_ary_new_from_values(mrb, RARRAY_LEN(a), RARRAY_PTR(a)));
   }
@@ -105,9 +109,10 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
 
 /* pop(non_block = false, timeout: nil) */
 static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
+  if (no_args(mrb)) return do_pop(mrb, self, FALSE, MN_FOREVER);
   mrb_bool non_block = FALSE;
   mrb_value timeout = mrb_nil_value();
-  mrb_sym kw_names[] = { mrb_intern_lit(mrb, "timeout") };
+  mrb_sym kw_names[] = { MRB_SYM(timeout) };
   mrb_kwargs kw = { 1, 0, kw_names, &timeout, NULL };
   mrb_get_args(mrb, "|b:", &non_block, &kw);
   if (mrb_undef_p(timeout)) timeout = mrb_nil_value();
@@ -142,8 +147,7 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
 }
 
 static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
-  mrb_value v;
-  mrb_get_args(mrb, "o", &v);
+  mrb_value v = mrb_get_arg1(mrb);
   return do_push(mrb, self, v, FALSE, MN_FOREVER);
 }
 
@@ -151,7 +155,7 @@ static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
 static mrb_value sized_push(mrb_state *mrb, mrb_value self) {
   mrb_value v, timeout = mrb_nil_value();
   mrb_bool non_block = FALSE;
-  mrb_sym kw_names[] = { mrb_intern_lit(mrb, "timeout") };
+  mrb_sym kw_names[] = { MRB_SYM(timeout) };
   mrb_kwargs kw = { 1, 0, kw_names, &timeout, NULL };
   mrb_get_args(mrb, "o|b:", &v, &non_block, &kw);
   if (mrb_undef_p(timeout)) timeout = mrb_nil_value();

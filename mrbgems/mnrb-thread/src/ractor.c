@@ -16,6 +16,7 @@
  * C methods are in CRuby), and the running thread yields there.
  */
 #include "internal.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <mruby/class.h>
 #include <mruby/error.h>
 #include <mruby/irep.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/throw.h>
@@ -138,7 +140,7 @@ uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout) {
   mrb_float sec;
   if (mrb_integer_p(timeout)) sec = (mrb_float)mrb_integer(timeout);
   else if (mrb_float_p(timeout)) sec = mrb_float(timeout);
-  else if (mrb_obj_respond_to(mrb, mrb_class(mrb, timeout), mrb_intern_lit(mrb, "to_f")) &&
+  else if (mrb_obj_respond_to(mrb, mrb_class(mrb, timeout), MRB_SYM(to_f)) &&
            mrb_obj_is_kind_of(mrb, timeout, mrb_class_get(mrb, "Numeric")))
     sec = mrb_as_float(mrb, timeout);
   else
@@ -270,8 +272,16 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
     c->status = MRB_FIBER_TERMINATED;
     mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
   }
+  if (!mn_thread_start(th->core)) {
+    int err = errno;
+    mn_thread_free(th->core);
+    th->core = NULL;
+    mrb_free(mrb, th->arena);
+    th->arena = NULL;
+    c->status = MRB_FIBER_TERMINATED;
+    mrb_raisef(mrb, vm->thread_error, "can't create Thread: %s", strerror(err));
+  }
   th->started = TRUE;
-  mn_thread_start(th->core);
 }
 
 /* ---------------- the main thread ---------------- */

@@ -8,6 +8,7 @@
 #include <mruby/class.h>
 #include <mruby/error.h>
 #include <mruby/hash.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
@@ -69,7 +70,7 @@ static mrb_value thread_s_new(mrb_state *mrb, mrb_value klass) {
   if (mrb_nil_p(blk) && mrb_class_ptr(klass) == mnrb_vm_of(mrb)->thread_class)
     mrb_raise(mrb, mnrb_vm_of(mrb)->thread_error, "must be called with a block");
   mrb_value obj = thread_s_allocate(mrb, klass);
-  mrb_funcall_with_block(mrb, obj, mrb_intern_lit(mrb, "initialize"), argc, argv, blk);
+  mrb_funcall_with_block(mrb, obj, MRB_SYM(initialize), argc, argv, blk);
   if (!DATA_PTR(obj))
     mrb_raisef(mrb, mnrb_vm_of(mrb)->thread_error, "uninitialized thread - check %C#initialize", mrb_class_ptr(klass));
   return obj;
@@ -218,7 +219,7 @@ static mrb_value thread_raise(mrb_state *mrb, mrb_value self) {
   mrb_value exc;
   if (argc == 0) exc = mrb_exc_new_lit(mrb, E_RUNTIME_ERROR, "unhandled exception");
   else if (argc == 1 && mrb_string_p(argv[0])) exc = mrb_exc_new_str(mrb, E_RUNTIME_ERROR, argv[0]);
-  else exc = mrb_funcall_argv(mrb, argv[0], mrb_intern_lit(mrb, "exception"), argc > 1 ? 1 : 0, argv + 1);
+  else exc = mrb_funcall_argv(mrb, argv[0], MRB_SYM(exception), argc > 1 ? 1 : 0, argv + 1);
   if (!mrb_obj_is_kind_of(mrb, exc, mrb->eException_class))
     mrb_raise(mrb, E_TYPE_ERROR, "exception class/object expected");
   if (th->finished) return mrb_nil_value();

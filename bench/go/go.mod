@@ -1,0 +1,3 @@
+module mnrb/bench/ring
+
+go 1.19

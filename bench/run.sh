@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `make bench`: the seed's ring table and mnrb's own targets, every system measured in this one run
+# on this machine (compare ratios within a run, never absolute times across runs).
+# `make demo` (--demo): just the seed's 10,000-thread ring, mnrb next to Go.
+set -u
+cd "$(dirname "$0")/.."
+MNRB=bin/mnrb
+STOCK=build/stock/bin/mruby
+GORING=build/bench/go-ring
+demo=${1:-}
+
+if ! command -v go >/dev/null 2>&1; then
+  if [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin
+  else DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null; fi
+fi
+mkdir -p build/bench
+(cd bench/go && go build -o ../../$GORING .) || { echo "cannot build the Go ring" >&2; exit 1; }
+
+# field VALUE_AFTER PATTERN: pulls "N s" or "N ns/hand-off" out of a result line
+secs() { sed -nE 's/.*: ([0-9.]+) s, .*/\1/p' | head -n1; }
+nsph() { sed -nE 's/.* ([0-9.]+) ns\/hand-off.*/\1/p' | head -n1; }
+
+ring_row() {  # label n laps command...
+  local label=$1 n=$2 laps=$3; shift 3
+  local out; out=$("$@" 2>&1)
+  local s ns; s=$(echo "$out" | secs); ns=$(echo "$out" | nsph)
+  if [ -z "$ns" ]; then printf '| %-44s | %9s | %8s | %10s | %s\n' "$label" "$n x $laps" "-" "-" "failed: $(echo "$out" | tail -n1)"; return; fi
+  local ten_m; ten_m=$(awk -v ns="$ns" 'BEGIN { printf "%.1f", ns * 1e7 / 1e9 }')
+  printf '| %-44s | %9s | %8s | %10s | %12s |\n' "$label" "$n x $laps" "$s" "$ns" "$ten_m"
+}
+
+header() {
+  echo
+  echo "$1"
+  echo
+  printf '| %-44s | %9s | %8s | %10s | %12s |\n' "system" "size" "ring s" "ns/hop" "10M hops, s"
+  printf '|%s|%s|%s|%s|%s|\n' "----------------------------------------------" "-----------" "----------" "------------" "--------------"
+}
+
+echo "mnrb $($MNRB -v | cut -d' ' -f2), $(nproc) CPUs, $(uname -r), $(date -u +%Y-%m-%d)"
+header "Ring: 10,000 threads x 1,000 laps (10M hand-offs; creation excluded)"
+ring_row "mnrb M:N, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 10000 1000
+ring_row "mnrb M:N, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 10000 1000
+ring_row "Go, GOMAXPROCS=1 (unbuffered channels)" 10000 1000 env GOMAXPROCS=1 $GORING -n 10000 -laps 1000
+ring_row "Go, GOMAXPROCS=2"            10000 1000 env GOMAXPROCS=2 $GORING -n 10000 -laps 1000
+[ "$demo" = --demo ] && exit 0
+ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 10000 10  env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 10000 10
+ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 10000 10 ruby bench/ring.rb 10000 10
+
+header "Ring: 1,000 threads x 100 laps (100,000 hand-offs)"
+ring_row "mnrb M:N, 1 native thread"   1000 100 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 1000 100 5
+ring_row "mnrb M:N, 2 native threads"  1000 100 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 1000 100 5
+ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 1000 100 env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 1000 100
+ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 1000 100 ruby bench/ring.rb 1000 100
+ring_row "Go, GOMAXPROCS=1"            1000 100 env GOMAXPROCS=1 $GORING -n 1000 -laps 100
+ring_row "Go, GOMAXPROCS=2"            1000 100 env GOMAXPROCS=2 $GORING -n 1000 -laps 100
+
+echo
+echo "fib(30) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.1.0"
+best_m=999; best_s=999
+for i in 1 2 3 4 5; do
+  m=$($MNRB bench/fib.rb 30 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
+  s=$($STOCK bench/fib.rb 30 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
+  best_m=$(awk -v a="$best_m" -v b="$m" 'BEGIN { print (b < a) ? b : a }')
+  best_s=$(awk -v a="$best_s" -v b="$s" 'BEGIN { print (b < a) ? b : a }')
+done
+awk -v m="$best_m" -v s="$best_s" 'BEGIN { printf "  mnrb %.3f s, stock mruby %.3f s: mnrb/stock = %.3f\n", m, s, m / s }'
+
+echo
+echo "Thread creation (10,000 threads that each park on a Queue):"
+$MNRB bench/create.rb 10000 | sed 's/^/  /'
