@@ -23,7 +23,6 @@
 #endif
 
 #if defined(__x86_64__)
-void mn_co_switch(void **save_sp, void *load_sp);
 void mn_co_trampoline(void);
 
 void mn_co_init(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg) {
@@ -92,6 +91,7 @@ void mn_co_init_native(mn_co *co) {
 #endif
 }
 
+#ifndef MN_CO_TRANSFER_INLINE
 void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
 #ifdef MN_ASAN
   __sanitizer_start_switch_fiber(from_dies ? NULL : &from->asan_fake, to->stack_lo,
@@ -107,6 +107,7 @@ void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
   __sanitizer_finish_switch_fiber(from->asan_fake, NULL, NULL);
 #endif
 }
+#endif
 
 void mn_co_started(void) {
 #ifdef MN_ASAN

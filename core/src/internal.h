@@ -61,7 +61,16 @@ void mn_co_init(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg);
 /* Adopts the calling native thread's own stack as a coroutine context. */
 void mn_co_init_native(mn_co *co);
 /* Saves the current context into `from` and resumes `to`. `from_dies`: `from` never resumes. */
+void mn_co_switch(void **save_sp, void *load_sp);   /* coroutine_x86_64.S */
+#if defined(__x86_64__) && !defined(MN_ASAN) && !defined(MN_TSAN)
+static inline void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
+  (void)from_dies;
+  mn_co_switch(&from->sp, to->sp);
+}
+#define MN_CO_TRANSFER_INLINE 1
+#else
 void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies);
+#endif
 /* Must be the first call of a new coroutine's entry function (sanitizer bookkeeping). */
 void mn_co_started(void);
 void mn_co_destroy(mn_co *co);

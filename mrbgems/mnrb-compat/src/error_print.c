@@ -130,6 +130,8 @@ append_message(mrb_state *mrb, mrb_value out, mrb_value exc)
   if (RSTRING_PTR(out)[RSTRING_LEN(out) - 1] != '\n') mrb_str_cat_lit(mrb, out, "\n");
 }
 
+enum { TRACE_HEAD = 8, TRACE_TAIL = 5, TRACE_MAX = TRACE_HEAD + TRACE_TAIL + 5 };
+
 static mrb_value
 build_report(mrb_state *mrb, mrb_value exc)
 {
@@ -150,7 +152,16 @@ build_report(mrb_state *mrb, mrb_value exc)
     }
   }
   append_message(mrb, out, exc);
-  for (i = 1; !mrb_nil_p(bt) && i < RARRAY_LEN(bt); i++) {
+  /* CRuby elides the middle of a SystemStackError's backtrace: 8 frames after the first, then
+     " ... N levels...", then the last 4 (TRACE_HEAD, TRACE_TAIL and TRACE_MAX in its error.c). */
+  mrb_int len = mrb_nil_p(bt) ? 0 : RARRAY_LEN(bt);
+  mrb_bool elide = len > TRACE_MAX &&
+                   mrb_obj_is_kind_of(mrb, exc, mrb_exc_get_id(mrb, MRB_SYM(SystemStackError)));
+  for (i = 1; i < len; i++) {
+    if (elide && i == TRACE_HEAD + 1) {
+      mrb_str_cat_str(mrb, out, mrb_format(mrb, "\t ... %d levels...\n", (int)(len - TRACE_HEAD - TRACE_TAIL)));
+      i = len - TRACE_TAIL + 1;
+    }
     mrb_str_cat_lit(mrb, out, "\tfrom ");
     mrb_str_cat_str(mrb, out, RARRAY_PTR(bt)[i]);
     mrb_str_cat_lit(mrb, out, "\n");

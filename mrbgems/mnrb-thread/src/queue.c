@@ -15,6 +15,9 @@
 
 typedef struct {
   mnrb_waitq poppers, pushers;
+  struct RArray *items;        /* the hidden ivar's Array (which keeps it alive), cached */
+  mrb_int count;               /* == its length: only this file touches it, and the hand-off
+                                  paths then need not load the Array at all */
   mrb_bool closed;
   mrb_int max;                 /* 0: unbounded (Queue) */
 } mnrb_queue;
@@ -33,14 +36,23 @@ static mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
   return q;
 }
 
-static mrb_value items(mrb_state *mrb, mrb_value self) { return mrb_iv_get(mrb, self, ITEMS); }
+static mrb_value items(mrb_state *mrb, mrb_value self) {
+  return mrb_obj_value(((mnrb_queue *)DATA_PTR(self))->items);
+}
+
+static void set_items(mrb_state *mrb, mrb_value self, mrb_value ary) {
+  mnrb_queue *q = DATA_PTR(self);
+  mrb_iv_set(mrb, self, ITEMS, ary);
+  q->items = mrb_ary_ptr(ary);
+  q->count = RARRAY_LEN(ary);
+}
 
 static void queue_setup(mrb_state *mrb, mrb_value self) {
   if (!DATA_PTR(self)) {
     DATA_TYPE(self) = &queue_type;
     DATA_PTR(self) = mrb_calloc(mrb, 1, sizeof(mnrb_queue));
   }
-  mrb_iv_set(mrb, self, ITEMS, mrb_ary_new(mrb));
+  set_items(mrb, self, mrb_ary_new(mrb));
 }
 
 static mrb_value queue_initialize(mrb_state *mrb, mrb_value self) {
@@ -52,7 +64,7 @@ static mrb_value queue_initialize(mrb_state *mrb, mrb_value self) {
       mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into Array", mrb_obj_class(mrb, init));
     mrb_value a = mrb_funcall_id(mrb, init, MRB_SYM(to_a), 0);
     if (!mrb_array_p(a)) mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %C into Array", mrb_obj_class(mrb, init));
-    mrb_iv_set(mrb, self, ITEMS, mrb_ary_new_from_values(mrb, RARRAY_LEN(a), RARRAY_PTR(a)));
+    set_items(mrb, self, mrb_ary_new_from_values(mrb, RARRAY_LEN(a), RARRAY_PTR(a)));
   }
   return self;
 }
@@ -83,9 +95,9 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   for (;;) {
-    mrb_value a = items(mrb, self);
-    if (RARRAY_LEN(a) > 0) {
-      mrb_value v = mrb_ary_shift(mrb, a);
+    if (q->count > 0) {
+      mrb_value v = mrb_ary_shift(mrb, items(mrb, self));
+      q->count--;
       if (q->max) wake_one(&q->pushers);
       return v;
     }
@@ -99,6 +111,7 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
       th->handoff = mrb_nil_value();
       if (th->pending == MNRB_INT_NONE) return v;
       mrb_ary_unshift(mrb, items(mrb, self), v);   /* interrupted: the item goes back, first */
+      q->count++;
       wake_one(&q->poppers);
     }
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
@@ -124,7 +137,7 @@ static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
 static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
-  while (q->max && RARRAY_LEN(items(mrb, self)) >= q->max) {
+  while (q->max && q->count >= q->max) {
     if (non_block) mrb_raise(mrb, th->vm->thread_error, "queue full");
     if (q->closed) raise_closed(mrb);
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
@@ -132,7 +145,7 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     mn_park_result r = wait_in(mrb, &q->pushers, &w, deadline, "SizedQueue#push");
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
     mnrb_check_ints(mrb, th);
-    if (r == MN_TIMEDOUT && RARRAY_LEN(items(mrb, self)) >= q->max) return mrb_nil_value();
+    if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
   }
   if (q->closed) raise_closed(mrb);
   mnrb_waiter *w = mnrb_waitq_shift(&q->poppers);
@@ -142,6 +155,7 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     mn_unpark(w->th->core);
   } else {
     mrb_ary_push(mrb, items(mrb, self), v);
+    q->count++;
   }
   return self;
 }
@@ -179,18 +193,17 @@ static mrb_value queue_closed_p(mrb_state *mrb, mrb_value self) {
 }
 
 static mrb_value queue_empty_p(mrb_state *mrb, mrb_value self) {
-  get_queue(mrb, self);
-  return mrb_bool_value(RARRAY_LEN(items(mrb, self)) == 0);
+  return mrb_bool_value(get_queue(mrb, self)->count == 0);
 }
 
 static mrb_value queue_size(mrb_state *mrb, mrb_value self) {
-  get_queue(mrb, self);
-  return mrb_fixnum_value(RARRAY_LEN(items(mrb, self)));
+  return mrb_fixnum_value(get_queue(mrb, self)->count);
 }
 
 static mrb_value queue_clear(mrb_state *mrb, mrb_value self) {
   mnrb_queue *q = get_queue(mrb, self);
   mrb_ary_clear(mrb, items(mrb, self));
+  q->count = 0;
   if (q->max) wake_all(&q->pushers);
   return self;
 }

@@ -55,7 +55,7 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->gc.arena = th->arena;
   mrb->gc.arena_idx = th->arena_idx;
   mrb->gc.arena_capa = th->arena_capa;
-  mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
+  mrb->cstack_limit = th->cstack_limit;
   mnrb_vm_of(mrb)->current = th;
 }
 
@@ -272,6 +272,7 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
     c->status = MRB_FIBER_TERMINATED;
     mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
   }
+  th->cstack_limit = mn_thread_stack_limit(th->core);
   if (!mn_thread_start(th->core)) {
     int err = errno;
     mn_thread_free(th->core);
@@ -300,18 +301,22 @@ static mrb_value main_body(mrb_state *mrb, void *ud) {
   return v;
 }
 
+/* Main thread exit: kill every other thread, then join them (their ensure blocks run). Threads
+ * started meanwhile (by an ensure block) are caught by the next round. */
 static mrb_value kill_and_join_others(mrb_state *mrb, void *ud) {
   (void)ud;
   mnrb_vm *vm = mnrb_vm_of(mrb);
-  for (mnrb_thread *th = vm->all; th; th = th->all_next)
-    if (th != vm->main && th->started && !th->finished) mnrb_interrupt(mrb, th, MNRB_INT_KILL, mrb_nil_value());
   for (;;) {
-    mnrb_thread *live = NULL;
+    mrb_value live = mrb_ary_new(mrb);      /* GC-safe snapshot; joining may free Thread objects */
     for (mnrb_thread *th = vm->all; th; th = th->all_next)
-      if (th != vm->main && th->started && !th->finished) { live = th; break; }
-    if (!live) break;
-    mrb_bool timed_out;
-    mnrb_thread_join(mrb, live, MN_FOREVER, &timed_out);
+      if (th != vm->main && th->started && !th->finished) mrb_ary_push(mrb, live, mrb_obj_value(th->obj));
+    if (RARRAY_LEN(live) == 0) break;
+    for (mrb_int i = 0; i < RARRAY_LEN(live); i++)
+      mnrb_interrupt(mrb, DATA_PTR(RARRAY_PTR(live)[i]), MNRB_INT_KILL, mrb_nil_value());
+    for (mrb_int i = 0; i < RARRAY_LEN(live); i++) {
+      mrb_bool timed_out;
+      mnrb_thread_join(mrb, DATA_PTR(RARRAY_PTR(live)[i]), MN_FOREVER, &timed_out);
+    }
   }
   return mrb_nil_value();
 }
@@ -333,6 +338,7 @@ static void main_entry(mn_thread *core, void *arg) {
   }
   mrb->exc = NULL;
   th->finished = TRUE;
+  save(mrb, th);                  /* the live arena (mruby may have moved it) for mnrb_close */
   mn_runtime_stop();
   mn_thread_exit(core);
 }
@@ -343,6 +349,7 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   vm->main->core = mn_thread_new(vm->ractor, main_entry, &m, vm->main);
   if (!vm->main->core) { fputs("mnrb: cannot allocate the main thread's stack\n", stderr); return 1; }
   vm->main->started = TRUE;
+  vm->main->cstack_limit = mn_thread_stack_limit(vm->main->core);
   mn_runtime_run(vm->main->core);
   /* Back on the process's initial native thread, with every Ruby thread dead. */
   restore(mrb, vm->main);

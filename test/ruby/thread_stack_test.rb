@@ -1,0 +1,50 @@
+# Stack overflow inside a thread is a SystemStackError that the thread can rescue (CRuby), whether
+# the recursion stays in Ruby or goes through C (inspect of nested arrays): never a segfault.
+
+class ThreadStackOverflowTest < MnTest::Case
+  def deep(n)
+    deep(n + 1)
+  end
+
+  def test_ruby_recursion_raises_system_stack_error_in_the_thread
+    t = Thread.new do
+      begin
+        deep(0)
+      rescue SystemStackError => e
+        e.class
+      end
+    end
+    assert_equal SystemStackError, t.value
+  end
+
+  def test_recursion_through_c_raises_system_stack_error_in_the_thread
+    nested = []
+    200_000.times { nested = [nested] }
+    t = Thread.new do
+      begin
+        nested.inspect
+        :no_error
+      rescue SystemStackError => e
+        e.class
+      end
+    end
+    assert_equal SystemStackError, t.value
+  end
+
+  def test_thread_keeps_working_after_a_stack_overflow
+    t = Thread.new do
+      begin
+        deep(0)
+      rescue SystemStackError
+      end
+      [1, 2, 3].map { |x| x * 2 }
+    end
+    assert_equal [2, 4, 6], t.value
+  end
+
+  def test_uncaught_stack_overflow_is_raised_by_join
+    t = Thread.new { deep(0) }
+    t.report_on_exception = false
+    assert_raise(SystemStackError) { t.join }
+  end
+end
