@@ -69,6 +69,13 @@ $(BUILD)/$(1)/core-tests: $(wildcard core/test/*.c core/test/*.h) $(BUILD)/$(1)/
 endef
 $(foreach v,host asan tsan,$(eval $(call variant,$(v))))
 
+# mrbtest: mruby's tests and mnrb-compat's, in the host build (rake builds and runs it)
+$(BUILD)/mruby/host/bin/mrbtest: $(BUILD)/mruby/host/lib/libmruby.a $(BUILD)/host/libmnrb-core.a
+	cd $(MRUBY_SRC) && MRUBY_BUILD_DIR=$(BUILD)/mruby MNRB_BUILDS=host \
+	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb test > $(BUILD)/mrbtest-build.log 2>&1 \
+	  || { tail -n 40 $(BUILD)/mrbtest-build.log; exit 1; }
+	@touch $@
+
 bin/mnrb: $(BUILD)/host/mnrb
 	@mkdir -p bin
 	cp $< $@
@@ -79,7 +86,7 @@ sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb
 SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
            TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(TOP)/test/tsan.supp
 
-test: deps all sanitizers $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests
+test: deps all sanitizers $(BUILD)/mruby/host/bin/mrbtest $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests
 	bash test/run-all.sh
 
 test-core: $(BUILD)/host/core-tests

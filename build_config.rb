@@ -22,6 +22,7 @@ MRuby::Build.new('host') do |conf|
   conf.toolchain :gcc
   conf.gem core: 'mruby-bin-mrbc'
   mnrb_gems(conf)
+  conf.enable_test   # mrbtest: mruby's own tests (with mnrb's patches) and mnrb-compat's
 end
 
 (ENV['MNRB_BUILDS'] || '').split.each do |variant|

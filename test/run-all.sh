@@ -36,6 +36,8 @@ run() {  # run LABEL COMMAND...: the command's last "N passed, N failed" line is
 run "core (release)"  $B/host/core-tests
 run "core (asan)"     $B/asan/core-tests
 run "core (tsan)"     $B/tsan/core-tests
+run "mrbtest (mruby + mnrb-compat)" bash test/run-mrbtest.sh $B/mruby/host/bin/mrbtest
+run "cli"             bash test/cli-tests.sh bin/mnrb
 run "ruby"            bash test/run-ruby-tests.sh bin/mnrb
 run "ruby (2 native threads, random 1-5 ms timeslices)" \
     env RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh bin/mnrb

@@ -8,4 +8,6 @@ MRuby::Gem::Specification.new('mnrb-thread') do |spec|
   spec.add_dependency('mnrb-compat')
   spec.cc.include_paths << "#{dir}/../../core/include"
   spec.linker.libraries << 'pthread'
+  # the core runtime, built by the Makefile for this variant (binaries linked by mruby need it)
+  spec.linker.flags_after_libraries << File.expand_path("../../build/#{spec.build.name}/libmnrb-core.a", dir)
 end

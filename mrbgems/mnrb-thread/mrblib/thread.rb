@@ -86,7 +86,7 @@ class Monitor
   end
 
   def mon_check_owner
-    raise ThreadError, "current thread not owner" unless @mon_owner == Thread.current
+    raise ThreadError, "current fiber not owner" unless @mon_owner == Thread.current
   end
 
   def new_cond

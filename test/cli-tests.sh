@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The command line, as `ruby` users expect it: options, ARGV and $0, exit statuses, errors.
+#   test/cli-tests.sh BIN          prints "N passed, N failed" last
+set -u
+BIN=${1:?usage: cli-tests.sh BIN}
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING -- COMMAND...
+  local name=$1 want_status=$2 want_out=$3; shift 4
+  local out status
+  out=$("$@" 2>&1); status=$?
+  if [ "$status" = "$want_status" ] && [[ "$out" == *"$want_out"* ]]; then
+    pass=$((pass + 1)); echo "ok   $name"
+  else
+    fail=$((fail + 1)); echo "FAIL $name: status $status (want $want_status), output: $(echo "$out" | head -c 300)"
+  fi
+}
+
+printf 'p ARGV\nputs $0\n' > "$tmp/args.rb"
+printf 'def broken(\n  1 +\n' > "$tmp/syntax.rb"
+printf 'puts "lib loaded"\n' > "$tmp/lib.rb"
+
+check "version"                  0 "mnrb "                -- "$BIN" -v
+check "long version"             0 "(mruby 3.1.0)"        -- "$BIN" --version
+check "help"                     0 "Usage: mnrb"          -- "$BIN" -h
+check "-e runs code"             0 "3"                    -- "$BIN" -e 'p 1 + 2'
+check "two -e are two lines"     0 "12"                   -- "$BIN" -e 'x = 12' -e 'p x'
+check "ARGV after -e"            0 '["a", "b"]'           -- "$BIN" -e 'p ARGV' a b
+check "\$0 is -e"                0 "-e"                   -- "$BIN" -e 'puts $0'
+check "script ARGV"              0 '["x", "--y"]'         -- "$BIN" "$tmp/args.rb" x --y
+check "script \$0"               0 "args.rb"              -- "$BIN" "$tmp/args.rb"
+check "-- ends options"          0 '["-v"]'               -- "$BIN" -- "$tmp/args.rb" -v
+check "-r loads first"           0 "lib loaded"           -- "$BIN" -r "$tmp/lib.rb" -e 'nil'
+check "missing script"           1 "No such file"         -- "$BIN" "$tmp/none.rb"
+check "unknown option"           2 "invalid option"       -- "$BIN" --frobnicate
+check "syntax error names line"  1 "syntax.rb:"           -- "$BIN" "$tmp/syntax.rb"
+check "exit status"              7 ""                     -- "$BIN" -e 'exit 7'
+check "uncaught exception"       1 "boom (RuntimeError)"  -- "$BIN" -e 'raise "boom"'
+check "--max-proc accepted"      0 "ok"                   -- "$BIN" --max-proc=1 -e 'Thread.new { 1 }.join; puts "ok"'
+check "--max-proc rejects 0"     2 "invalid value"        -- "$BIN" --max-proc=0 -e 'nil'
+check "--timeslice accepted"     0 "ok"                   -- "$BIN" --timeslice=5 -e 'puts "ok"'
+check "--timeslice rejects text" 2 "invalid value"        -- "$BIN" --timeslice=fast -e 'nil'
+check "RUBY_MN_THREADS=0 runs"   0 "42"                   -- env RUBY_MN_THREADS=0 "$BIN" -e 'p Thread.new { 42 }.value'
+check "RUBY_MAX_PROC=1 runs"     0 "42"                   -- env RUBY_MAX_PROC=1 "$BIN" -e 'p Thread.new { 42 }.value'
+check "1:1 threads own native threads" 0 "true" -- env RUBY_MN_THREADS=0 "$BIN" -e \
+  'q = Queue.new; ids = 3.times.map { Thread.new { q.pop; Thread.current.native_thread_id } }; 3.times { q << 1 }; v = ids.map(&:value); p v.uniq.size == 3'
+check "reads the script from stdin" 0 "stdin ok"         -- sh -c "echo 'puts \"stdin ok\"' | '$BIN'"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
