@@ -69,3 +69,8 @@ awk -v m="$best_m" -v s="$best_s" 'BEGIN { printf "  mnrb %.3f s, stock mruby %.
 echo
 echo "Thread creation (10,000 threads that each park on a Queue):"
 $MNRB bench/create.rb 10000 | sed 's/^/  /'
+
+echo
+echo "Timer accuracy (200 sleeps of 0.5 ms), mnrb vs CRuby:"
+$MNRB bench/sleep.rb 0.0005 200 | sed 's/^/  mnrb:  /'
+ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'

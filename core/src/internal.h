@@ -161,6 +161,8 @@ struct mn_nt {
   mn_lock *release_lock;    /* to release after the switch */
   mn_thread *dead;          /* a thread that died: free its stack after the switch */
   mn_nt *idle_next;         /* guarded by pool.lock */
+  mn_nt *all_next;          /* immutable once published in the pool's list */
+  _Atomic uint64_t switches;/* written only by this native thread (no lock prefix); read by stats */
 };
 
 mn_nt *mn_nt_self_init_main(void);
@@ -201,7 +203,8 @@ static inline void mn_emit(unsigned kind, mn_thread *t, mn_wait_reason reason) {
 
 /* ---- misc ---- */
 extern mn_config mn_cfg;
-extern _Atomic uint64_t mn_stat_switches, mn_stat_preemptions;
+extern _Atomic uint64_t mn_stat_preemptions;
+uint64_t mn_pool_switches(void);
 unsigned long mn_gettid(void);
 void mn_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

@@ -37,6 +37,15 @@ static struct {
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 static __thread mn_nt *tls_nt;
+static _Atomic(mn_nt *) all_nts;   /* every native thread ever adopted (they are never freed while
+                                      counted: dedicated ones fold their count in when they exit) */
+static _Atomic uint64_t retired_switches;
+
+uint64_t mn_pool_switches(void) {
+  uint64_t n = MN_RELAXED(&retired_switches);
+  for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next) n += MN_RELAXED(&nt->switches);
+  return n;
+}
 
 /* Never inlined: a coroutine may resume on another native thread, and a compiler is allowed to keep
  * the address of a thread-local variable across calls. */
@@ -60,6 +69,10 @@ static void nt_adopt(mn_nt *nt) {
   mn_co_init_native(&nt->sched_co);
   tls_nt = nt;
   atomic_fetch_add(&mn_native_thread_count, 1);
+  if (!nt->bound) {                 /* pool native threads live as long as the process */
+    mn_nt *head = atomic_load(&all_nts);
+    do nt->all_next = head; while (!atomic_compare_exchange_weak(&all_nts, &head, nt));
+  }
 }
 
 mn_nt *mn_nt_self_init_main(void) {
@@ -115,6 +128,7 @@ static void *dedicated_main(void *arg) {
   mn_nt *nt = arg;
   nt_adopt(nt);
   mn_nt_dedicated_loop(nt);
+  atomic_fetch_add(&retired_switches, MN_RELAXED(&nt->switches));
   pthread_mutex_destroy(&nt->mu);
   pthread_cond_destroy(&nt->cv);
   free(nt);

@@ -24,7 +24,7 @@
 #include <string.h>
 
 mn_config mn_cfg;
-_Atomic uint64_t mn_stat_switches, mn_stat_preemptions;
+_Atomic uint64_t mn_stat_preemptions;
 static _Atomic uint64_t next_thread_id;
 static _Atomic size_t live_threads;
 
@@ -160,7 +160,7 @@ static void switch_away(mn_thread *self, bool dies) {
   after_unlock a = { 0 };
   mn_thread *next = pop_next(r);
 
-  atomic_fetch_add_explicit(&mn_stat_switches, 1, memory_order_relaxed);
+  MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
   nt->release_lock = &r->lock;
   nt->dead = dies ? self : NULL;
   if (next && (next->bound_nt == nt || (!next->bound_nt && !nt->bound))) {
@@ -425,7 +425,7 @@ void mn_sched_tick(mn_ractor *r, void *arg) {
 
 void mn_stats_get(mn_stats *out) {
   memset(out, 0, sizeof *out);
-  out->switches = MN_RELAXED(&mn_stat_switches);
+  out->switches = mn_pool_switches();
   out->preemptions = MN_RELAXED(&mn_stat_preemptions);
   out->native_threads = MN_RELAXED(&mn_native_thread_count);
   mn_stack_counts(&out->stacks_guarded, &out->stacks_unguarded);

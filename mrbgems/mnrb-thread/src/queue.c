@@ -31,6 +31,8 @@ static const struct mrb_data_type queue_type = { "Thread::Queue", queue_free };
 static mrb_bool no_args(mrb_state *mrb) { return mrb->c->ci->n == 0 && mrb->c->ci->nk == 0; }
 
 static mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
+  if (__builtin_expect(mrb_data_p(self) && DATA_TYPE(self) == &queue_type && DATA_PTR(self) != NULL, 1))
+    return DATA_PTR(self);
   mnrb_queue *q = mrb_data_check_get_ptr(mrb, self, &queue_type);
   if (!q) mrb_raise(mrb, E_TYPE_ERROR, "uninitialized queue");
   return q;
