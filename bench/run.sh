@@ -56,11 +56,11 @@ ring_row "Go, GOMAXPROCS=1"            1000 100 env GOMAXPROCS=1 $GORING -n 1000
 ring_row "Go, GOMAXPROCS=2"            1000 100 env GOMAXPROCS=2 $GORING -n 1000 -laps 100
 
 echo
-echo "fib(30) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.1.0"
+echo "fib(32) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.1.0"
 best_m=999; best_s=999
 for i in 1 2 3 4 5; do
-  m=$($MNRB bench/fib.rb 30 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
-  s=$($STOCK bench/fib.rb 30 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
+  m=$($MNRB bench/fib.rb 32 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
+  s=$($STOCK bench/fib.rb 32 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
   best_m=$(awk -v a="$best_m" -v b="$m" 'BEGIN { print (b < a) ? b : a }')
   best_s=$(awk -v a="$best_s" -v b="$s" 'BEGIN { print (b < a) ? b : a }')
 done
