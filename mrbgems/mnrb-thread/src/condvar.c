@@ -13,14 +13,16 @@ typedef struct { mnrb_waitq waiters; } mnrb_condvar;
 static void cv_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
 static const struct mrb_data_type cv_type = { "Thread::ConditionVariable", cv_free };
 
+static mrb_value cv_initialize(mrb_state *mrb, mrb_value self);
+
+/* Ready after allocate or dup, as in CRuby: the state is made on first use. */
 static mnrb_condvar *get_cv(mrb_state *mrb, mrb_value self) {
-  mnrb_condvar *cv = mrb_data_check_get_ptr(mrb, self, &cv_type);
-  if (!cv) mrb_raise(mrb, E_ARGUMENT_ERROR, "uninitialized ConditionVariable");
-  return cv;
+  if (!DATA_PTR(self)) cv_initialize(mrb, self);
+  return mrb_data_get_ptr(mrb, self, &cv_type);
 }
 
 static mrb_value cv_initialize(mrb_state *mrb, mrb_value self) {
-  if (!DATA_PTR(self)) {
+  if (!DATA_PTR(self) || DATA_TYPE(self) != &cv_type) {
     DATA_TYPE(self) = &cv_type;
     DATA_PTR(self) = mrb_calloc(mrb, 1, sizeof(mnrb_condvar));
   }
@@ -31,7 +33,6 @@ typedef struct { mrb_value mutex, timeout; } sleep_args;
 
 static mrb_value call_sleep(mrb_state *mrb, void *ud) {
   sleep_args *a = ud;
-  if (mrb_nil_p(a->timeout)) return mrb_funcall_id(mrb, a->mutex, MRB_SYM(sleep), 0);
   return mrb_funcall_id(mrb, a->mutex, MRB_SYM(sleep), 1, a->timeout);
 }
 
@@ -62,10 +63,11 @@ static mrb_value cv_broadcast(mrb_state *mrb, mrb_value self) {
 }
 
 void mnrb_init_condvar(mrb_state *mrb, mnrb_vm *vm) {
-  struct RClass *c = mrb_define_class(mrb, "ConditionVariable", mrb->object_class);
+  struct RClass *c = mrb_define_class_under(mrb, vm->thread_class, "ConditionVariable", mrb->object_class);
   MRB_SET_INSTANCE_TT(c, MRB_TT_DATA);
-  mrb_define_const(mrb, vm->thread_class, "ConditionVariable", mrb_obj_value(c));
+  mrb_define_global_const(mrb, "ConditionVariable", mrb_obj_value(c));   /* CRuby: an alias of Thread::ConditionVariable */
   mrb_define_method(mrb, c, "initialize", cv_initialize, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "initialize_copy", cv_initialize, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, c, "wait", cv_wait, MRB_ARGS_ARG(1, 1));
   mrb_define_method(mrb, c, "signal", cv_signal, MRB_ARGS_NONE());
   mrb_define_method(mrb, c, "broadcast", cv_broadcast, MRB_ARGS_NONE());

@@ -16,14 +16,16 @@ typedef struct mnrb_mutex {
 static void mutex_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
 static const struct mrb_data_type mutex_type = { "Thread::Mutex", mutex_free };
 
+static mrb_value mutex_initialize(mrb_state *mrb, mrb_value self);
+
+/* Ready after allocate or dup (a copy is a new, unlocked mutex), as in CRuby. */
 static mnrb_mutex *get_mutex(mrb_state *mrb, mrb_value self) {
-  mnrb_mutex *m = mrb_data_check_get_ptr(mrb, self, &mutex_type);
-  if (!m) mrb_raise(mrb, E_ARGUMENT_ERROR, "uninitialized Mutex");
-  return m;
+  if (!DATA_PTR(self)) mutex_initialize(mrb, self);
+  return mrb_data_get_ptr(mrb, self, &mutex_type);
 }
 
 static mrb_value mutex_initialize(mrb_state *mrb, mrb_value self) {
-  if (!DATA_PTR(self)) {
+  if (!DATA_PTR(self) || DATA_TYPE(self) != &mutex_type) {
     DATA_TYPE(self) = &mutex_type;
     DATA_PTR(self) = mrb_calloc(mrb, 1, sizeof(mnrb_mutex));
   }
@@ -115,10 +117,11 @@ static mrb_value m_sleep(mrb_state *mrb, mrb_value self) {
 }
 
 void mnrb_init_mutex(mrb_state *mrb, mnrb_vm *vm) {
-  struct RClass *c = mrb_define_class(mrb, "Mutex", mrb->object_class);
+  struct RClass *c = mrb_define_class_under(mrb, vm->thread_class, "Mutex", mrb->object_class);
   MRB_SET_INSTANCE_TT(c, MRB_TT_DATA);
-  mrb_define_const(mrb, vm->thread_class, "Mutex", mrb_obj_value(c));
+  mrb_define_global_const(mrb, "Mutex", mrb_obj_value(c));   /* CRuby: an alias of Thread::Mutex */
   mrb_define_method(mrb, c, "initialize", mutex_initialize, MRB_ARGS_NONE());
+  mrb_define_method(mrb, c, "initialize_copy", mutex_initialize, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, c, "lock", m_lock, MRB_ARGS_NONE());
   mrb_define_method(mrb, c, "unlock", m_unlock, MRB_ARGS_NONE());
   mrb_define_method(mrb, c, "try_lock", m_try_lock, MRB_ARGS_NONE());

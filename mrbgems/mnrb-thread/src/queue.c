@@ -34,7 +34,7 @@ static mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
   if (__builtin_expect(mrb_data_p(self) && DATA_TYPE(self) == &queue_type && DATA_PTR(self) != NULL, 1))
     return DATA_PTR(self);
   mnrb_queue *q = mrb_data_check_get_ptr(mrb, self, &queue_type);
-  if (!q) mrb_raise(mrb, E_TYPE_ERROR, "uninitialized queue");
+  if (!q) mrb_raisef(mrb, E_TYPE_ERROR, "%C not initialized", mrb_obj_class(mrb, self));
   return q;
 }
 
@@ -215,8 +215,15 @@ static mrb_value queue_num_waiting(mrb_state *mrb, mrb_value self) {
   return mrb_fixnum_value(q->poppers.count + q->pushers.count);
 }
 
+static mrb_value queue_initialize_copy(mrb_state *mrb, mrb_value self) {
+  mrb_raisef(mrb, E_TYPE_ERROR, "can't copy %C", mrb_obj_class(mrb, self));
+  return self;
+}
+
 static mrb_int check_max(mrb_state *mrb, mrb_value max) {
-  mrb_int n = mrb_as_int(mrb, max);
+  if (!mrb_integer_p(max))
+    mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into Integer", mrb_obj_class(mrb, max));
+  mrb_int n = mrb_integer(max);
   if (n <= 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "queue size must be positive");
   return n;
 }
@@ -252,9 +259,9 @@ static mrb_value queue_marshal_dump(mrb_state *mrb, mrb_value self) {
 
 void mnrb_init_queue(mrb_state *mrb, mnrb_vm *vm) {
   vm->closed_queue_error = mrb_define_class(mrb, "ClosedQueueError", mrb_class_get(mrb, "StopIteration"));
-  struct RClass *q = mrb_define_class(mrb, "Queue", mrb->object_class);
+  struct RClass *q = mrb_define_class_under(mrb, vm->thread_class, "Queue", mrb->object_class);
   MRB_SET_INSTANCE_TT(q, MRB_TT_DATA);
-  mrb_define_const(mrb, vm->thread_class, "Queue", mrb_obj_value(q));
+  mrb_define_global_const(mrb, "Queue", mrb_obj_value(q));   /* CRuby: an alias of Thread::Queue */
   mrb_define_method(mrb, q, "initialize", queue_initialize, MRB_ARGS_OPT(1));
   mrb_define_method(mrb, q, "push", queue_push, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, q, "<<", queue_push, MRB_ARGS_REQ(1));
@@ -270,10 +277,11 @@ void mnrb_init_queue(mrb_state *mrb, mnrb_vm *vm) {
   mrb_define_method(mrb, q, "clear", queue_clear, MRB_ARGS_NONE());
   mrb_define_method(mrb, q, "num_waiting", queue_num_waiting, MRB_ARGS_NONE());
   mrb_define_method(mrb, q, "marshal_dump", queue_marshal_dump, MRB_ARGS_NONE());
+  mrb_define_method(mrb, q, "initialize_copy", queue_initialize_copy, MRB_ARGS_REQ(1));
 
-  struct RClass *s = mrb_define_class(mrb, "SizedQueue", q);
+  struct RClass *s = mrb_define_class_under(mrb, vm->thread_class, "SizedQueue", q);
   MRB_SET_INSTANCE_TT(s, MRB_TT_DATA);
-  mrb_define_const(mrb, vm->thread_class, "SizedQueue", mrb_obj_value(s));
+  mrb_define_global_const(mrb, "SizedQueue", mrb_obj_value(s));
   mrb_define_method(mrb, s, "initialize", sized_initialize, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, s, "push", sized_push, MRB_ARGS_ANY());
   mrb_define_method(mrb, s, "<<", sized_push, MRB_ARGS_ANY());

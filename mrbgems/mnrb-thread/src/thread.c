@@ -138,6 +138,9 @@ static mrb_value thread_join(mrb_state *mrb, mrb_value self) {
   mnrb_vm *vm = th->vm;
   if (th == vm->current) mrb_raise(mrb, vm->thread_error, "Target thread must not be current thread");
   if (th == vm->main) mrb_raise(mrb, vm->thread_error, "Target thread must not be main thread");
+  if (mrb_string_p(limit)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion to float from string");
+  if (mrb_true_p(limit) || mrb_false_p(limit))
+    mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion to float from %s", mrb_true_p(limit) ? "true" : "false");
   mrb_bool timed_out;
   mnrb_thread_join(mrb, th, mnrb_deadline(mrb, limit), &timed_out);
   if (timed_out) return mrb_nil_value();
@@ -219,6 +222,8 @@ static mrb_value thread_raise(mrb_state *mrb, mrb_value self) {
   mrb_value exc;
   if (argc == 0) exc = mrb_exc_new_lit(mrb, E_RUNTIME_ERROR, "unhandled exception");
   else if (argc == 1 && mrb_string_p(argv[0])) exc = mrb_exc_new_str(mrb, E_RUNTIME_ERROR, argv[0]);
+  else if (!mrb_respond_to(mrb, argv[0], MRB_SYM(exception)))
+    mrb_raise(mrb, E_TYPE_ERROR, "exception class/object expected");
   else exc = mrb_funcall_argv(mrb, argv[0], MRB_SYM(exception), argc > 1 ? 1 : 0, argv + 1);
   if (!mrb_obj_is_kind_of(mrb, exc, mrb->eException_class))
     mrb_raise(mrb, E_TYPE_ERROR, "exception class/object expected");
@@ -480,6 +485,12 @@ static mrb_value thread_s_stop(mrb_state *mrb, mrb_value klass) {
   return mrb_nil_value();
 }
 
+static mrb_value thread_no_alloc(mrb_state *mrb, mrb_value self) {
+  struct RClass *c = mrb_class_p(self) ? mrb_class_ptr(self) : mrb_obj_class(mrb, self);
+  mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", c);
+  return mrb_nil_value();
+}
+
 static mrb_value thread_s_handle_interrupt(mrb_state *mrb, mrb_value klass) {
   mrb_value hash, blk;
   (void)klass;
@@ -512,6 +523,8 @@ void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
   mrb_define_class_method(mrb, t, "handle_interrupt", thread_s_handle_interrupt, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
 
   mrb_define_method(mrb, t, "initialize", thread_initialize, MRB_ARGS_ANY());
+  mrb_define_method(mrb, t, "initialize_copy", thread_no_alloc, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, t, "allocate", thread_no_alloc, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "join", thread_join, MRB_ARGS_OPT(1));
   mrb_define_method(mrb, t, "value", thread_value, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "status", thread_status, MRB_ARGS_NONE());
