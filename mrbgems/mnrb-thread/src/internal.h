@@ -55,7 +55,8 @@ struct mnrb_thread {
   mrb_bool started, finished, killed, sleeping, wakeup;
   mrb_bool report_on_exception, abort_on_exception;
   int priority;
-  const char *waiting_on;   /* "Queue", "Mutex", ... while sleeping: for Thread#inspect, deadlocks */
+  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
+  const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
   struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */
 };

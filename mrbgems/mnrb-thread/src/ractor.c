@@ -66,6 +66,7 @@ mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, ui
   save(mrb, th);
   mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
   restore(mrb, th);
+  if (r == MN_DEADLOCK) th->deadlocked_on = on;
   th->sleeping = FALSE;
   th->waiting_on = NULL;
   return r;
@@ -154,22 +155,32 @@ uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout) {
 
 /* ---------------- deadlock ---------------- */
 
+static void describe_thread(mrb_state *mrb, mrb_value msg, mnrb_thread *th, const char *on) {
+  mrb_value desc = mrb_inspect(mrb, mrb_obj_value(th->obj));
+  mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n* %v\n   waiting on: %s", desc, on ? on : "?"));
+}
+
+/* CRuby's report: the counts, then each thread and what it waits on, the main thread first. */
 mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
+  mnrb_thread *cur = vm->current;
   mrb_value msg = mrb_str_new_lit(mrb, "No live threads left. Deadlock?");
-  int n = 0, sleeping = 0;
+  int n = 0;
   for (mnrb_thread *th = vm->all; th; th = th->all_next)
-    if (th->started && !th->finished) { n++; if (th->sleeping || th == vm->current) sleeping++; }
+    if (th->started && !th->finished) n++;
   char line[128];
   snprintf(line, sizeof line, "\n%d threads, %d sleeps current:%p main thread:%p",
-           n, sleeping, (void *)vm->current, (void *)vm->main);
+           n, n, (void *)cur, (void *)vm->main);
   mrb_str_cat_cstr(mrb, msg, line);
-  for (mnrb_thread *th = vm->all; th; th = th->all_next) {
-    if (!th->started || th->finished) continue;
-    mrb_value desc = mrb_inspect(mrb, mrb_obj_value(th->obj));
-    const char *on = th == vm->current ? "Thread#join or a Queue/Mutex (the main thread)" : th->waiting_on;
-    mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n* %v\n   waiting on: %s", desc, on ? on : "?"));
-  }
+  cur->sleeping = TRUE;              /* so that it inspects as sleeping, as it was about to */
+  describe_thread(mrb, msg, cur, cur->deadlocked_on);
+  mnrb_thread *rest[64];
+  int k = 0;                         /* the others, oldest first (vm->all is newest first) */
+  for (mnrb_thread *th = vm->all; th; th = th->all_next)
+    if (th != cur && th->started && !th->finished) { if (k == 64) memmove(rest, rest + 1, 63 * sizeof *rest), k--; rest[k++] = th; }
+  for (int i = k - 1; i >= 0; i--) describe_thread(mrb, msg, rest[i], rest[i]->waiting_on);
+  if (n - 1 > k) mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n... and %d more", n - 1 - k));
+  cur->sleeping = FALSE;
   mrb_exc_raise(mrb, mrb_exc_new_str(mrb, vm->fatal_class, msg));
 }
 
