@@ -78,7 +78,7 @@ $(BUILD)/mruby/host/bin/mrbtest: $(BUILD)/mruby/host/lib/libmruby.a $(BUILD)/hos
 
 bin/mnrb: $(BUILD)/host/mnrb
 	@mkdir -p bin
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@      # a rename: never "text file busy" while tests run it
 
 sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb
 

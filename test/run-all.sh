@@ -2,7 +2,8 @@
 # Runs every test suite `make test` names and prints one closing line "N passed, N failed".
 #   core C tests:  release, ASan+UBSan and TSan builds of the core
 #   Ruby suite:    bin/mnrb as is; with 2 native threads and randomized 1-5 ms timeslices (stress);
-#                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime
+#                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
+#                  short random timeslices)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -42,8 +43,11 @@ run "ruby"            bash test/run-ruby-tests.sh bin/mnrb
 run "ruby (2 native threads, random 1-5 ms timeslices)" \
     env RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh bin/mnrb
 run "ruby (1:1 threads)" env RUBY_MN_THREADS=0 bash test/run-ruby-tests.sh bin/mnrb
-run "ruby (asan+ubsan)" env MNRB_SANITIZER=asan bash test/run-ruby-tests.sh $B/asan/mnrb
-run "ruby (tsan)"       env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 bash test/run-ruby-tests.sh $B/tsan/mnrb
+# the sanitizer runs use short random timeslices too: preemption then lands in far more places
+run "ruby (asan+ubsan, random 1-5 ms timeslices)" \
+    env MNRB_SANITIZER=asan MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh $B/asan/mnrb
+run "ruby (tsan, 2 native threads, random 1-5 ms timeslices)" \
+    env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh $B/tsan/mnrb
 
 echo
 printf '%s\n' "${summary[@]}"

@@ -191,6 +191,18 @@ class SizedQueueBlockingTest < MnTest::Case
     assert_equal :first, got.first
   end
 
+  # Pushers waiting on a full queue must all get in while a popper drains it, even when their items
+  # are handed straight to the waiting popper (no pop ever takes from a full queue again).
+  def test_waiting_pushers_all_get_in_while_a_popper_drains_the_queue
+    q = SizedQueue.new(1)
+    q << :x
+    pushers = 3.times.map { |i| Thread.new { q.push(i) } }
+    wait_until("pushers waiting") { q.num_waiting == 3 }
+    got = 4.times.map { q.pop }
+    pushers.each(&:join)
+    assert_equal [0, 1, 2, :x], got.sort_by(&:to_s)
+  end
+
   def test_size_never_exceeds_max
     max_seen = 0
     producer = Thread.new { 50.times { |i| @q << i } }

@@ -59,7 +59,8 @@ typedef struct mn_ractor_ops {
 } mn_ractor_ops;
 
 mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user);
-void mn_ractor_free(mn_ractor *r);          /* all its threads must be dead */
+/* All its threads must be dead. After it returns, no ops callback runs for r any more. */
+void mn_ractor_free(mn_ractor *r);
 void *mn_ractor_user(mn_ractor *r);
 size_t mn_ractor_thread_count(mn_ractor *r); /* started, not yet dead */
 

@@ -4,7 +4,9 @@
  * Items live in a hidden Array ivar. A push that finds a popper waiting hands the item straight to
  * it (into the popper's GC-visible hand-off slot) and unparks it; the scheduler runs the popper next
  * (run-next slot), so a producer/consumer hand-off costs one thread switch and never queues the item.
- * SizedQueue pushers wait in their own list while the queue is full.
+ * SizedQueue pushers wait in their own list while the queue is full. Invariant: while the queue has
+ * room, a waiting pusher has been woken. Taking an item wakes one; so must a hand-off (the item
+ * never entered the queue, which still has room) and a popper about to wait on an empty queue.
  */
 #include "internal.h"
 #include <mruby/array.h>
@@ -106,6 +108,7 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
     if (non_block) mrb_raise(mrb, th->vm->thread_error, "queue empty");
     if (q->closed) return mrb_nil_value();
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
+    if (q->max) wake_one(&q->pushers);      /* empty: there is room for one of them */
     mnrb_waiter w = { th, NULL, NULL, FALSE };
     mn_park_result r = wait_in(mrb, &q->poppers, &w, deadline, q->max ? "SizedQueue#pop" : "Queue#pop");
     if (w.done) {
@@ -155,6 +158,7 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     w->th->handoff = v;
     w->done = TRUE;
     mn_unpark(w->th->core);
+    if (q->max) wake_one(&q->pushers);      /* the item skipped the queue: it still has room */
   } else {
     mrb_ary_push(mrb, items(mrb, self), v);
     q->count++;

@@ -381,13 +381,13 @@ MRB_API mrb_state *mnrb_open(const mn_config *cfg) {
 
 MRB_API void mnrb_close(mrb_state *mrb) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
+  /* First out of the scheduler's registry: once mn_ractor_free returns, the timer thread is not
+   * (and will not be) asking this state to yield. */
+  if (vm) mn_ractor_free(vm->ractor);
   mrb->gc_mark_roots = NULL;
-  mrb->safepoint_hook = NULL;
+  __atomic_store_n(&mrb->safepoint_hook, NULL, __ATOMIC_RELEASE);
   mrb_close(mrb);
-  if (vm) {
-    mn_ractor_free(vm->ractor);
-    free(vm);
-  }
+  free(vm);
 }
 
 /* Gem init: the ractor binding and its main thread (the one running mrb_open). */

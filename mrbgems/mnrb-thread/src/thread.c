@@ -288,16 +288,20 @@ static mrb_value thread_aref(mrb_state *mrb, mrb_value self) {
   return hash_get(mrb, fiber_locals(mrb, th, FALSE), k);
 }
 
+/* Stores val under k in the Hash (nil deletes the key, as CRuby does), refusing on a frozen thread. */
+static mrb_value store(mrb_state *mrb, mrb_value self, mrb_value h, mrb_sym k, mrb_value val) {
+  if (mrb_frozen_p(mrb_basic_ptr(self))) mrb_raisef(mrb, E_FROZEN_ERROR, "can't modify frozen thread locals");
+  if (mrb_nil_p(val)) mrb_hash_delete_key(mrb, h, mrb_symbol_value(k));
+  else mrb_hash_set(mrb, h, mrb_symbol_value(k), val);
+  return val;
+}
+
 static mrb_value thread_aset(mrb_state *mrb, mrb_value self) {
   mrb_value key, val;
   mrb_get_args(mrb, "oo", &key, &val);
   mnrb_thread *th = get_thread(mrb, self);
   mrb_sym k = set_key(mrb, key);
-  if (mrb_frozen_p(mrb_basic_ptr(self))) mrb_raisef(mrb, E_FROZEN_ERROR, "can't modify frozen thread locals");
-  mrb_value h = fiber_locals(mrb, th, TRUE);
-  if (mrb_nil_p(val)) mrb_hash_delete_key(mrb, h, mrb_symbol_value(k));
-  else mrb_hash_set(mrb, h, mrb_symbol_value(k), val);
-  return val;
+  return store(mrb, self, fiber_locals(mrb, th, TRUE), k, val);
 }
 
 static mrb_value thread_key_p(mrb_state *mrb, mrb_value self) {
@@ -325,11 +329,8 @@ static mrb_value thread_variable_set(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "oo", &key, &val);
   mnrb_thread *th = get_thread(mrb, self);
   mrb_sym k = set_key(mrb, key);
-  if (mrb_frozen_p(mrb_basic_ptr(self))) mrb_raisef(mrb, E_FROZEN_ERROR, "can't modify frozen thread locals");
   if (mrb_nil_p(th->variables)) th->variables = mrb_hash_new(mrb);
-  if (mrb_nil_p(val)) mrb_hash_delete_key(mrb, th->variables, mrb_symbol_value(k));
-  else mrb_hash_set(mrb, th->variables, mrb_symbol_value(k), val);
-  return val;
+  return store(mrb, self, th->variables, k, val);
 }
 
 static mrb_value thread_variable_p(mrb_state *mrb, mrb_value self) {
@@ -361,53 +362,21 @@ static mrb_value thread_set_priority(mrb_state *mrb, mrb_value self) {
   return mrb_fixnum_value(p);
 }
 
-static mrb_value thread_report_p(mrb_state *mrb, mrb_value self) {
-  return mrb_bool_value(get_thread(mrb, self)->report_on_exception);
-}
-
-static mrb_value thread_set_report(mrb_state *mrb, mrb_value self) {
-  mrb_bool b;
-  mrb_get_args(mrb, "b", &b);
-  get_thread(mrb, self)->report_on_exception = b;
-  return mrb_bool_value(b);
-}
-
-static mrb_value thread_abort_p(mrb_state *mrb, mrb_value self) {
-  return mrb_bool_value(get_thread(mrb, self)->abort_on_exception);
-}
-
-static mrb_value thread_set_abort(mrb_state *mrb, mrb_value self) {
-  mrb_bool b;
-  mrb_get_args(mrb, "b", &b);
-  get_thread(mrb, self)->abort_on_exception = b;
-  return mrb_bool_value(b);
-}
-
-static mrb_value thread_s_report_p(mrb_state *mrb, mrb_value klass) {
-  (void)klass;
-  return mrb_bool_value(mnrb_vm_of(mrb)->report_on_exception);
-}
-
-static mrb_value thread_s_set_report(mrb_state *mrb, mrb_value klass) {
-  mrb_bool b;
-  mrb_get_args(mrb, "b", &b);
-  (void)klass;
-  mnrb_vm_of(mrb)->report_on_exception = b;
-  return mrb_bool_value(b);
-}
-
-static mrb_value thread_s_abort_p(mrb_state *mrb, mrb_value klass) {
-  (void)klass;
-  return mrb_bool_value(mnrb_vm_of(mrb)->abort_on_exception);
-}
-
-static mrb_value thread_s_set_abort(mrb_state *mrb, mrb_value klass) {
-  mrb_bool b;
-  mrb_get_args(mrb, "b", &b);
-  (void)klass;
-  mnrb_vm_of(mrb)->abort_on_exception = b;
-  return mrb_bool_value(b);
-}
+/* report_on_exception / abort_on_exception, per thread and process-wide (Thread.xxx). */
+#define FLAG_ACCESSORS(getter, setter, place)                              \
+  static mrb_value getter(mrb_state *mrb, mrb_value self) {                \
+    return mrb_bool_value(place);                                          \
+  }                                                                        \
+  static mrb_value setter(mrb_state *mrb, mrb_value self) {                \
+    mrb_bool b;                                                            \
+    mrb_get_args(mrb, "b", &b);                                            \
+    place = b;                                                             \
+    return mrb_bool_value(b);                                              \
+  }
+FLAG_ACCESSORS(thread_report_p, thread_set_report, get_thread(mrb, self)->report_on_exception)
+FLAG_ACCESSORS(thread_abort_p, thread_set_abort, get_thread(mrb, self)->abort_on_exception)
+FLAG_ACCESSORS(thread_s_report_p, thread_s_set_report, mnrb_vm_of(mrb)->report_on_exception)
+FLAG_ACCESSORS(thread_s_abort_p, thread_s_set_abort, mnrb_vm_of(mrb)->abort_on_exception)
 
 static mrb_value thread_lock_native(mrb_state *mrb, mrb_value self) {
   mnrb_thread *th = get_thread(mrb, self);
