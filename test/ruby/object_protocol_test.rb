@@ -60,4 +60,26 @@ class ThreadClassProtocolTest < MnTest::Case
     e = assert_raise(ArgumentError) { Queue.new.pop(1, 2) }
     assert_equal "wrong number of arguments (given 2, expected 0..1)", e.message
   end
+
+  def test_inspect_shows_name_location_and_status
+    t = Thread.new { Thread.stop }
+    wait_until("thread stopped") { t.stop? }
+    t.name = "worker"
+    s = t.inspect
+    assert_equal "#<Thread:0x", s[0, 11]
+    assert_include s, "@worker "
+    assert_include s, "object_protocol_test.rb:"
+    assert_equal " sleep_forever>", s[-15, 15]     # Thread.stop can only end through another thread
+    t.wakeup
+    t.join
+    assert_equal " dead>", t.inspect[-6, 6]
+  end
+
+  def test_inspect_of_a_plain_sleep_says_sleep
+    t = Thread.new { sleep }
+    wait_until("thread asleep") { t.stop? }
+    assert_equal " sleep>", t.inspect[-7, 7]
+    t.wakeup
+    t.join
+  end
 end

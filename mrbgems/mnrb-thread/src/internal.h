@@ -53,6 +53,7 @@ struct mnrb_thread {
 
   mnrb_intr pending;
   mrb_bool started, finished, killed, sleeping, wakeup;
+  mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
   mrb_bool report_on_exception, abort_on_exception;
   int priority;
   const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */

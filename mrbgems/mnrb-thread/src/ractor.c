@@ -62,6 +62,7 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on) {
   th->sleeping = TRUE;
+  th->sleep_forever = deadlockable && deadline == MN_FOREVER;
   th->waiting_on = on;
   save(mrb, th);
   mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
@@ -173,6 +174,7 @@ mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb) {
            n, n, (void *)cur, (void *)vm->main);
   mrb_str_cat_cstr(mrb, msg, line);
   cur->sleeping = TRUE;              /* so that it inspects as sleeping, as it was about to */
+  cur->sleep_forever = TRUE;
   describe_thread(mrb, msg, cur, cur->deadlocked_on);
   mnrb_thread *rest[64];
   int k = 0;                         /* the others, oldest first (vm->all is newest first) */

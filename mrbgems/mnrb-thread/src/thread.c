@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
+#include <mruby/irep.h>
+#include <mruby/debug.h>
 #include <mruby/error.h>
 #include <mruby/hash.h>
 #include <mruby/presym.h>
@@ -178,13 +180,24 @@ static mrb_value thread_stop_p(mrb_state *mrb, mrb_value self) {
   return mrb_bool_value(th->finished || th->sleeping);
 }
 
+/* " file:line" where the thread's block was written, as CRuby's Thread#inspect shows it. */
+static void cat_location(mrb_state *mrb, mrb_value s, mnrb_thread *th) {
+  if (!mrb_proc_p(th->proc) || MRB_PROC_CFUNC_P(mrb_proc_ptr(th->proc))) return;
+  const mrb_irep *irep = mrb_proc_ptr(th->proc)->body.irep;
+  const char *file = mrb_debug_get_filename(mrb, irep, 0);
+  int32_t line = mrb_debug_get_line(mrb, irep, 0);
+  if (file && line >= 0) mrb_str_cat_str(mrb, s, mrb_format(mrb, " %s:%d", file, (int)line));
+}
+
 static mrb_value thread_inspect(mrb_state *mrb, mrb_value self) {
   mnrb_thread *th = mrb_data_check_get_ptr(mrb, self, &mnrb_thread_type);
   char addr[32];
-  snprintf(addr, sizeof addr, ":%#016lx", (unsigned long)(uintptr_t)mrb_obj_ptr(self));
+  snprintf(addr, sizeof addr, ":0x%016lx", (unsigned long)(uintptr_t)mrb_obj_ptr(self));
   mrb_value s = mrb_format(mrb, "#<%C%s", mrb_obj_class(mrb, self), addr);
   if (th && !mrb_nil_p(th->name)) { mrb_str_cat_lit(mrb, s, "@"); mrb_str_cat_str(mrb, s, th->name); }
+  if (th) cat_location(mrb, s, th);
   const char *st = th ? (th->finished ? "dead" : status_name(th)) : "dead";
+  if (th && !th->finished && th->sleeping && th->sleep_forever && th->pending != MNRB_INT_KILL) st = "sleep_forever";
   mrb_str_cat_lit(mrb, s, " ");
   mrb_str_cat_cstr(mrb, s, st);
   mrb_str_cat_lit(mrb, s, ">");
