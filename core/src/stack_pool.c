@@ -8,8 +8,9 @@
  * (mn_thread_stack_limit, patches/mruby/0001) still turns deep recursion into SystemStackError, the
  * guard is only the backstop for C code that recurses without passing through the VM.
  *
- * Freed stacks keep their touched pages (no madvise): reuse is the common case, and creation cost
- * matters more than the RSS of a pool that was once large.
+ * Freed stacks are reused most-recent-first. The first WARM_STACKS on the free list keep their
+ * touched pages (reuse is the common case and a fresh page costs a fault); stacks freed beyond that
+ * give their pages back to the kernel, so a burst of 100,000 threads does not stay resident.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -21,9 +22,8 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-enum { SLOTS_PER_CHUNK = 16, MAP_RESERVE = 4096 /* mappings left for everything else */ };
-
-typedef struct free_stack { struct free_stack *next; mn_stack s; } free_stack;
+enum { SLOTS_PER_CHUNK = 16, MAP_RESERVE = 4096 /* mappings left for everything else */,
+       WARM_STACKS = 1024 /* free stacks kept resident */ };
 
 static struct {
   pthread_mutex_t lock;
@@ -32,7 +32,9 @@ static struct {
   size_t guard_budget;
   size_t guarded, unguarded; /* live stacks */
   char *chunk_next, *chunk_end; /* unused slots of the newest chunk */
-  free_stack *free;          /* free list nodes live at the top of each free stack */
+  mn_stack *free;            /* free stacks, a LIFO array kept outside the stacks so that a cold
+                                stack can give back every page */
+  size_t nfree, free_cap;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static size_t read_max_map_count(void) {
@@ -72,10 +74,8 @@ bool mn_stack_acquire(mn_stack *s, size_t size) {
   pthread_mutex_lock(&pool.lock);
   if (!pool.slot_size) pool_init(size);
   bool ok = true;
-  if (pool.free) {
-    free_stack *f = pool.free;
-    pool.free = f->next;
-    *s = f->s;
+  if (pool.nfree) {
+    *s = pool.free[--pool.nfree];
   } else {
     ok = carve(s);
   }
@@ -90,12 +90,20 @@ void mn_stack_release(mn_stack *s) {
   /* a thread that died left its frames' redzones poisoned */
   __asan_unpoison_memory_region(s->lo, (size_t)(s->hi - s->lo));
 #endif
-  free_stack *f = (free_stack *)(s->hi - sizeof(free_stack));
-  f->s = *s;
   pthread_mutex_lock(&pool.lock);
+  bool cold = pool.nfree >= WARM_STACKS;     /* approximate: the count may move meanwhile */
+  pthread_mutex_unlock(&pool.lock);
+  if (cold) madvise(s->lo, (size_t)(s->hi - s->lo), MADV_DONTNEED);   /* before anyone can reuse it */
+  pthread_mutex_lock(&pool.lock);
+  if (pool.nfree == pool.free_cap) {
+    size_t cap = pool.free_cap ? pool.free_cap * 2 : 256;
+    mn_stack *a = realloc(pool.free, cap * sizeof *a);
+    if (!a) mn_fatal("out of memory (stack pool)");
+    pool.free = a;
+    pool.free_cap = cap;
+  }
   if (s->guarded) pool.guarded--; else pool.unguarded--;
-  f->next = pool.free;
-  pool.free = f;
+  pool.free[pool.nfree++] = *s;
   pthread_mutex_unlock(&pool.lock);
   s->lo = s->hi = NULL;
 }

@@ -3,6 +3,8 @@
 #include "internal.h"
 #include <signal.h>
 #include <sys/wait.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 TEST(stack_pool_reuses_the_most_recently_freed_stack) {
@@ -44,4 +46,27 @@ TEST(stack_pool_guard_page_faults_below_the_stack) {
   int st;
   waitpid(pid, &st, 0);
   CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
+static size_t resident_pages(char *lo, char *hi) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (size_t)(hi - lo) / page, count = 0;
+  unsigned char vec[1024];
+  if (n > sizeof vec) n = sizeof vec;
+  if (mincore(lo, n * page, vec) != 0) return (size_t)-1;
+  for (size_t i = 0; i < n; i++) count += vec[i] & 1;
+  return count;
+}
+
+TEST(stack_pool_returns_memory_of_stacks_freed_beyond_the_warm_set) {
+  enum { N = 1100 };            /* more than WARM_STACKS (1024) */
+  static mn_stack s[N];
+  for (int i = 0; i < N; i++) {
+    CHECK(mn_stack_acquire(&s[i], 64 * 1024));
+    memset(s[i].lo, 1, 16 * 1024);     /* touch four pages of each */
+  }
+  char *first_lo = s[0].lo, *first_hi = s[0].hi, *last_lo = s[N - 1].lo, *last_hi = s[N - 1].hi;
+  CHECK(resident_pages(first_lo, first_hi) >= 4);
+  for (int i = 0; i < N; i++) mn_stack_release(&s[i]);
+  CHECK(resident_pages(first_lo, first_hi) >= 4);       /* within the warm set: kept */
+  CHECK_EQ(resident_pages(last_lo, last_hi), 0);        /* beyond it: given back */
 }
