@@ -182,7 +182,6 @@ bool mn_nt_run(mn_nt *nt, mn_thread *t);
 void mn_sched_serve(mn_nt *nt, mn_ractor *r);
 mn_nt *mn_nt_current(void);
 void mn_pool_detach(mn_nt *nt);     /* a shared native thread became dedicated */
-void mn_pool_shutdown(void);
 extern _Atomic int mn_native_thread_count;
 
 /* ---- timers (timer.c) ---- */

@@ -270,4 +270,3 @@ void mn_runtime_stop(void) {
   pthread_mutex_unlock(&pool.lock);
 }
 
-void mn_pool_shutdown(void) { mn_runtime_stop(); }

@@ -242,8 +242,6 @@ mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   return t;
 }
 
-static bool caller_runs(mn_ractor *r);
-
 bool mn_thread_start(mn_thread *t) {
   mn_ractor *r = t->ractor;
   if (!mn_cfg.mn_threads && !t->bound_nt && !mn_nt_spawn_dedicated(t)) return false;
