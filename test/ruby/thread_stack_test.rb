@@ -6,29 +6,26 @@ class ThreadStackOverflowTest < MnTest::Case
     deep(n + 1)
   end
 
-  def test_ruby_recursion_raises_system_stack_error_in_the_thread
-    t = Thread.new do
+  # Runs the block in a new thread; the class of what it raised (nil if nothing).
+  def raised_in_thread(&blk)
+    Thread.new do
       begin
-        deep(0)
+        blk.call
+        nil
       rescue SystemStackError => e
         e.class
       end
-    end
-    assert_equal SystemStackError, t.value
+    end.value
+  end
+
+  def test_ruby_recursion_raises_system_stack_error_in_the_thread
+    assert_equal SystemStackError, raised_in_thread { deep(0) }
   end
 
   def test_recursion_through_c_raises_system_stack_error_in_the_thread
     nested = []
     200_000.times { nested = [nested] }
-    t = Thread.new do
-      begin
-        nested.inspect
-        :no_error
-      rescue SystemStackError => e
-        e.class
-      end
-    end
-    assert_equal SystemStackError, t.value
+    assert_equal SystemStackError, raised_in_thread { nested.inspect }
   end
 
   def test_thread_keeps_working_after_a_stack_overflow
