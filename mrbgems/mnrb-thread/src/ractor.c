@@ -176,12 +176,16 @@ mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb) {
   cur->sleeping = TRUE;              /* so that it inspects as sleeping, as it was about to */
   cur->sleep_forever = TRUE;
   describe_thread(mrb, msg, cur, cur->deadlocked_on);
-  mnrb_thread *rest[64];
-  int k = 0;                         /* the others, oldest first (vm->all is newest first) */
+  enum { REPORTED = 64 };
+  mrb_value others = mrb_ary_new(mrb);   /* oldest first: vm->all is newest first */
   for (mnrb_thread *th = vm->all; th; th = th->all_next)
-    if (th != cur && th->started && !th->finished) { if (k == 64) memmove(rest, rest + 1, 63 * sizeof *rest), k--; rest[k++] = th; }
-  for (int i = k - 1; i >= 0; i--) describe_thread(mrb, msg, rest[i], rest[i]->waiting_on);
-  if (n - 1 > k) mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n... and %d more", n - 1 - k));
+    if (th != cur && th->started && !th->finished) mrb_ary_unshift(mrb, others, mrb_obj_value(th->obj));
+  for (mrb_int i = 0; i < RARRAY_LEN(others) && i < REPORTED; i++) {
+    mnrb_thread *th = DATA_PTR(RARRAY_PTR(others)[i]);
+    describe_thread(mrb, msg, th, th->waiting_on);
+  }
+  if (RARRAY_LEN(others) > REPORTED)
+    mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n... and %d more", (int)(RARRAY_LEN(others) - REPORTED)));
   cur->sleeping = FALSE;
   mrb_exc_raise(mrb, mrb_exc_new_str(mrb, vm->fatal_class, msg));
 }
