@@ -80,6 +80,8 @@ typedef struct mn_stack { char *lo, *hi; bool guarded; } mn_stack;
 bool mn_stack_acquire(mn_stack *s, size_t size);
 void mn_stack_release(mn_stack *s);
 void mn_stack_counts(size_t *guarded, size_t *unguarded);
+/* Tests: make guards with mprotect, as on kernels older than 6.13. Call before the first stack. */
+void mn_stack_pool_use_mprotect_guards(void);
 
 /* ---- threads and ractors (sched.c) ---- */
 typedef enum mn_state { MN_CREATED, MN_READY, MN_RUNNING, MN_PARKED, MN_DEAD } mn_state;

@@ -2,11 +2,15 @@
  * Stack pool: C stacks for threads, carved from large lazily-committed mappings and reused LIFO (a
  * recently freed stack is still warm in cache and TLB).
  *
- * Each stack gets a PROT_NONE guard page below it while the process stays well under the kernel's
- * map limit (vm.max_map_count, 65,530 by default): every guard splits a mapping in two, so at most
- * about 30,000 guarded stacks fit. Stacks past that budget are unguarded; the VM's C-stack check
- * (mn_thread_stack_limit, patches/mruby/0001) still turns deep recursion into SystemStackError, the
- * guard is only the backstop for C code that recurses without passing through the VM.
+ * Each stack has a guard page below it. On Linux 6.13 and later the guard is a page-table marker
+ * (madvise MADV_GUARD_INSTALL): it does not split the mapping, costs no TLB shootdown, and every
+ * stack gets one. On older kernels the guard is a PROT_NONE page made with mprotect, which splits a
+ * mapping in two and flushes the TLB of every CPU running the process (measured here: mprotect made
+ * up half of a thread creation's cost); so mprotect guards are given only while the process stays
+ * well under the kernel's map limit (vm.max_map_count, 65,530 by default), about 30,000 stacks.
+ * Stacks past that budget are unguarded; the VM's C-stack check (mn_thread_stack_limit,
+ * patches/mruby/0001) still turns deep recursion into SystemStackError, the guard is only the
+ * backstop for C code that recurses without passing through the VM.
  *
  * Freed stacks are reused most-recent-first. The first WARM_STACKS on the free list keep their
  * touched pages (reuse is the common case and a fresh page costs a fault); stacks freed beyond that
@@ -18,6 +22,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102    /* Linux 6.13; older headers lack it */
+#endif
 #ifdef MN_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -29,7 +36,9 @@ static struct {
   pthread_mutex_t lock;
   size_t page;
   size_t slot_size;        /* fixed at first use: all stacks have the configured size */
-  size_t guard_budget;
+  size_t guard_budget;      /* live stacks that may get an mprotect guard */
+  bool guard_markers;       /* the kernel takes MADV_GUARD_INSTALL: guards cost no mapping */
+  bool mprotect_only;       /* tests: behave as on an older kernel */
   size_t guarded, unguarded; /* live stacks */
   char *chunk_next, *chunk_end; /* unused slots of the newest chunk */
   mn_stack *free;            /* free stacks, a LIFO array kept outside the stacks so that a cold
@@ -49,6 +58,19 @@ static void pool_init(size_t size) {
   pool.slot_size = (size + pool.page - 1) / pool.page * pool.page + pool.page;
   size_t maps = read_max_map_count();
   pool.guard_budget = maps > 2 * MAP_RESERVE ? (maps - MAP_RESERVE) / 2 : 0;
+  if (!pool.mprotect_only) pool.guard_markers = true;     /* until the kernel says otherwise */
+}
+
+void mn_stack_pool_use_mprotect_guards(void) { pool.mprotect_only = true; }
+
+/* A guard page at slot; false when there is none. */
+static bool guard(char *slot) {
+  if (pool.guard_markers) {
+    if (madvise(slot, pool.page, MADV_GUARD_INSTALL) == 0) return true;
+    pool.guard_markers = false;   /* EINVAL: an older kernel; fall back to mprotect for good */
+  }
+  return pool.guarded + pool.unguarded < pool.guard_budget &&
+         mprotect(slot, pool.page, PROT_NONE) == 0;
 }
 
 static bool carve(mn_stack *s) {
@@ -62,9 +84,7 @@ static bool carve(mn_stack *s) {
   }
   char *slot = pool.chunk_next;
   pool.chunk_next += pool.slot_size;
-  s->guarded = false;
-  if (pool.guarded + pool.unguarded < pool.guard_budget && mprotect(slot, pool.page, PROT_NONE) == 0)
-    s->guarded = true;
+  s->guarded = guard(slot);
   s->lo = slot + pool.page;
   s->hi = slot + pool.slot_size;
   return true;

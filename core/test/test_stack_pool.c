@@ -29,7 +29,7 @@ TEST(stack_pool_stacks_are_writable_and_distinct) {
   for (int i = 1; i < 40; i++) CHECK(s[i].lo >= s[i - 1].hi || s[i].hi <= s[i - 1].lo);
 }
 
-TEST(stack_pool_guard_page_faults_below_the_stack) {
+static void guard_faults_below_a_stack(void) {
   mn_stack s;
   CHECK(mn_stack_acquire(&s, 64 * 1024));
   CHECK(s.guarded);
@@ -46,6 +46,40 @@ TEST(stack_pool_guard_page_faults_below_the_stack) {
   int st;
   waitpid(pid, &st, 0);
   CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
+TEST(stack_pool_guard_page_faults_below_the_stack) { guard_faults_below_a_stack(); }
+
+TEST(stack_pool_mprotect_guard_faults_below_the_stack) {   /* kernels before 6.13 */
+  mn_stack_pool_use_mprotect_guards();
+  guard_faults_below_a_stack();
+}
+
+static size_t mapping_count(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  size_t n = 0;
+  int c;
+  while ((c = fgetc(f)) != EOF) n += c == '\n';
+  fclose(f);
+  return n;
+}
+
+static bool kernel_has_guard_markers(void) {
+  long page = sysconf(_SC_PAGESIZE);
+  void *m = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  bool ok = madvise(m, (size_t)page, 102 /* MADV_GUARD_INSTALL */) == 0;
+  munmap(m, (size_t)page);
+  return ok;
+}
+
+/* With page-table guard markers a guard costs no mapping, so every stack can have one. */
+TEST(stack_pool_guards_do_not_split_mappings_on_kernels_with_guard_markers) {
+  if (!kernel_has_guard_markers()) { printf("  (skipped: kernel before 6.13)\n"); return; }
+  enum { N = 64 };
+  static mn_stack s[N];
+  size_t before = mapping_count();
+  for (int i = 0; i < N; i++) { CHECK(mn_stack_acquire(&s[i], 64 * 1024)); CHECK(s[i].guarded); }
+  CHECK(mapping_count() - before <= N / 16 + 2);     /* a mapping per chunk of 16, not one per guard */
 }
 
 static size_t resident_pages(char *lo, char *hi) {
