@@ -44,6 +44,7 @@ ring_row "mnrb M:N, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB benc
 ring_row "Go, GOMAXPROCS=1 (unbuffered channels)" 10000 1000 env GOMAXPROCS=1 $GORING -n 10000 -laps 1000
 ring_row "Go, GOMAXPROCS=2"            10000 1000 env GOMAXPROCS=2 $GORING -n 10000 -laps 1000
 [ "$demo" = --demo ] && exit 0
+ring_row "stock mruby Fibers (interpreter's floor)" 10000 1000 $STOCK bench/fiber_ring.rb 10000 1000
 ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 10000 10  env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 10000 10
 ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 10000 10 ruby bench/ring.rb 10000 10
 
@@ -54,6 +55,7 @@ ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 1000 100 env RUBY_MN_THREADS=0 $MNRB ben
 ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 1000 100 ruby bench/ring.rb 1000 100
 ring_row "Go, GOMAXPROCS=1"            1000 100 env GOMAXPROCS=1 $GORING -n 1000 -laps 100
 ring_row "Go, GOMAXPROCS=2"            1000 100 env GOMAXPROCS=2 $GORING -n 1000 -laps 100
+ring_row "stock mruby Fibers (interpreter's floor)" 1000 100 $STOCK bench/fiber_ring.rb 1000 100
 
 echo
 echo "fib(32) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.1.0"

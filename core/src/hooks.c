@@ -49,11 +49,46 @@ bool mn_hook_remove(mn_hook *hook) {
   return found;
 }
 
-void mn_hooks_fire(unsigned kind, mn_thread *t, mn_wait_reason reason) {
-  mn_event ev = { .kind = kind, .thread = t, .ractor = t->ractor, .native_thread = 0,
+void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+  mn_event ev = { .kind = kind, .thread = t, .ractor = t->ractor, .other = other,
                   .time_ns = mn_now_ns(), .reason = reason };
   mn_nt *nt = mn_nt_current();
-  if (nt) ev.native_thread = nt->tid;
+  if (nt) { ev.native_thread = nt->tid; ev.native_index = nt->index; }
   for (mn_hook *h = atomic_load_explicit(&mn_hooks_head, memory_order_acquire); h; h = h->next)
     if ((h->events & kind) && !atomic_load_explicit(&h->removed, memory_order_relaxed)) h->fn(&ev, h->data);
+}
+
+void mn_thread_gc(mn_thread *self, bool start) {
+  mn_emit(start ? MN_EVENT_GC_START : MN_EVENT_GC_END, self, NULL, MN_WAIT_NONE);
+}
+
+const char *mn_wait_reason_name(mn_wait_reason why) {
+  static const char *const names[MN_WAIT_REASON_COUNT] = {
+    [MN_WAIT_NONE] = "none", [MN_WAIT_SLEEP] = "sleep", [MN_WAIT_MUTEX] = "mutex",
+    [MN_WAIT_QUEUE] = "queue", [MN_WAIT_JOIN] = "join", [MN_WAIT_IO] = "io",
+    [MN_WAIT_RACTOR] = "ractor", [MN_WAIT_PREEMPT] = "preempted", [MN_WAIT_BLOCKING] = "blocking",
+    [MN_WAIT_EXIT] = "exit",
+  };
+  return (unsigned)why < MN_WAIT_REASON_COUNT ? names[why] : "unknown";
+}
+
+/* ---- per-thread slots for tools ---- */
+
+static _Atomic int specific_keys;
+
+int mn_thread_specific_key_create(void) {
+  int k = atomic_load(&specific_keys);
+  do { if (k >= MN_THREAD_SPECIFIC_KEYS) return -1; }
+  while (!atomic_compare_exchange_weak(&specific_keys, &k, k + 1));
+  return k;
+}
+
+void *mn_thread_specific_get(const mn_thread *t, int key) {
+  if ((unsigned)key >= MN_THREAD_SPECIFIC_KEYS) return NULL;
+  return atomic_load_explicit(&((mn_thread *)t)->specific[key], memory_order_acquire);
+}
+
+void mn_thread_specific_set(mn_thread *t, int key, void *value) {
+  if ((unsigned)key < MN_THREAD_SPECIFIC_KEYS)
+    atomic_store_explicit(&t->specific[key], value, memory_order_release);
 }

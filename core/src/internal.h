@@ -97,6 +97,7 @@ struct mn_thread {
   const char *stack_limit;
 
   mn_co co;                 /* owned by whoever runs the thread; saved while it is not running */
+  _Atomic(void *) specific[MN_THREAD_SPECIFIC_KEYS];  /* tools' slots (mn_thread_specific_*) */
 
   /* guarded by ractor->lock */
   mn_state state;
@@ -110,6 +111,8 @@ struct mn_thread {
   mn_thread *all_next, *all_prev; /* link in ractor->threads (started, not dead) */
   mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
   mn_nt *nt;                /* native thread running it (valid while RUNNING) */
+  mn_thread *handed_by;     /* gave the GVL to it at its last switch-in (NULL: from idle) */
+  char *name;               /* mn_thread_set_name; owned */
 
   /* guarded by timer.lock */
   uint64_t deadline;
@@ -125,6 +128,7 @@ typedef enum mn_ractor_state {
 
 struct mn_ractor {
   mn_lock lock;
+  uint32_t id;              /* immutable */
   /* guarded by lock */
   mn_ractor_state state;
   mn_thread *running;       /* holds the GVL */
@@ -153,6 +157,7 @@ void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg);
 struct mn_nt {
   mn_co sched_co;           /* this native thread's scheduler loop, on its own stack */
   unsigned long tid;        /* immutable */
+  uint32_t index;           /* immutable: 1, 2, ... in adoption order */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   bool wake;                /* guarded by mu */
@@ -197,9 +202,9 @@ void mn_sched_tick(mn_ractor *r, void *arg);
 
 /* ---- hooks (hooks.c) ---- */
 extern _Atomic(mn_hook *) mn_hooks_head;
-void mn_hooks_fire(unsigned kind, mn_thread *t, mn_wait_reason reason);
-static inline void mn_emit(unsigned kind, mn_thread *t, mn_wait_reason reason) {
-  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire(kind, t, reason);
+void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason);
+static inline void mn_emit(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire(kind, t, other, reason);
 }
 
 /* ---- misc ---- */

@@ -64,8 +64,11 @@ static mn_nt *nt_new(void) {
   return nt;
 }
 
+static _Atomic uint32_t next_nt_index;
+
 static void nt_adopt(mn_nt *nt) {
   nt->tid = mn_gettid();
+  nt->index = atomic_fetch_add(&next_nt_index, 1) + 1;
   mn_co_init_native(&nt->sched_co);
   tls_nt = nt;
   atomic_fetch_add(&mn_native_thread_count, 1);

@@ -21,11 +21,13 @@
 #include "internal.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 mn_config mn_cfg;
 _Atomic uint64_t mn_stat_preemptions;
 static _Atomic uint64_t next_thread_id;
+static _Atomic uint32_t next_ractor_id;
 static _Atomic size_t live_threads;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,6 +41,7 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
   r->ops = ops;
   r->user = user;
   r->state = MN_R_IDLE;
+  r->id = atomic_fetch_add(&next_ractor_id, 1) + 1;
   pthread_mutex_lock(&registry_lock);
   r->all_next = ractors;
   ractors = r;
@@ -61,6 +64,7 @@ void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg) {
 }
 
 void *mn_ractor_user(mn_ractor *r) { return r->user; }
+uint32_t mn_ractor_id(const mn_ractor *r) { return r->id; }
 
 size_t mn_ractor_thread_count(mn_ractor *r) {
   mn_lock_acquire(&r->lock);
@@ -101,6 +105,12 @@ static mn_thread *pop_next(mn_ractor *r) {
   return t;
 }
 
+/* Is the caller the running thread of r (so a woken thread may take the run-next slot)? */
+static bool caller_runs(mn_ractor *r) {
+  mn_nt *nt = mn_nt_current();
+  return nt && r->running && r->running->nt == nt && r->state == MN_R_RUNNING;
+}
+
 /* What to do once r->lock is released: a native thread to wake, or the ractor to queue. */
 typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; } after_unlock;
 
@@ -114,6 +124,7 @@ static void dispatch_idle(mn_ractor *r, after_unlock *a) {
   mn_thread *head = peek_next(r);
   if (head->bound_nt) {
     pop_next(r);
+    head->handed_by = NULL;
     r->running = head;
     head->state = MN_RUNNING;
     r->state = MN_R_RUNNING;
@@ -124,8 +135,9 @@ static void dispatch_idle(mn_ractor *r, after_unlock *a) {
   }
 }
 
-/* Makes t ready. `next`: readied by the running thread, so it takes the run-next slot. */
-static void make_ready(mn_ractor *r, mn_thread *t, bool next, after_unlock *a) {
+/* Makes t ready. `next`: readied by the running thread, so it takes the run-next slot. `waker`: the
+ * running thread that readied it, for the READY event (NULL: a timer, a deadlock, elsewhere). */
+static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, after_unlock *a) {
   t->state = MN_READY;
   if (next) {
     if (r->runnext) enqueue_tail(r, r->runnext);
@@ -134,7 +146,7 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, after_unlock *a) {
     enqueue_tail(r, t);
   }
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
-  mn_emit(MN_EVENT_READY, t, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_READY, t, waker, MN_WAIT_NONE);
   if (r->state == MN_R_IDLE) dispatch_idle(r, a);
 }
 
@@ -167,6 +179,7 @@ static void switch_away(mn_thread *self, bool dies) {
     r->running = next;               /* direct transfer on this native thread */
     next->state = MN_RUNNING;
     next->nt = nt;
+    next->handed_by = self;
     mn_co_transfer(&self->co, &next->co, dies);
   } else {
     if (!next) {
@@ -175,6 +188,7 @@ static void switch_away(mn_thread *self, bool dies) {
     } else if (next->bound_nt) {
       r->running = next;             /* the GVL goes to next's own native thread */
       next->state = MN_RUNNING;
+      next->handed_by = self;
       a.wake = next->bound_nt;
     } else {                         /* this native thread is dedicated to self: the pool runs next */
       enqueue_head(r, next);
@@ -202,6 +216,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
   MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
   r->running = t;
   t->state = MN_RUNNING;
+  t->handed_by = NULL;
   r->state = MN_R_RUNNING;
   if (t->bound_nt && t->bound_nt != nt) {
     mn_nt_wake(t->bound_nt);
@@ -218,7 +233,7 @@ static void thread_entry(void *arg) {
   mn_thread *t = arg;
   mn_co_started();
   mn_finish_switch(t->nt);
-  mn_emit(MN_EVENT_RESUMED, t, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE);
   t->fn(t, t->fn_arg);
   mn_thread_exit(t);
 }
@@ -253,8 +268,9 @@ bool mn_thread_start(mn_thread *t) {
   r->threads = t;
   r->nthreads++;
   if (!r->main) r->main = t;
-  mn_emit(MN_EVENT_STARTED, t, MN_WAIT_NONE);
-  make_ready(r, t, false, &a);
+  mn_thread *creator = caller_runs(r) ? r->running : NULL;
+  mn_emit(MN_EVENT_STARTED, t, creator, MN_WAIT_NONE);
+  make_ready(r, t, false, creator, &a);
   mn_lock_release(&r->lock);
   run_after_unlock(a);
   mn_timer_threads_changed(atomic_fetch_add(&live_threads, 1) + 1);
@@ -265,6 +281,7 @@ void mn_thread_free(mn_thread *t) {
   if (!t) return;
   if (t->state != MN_DEAD && t->state != MN_CREATED) mn_fatal("freeing a live thread");
   if (t->state == MN_CREATED) { mn_co_destroy(&t->co); mn_stack_release(&t->stack); }
+  free(t->name);
   free(t);
 }
 
@@ -274,6 +291,23 @@ uint64_t mn_thread_id(const mn_thread *t) { return t->id; }
 bool mn_thread_dead(const mn_thread *t) { return t->state == MN_DEAD; }
 const char *mn_thread_stack_limit(const mn_thread *t) { return t->stack_limit; }
 void mn_thread_stack(const mn_thread *t, char **lo, char **hi) { *lo = t->stack.lo; *hi = t->stack.hi; }
+void mn_thread_set_name(mn_thread *t, const char *name) {
+  char *copy = name ? strdup(name) : NULL, *old;
+  mn_lock_acquire(&t->ractor->lock);
+  old = t->name;
+  t->name = copy;
+  mn_lock_release(&t->ractor->lock);
+  free(old);
+}
+
+bool mn_thread_name(mn_thread *t, char *buf, size_t n) {
+  bool has = false;
+  mn_lock_acquire(&t->ractor->lock);
+  if (t->name && n) { snprintf(buf, n, "%s", t->name); has = true; }
+  mn_lock_release(&t->ractor->lock);
+  return has;
+}
+
 unsigned long mn_thread_native_id(const mn_thread *t) {
   return t->state == MN_RUNNING && t->nt ? t->nt->tid : 0;
 }
@@ -291,7 +325,7 @@ static void wake_main_deadlock(mn_ractor *r, after_unlock *a) {
   if (!m || m->state != MN_PARKED) return;
   m->deadlock = true;
   if (m->deadlockable) { r->nwaiting_forever--; m->deadlockable = false; }
-  make_ready(r, m, false, a);
+  make_ready(r, m, false, NULL, a);
 }
 
 /* ---------------- park / unpark / yield / exit ---------------- */
@@ -318,22 +352,17 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
   self->deadlockable = deadlockable;
   if (deadlockable) r->nwaiting_forever++;
   if (deadline != MN_FOREVER) mn_timer_add(self, deadline);
-  mn_emit(MN_EVENT_SUSPENDED, self, why);
+  mn_emit(MN_EVENT_SUSPENDED, self, NULL, why);
   run_after_unlock(a);
   switch_away(self, false);
 
   if (deadline != MN_FOREVER) mn_timer_remove(self);
-  mn_emit(MN_EVENT_RESUMED, self, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE);
   /* Read without the lock: they were written under it before self was readied. */
   if (self->deadlock) { self->deadlock = false; return MN_DEADLOCK; }
   return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
 }
 
-/* Is the caller the running thread of r (so a woken thread may take the run-next slot)? */
-static bool caller_runs(mn_ractor *r) {
-  mn_nt *nt = mn_nt_current();
-  return nt && r->running && r->running->nt == nt && r->state == MN_R_RUNNING;
-}
 
 void mn_unpark(mn_thread *t) {
   mn_ractor *r = t->ractor;
@@ -341,7 +370,8 @@ void mn_unpark(mn_thread *t) {
   mn_lock_acquire(&r->lock);
   if (t->state == MN_PARKED) {
     if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
-    make_ready(r, t, caller_runs(r), &a);
+    bool running = caller_runs(r);
+    make_ready(r, t, running, running ? r->running : NULL, &a);
   } else if (t->state != MN_DEAD) {
     t->permit = true;
   }
@@ -355,7 +385,7 @@ void mn_sched_timeout(mn_thread *t, uint32_t seq) {
   mn_lock_acquire(&r->lock);
   if (t->state == MN_PARKED && t->park_seq == seq) {
     t->timed_out = true;
-    make_ready(r, t, false, &a);
+    make_ready(r, t, false, NULL, &a);
   }
   mn_lock_release(&r->lock);
   run_after_unlock(a);
@@ -373,10 +403,10 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   self->state = MN_READY;
   enqueue_tail(r, self);
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
-  mn_emit(MN_EVENT_SUSPENDED, self, why);
-  mn_emit(MN_EVENT_READY, self, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_SUSPENDED, self, NULL, why);
+  mn_emit(MN_EVENT_READY, self, NULL, MN_WAIT_NONE);
   switch_away(self, false);
-  mn_emit(MN_EVENT_RESUMED, self, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE);
 }
 
 void mn_thread_exit(mn_thread *self) {
@@ -387,7 +417,8 @@ void mn_thread_exit(mn_thread *self) {
   if (self->all_prev) self->all_prev->all_next = self->all_next; else r->threads = self->all_next;
   if (self->all_next) self->all_next->all_prev = self->all_prev;
   r->nthreads--;
-  mn_emit(MN_EVENT_EXITED, self, MN_WAIT_EXIT);
+  mn_emit(MN_EVENT_SUSPENDED, self, NULL, MN_WAIT_EXIT);
+  mn_emit(MN_EVENT_EXITED, self, NULL, MN_WAIT_EXIT);
   if (all_wait_forever(r, 0)) wake_main_deadlock(r, &a);
   run_after_unlock(a);
   size_t live = atomic_fetch_sub(&live_threads, 1) - 1;

@@ -62,6 +62,7 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user);
 /* All its threads must be dead. After it returns, no ops callback runs for r any more. */
 void mn_ractor_free(mn_ractor *r);
 void *mn_ractor_user(mn_ractor *r);
+uint32_t mn_ractor_id(const mn_ractor *r);  /* 1, 2, ... in creation order; never reused */
 size_t mn_ractor_thread_count(mn_ractor *r); /* started, not yet dead */
 
 /* ---- threads ---- */
@@ -83,6 +84,10 @@ bool mn_thread_dead(const mn_thread *t);
 void mn_thread_stack(const mn_thread *t, char **lo, char **hi);
 /* Native thread now running `t` (0 when none): for inspection and tests. */
 unsigned long mn_thread_native_id(const mn_thread *t);
+/* A display name for tools (Thread#name); copied. NULL clears it. */
+void mn_thread_set_name(mn_thread *t, const char *name);
+/* Copies the name into buf (at most n bytes, NUL-terminated); returns false when there is none. */
+bool mn_thread_name(mn_thread *t, char *buf, size_t n);
 
 /* ---- called by the running thread (it holds its ractor's GVL) ---- */
 typedef enum mn_wait_reason {
@@ -127,27 +132,58 @@ bool mn_native_thread_locked(const mn_thread *t);
 /* The C stack address below which the running thread must not go (leaves room to raise an error). */
 const char *mn_thread_stack_limit(const mn_thread *t);
 
-/* ---- event hooks (GVL instrumentation, CRuby 3.2's API shape) ---- */
+/* ---- event hooks (GVL instrumentation: CRuby 3.2's API shape, with richer event data) ----
+ *
+ * Every thread goes through
+ *     STARTED READY RESUMED ((GC_START GC_END)* SUSPENDED [READY] RESUMED)* ... SUSPENDED(exit) EXITED
+ * in this order, whatever native threads report the events: a thread's events are reported under its
+ * ractor's lock or by the thread itself while it holds the GVL, so a hook sees them in order and with
+ * non-decreasing timestamps. SUSPENDED is followed by READY when the thread stays runnable (timeslice
+ * end, Thread.pass) and otherwise by RESUMED only after someone readied it (READY). GC_START/GC_END
+ * bracket a garbage collection done by the running thread (it keeps the GVL meanwhile).
+ *
+ * Hooks run on whichever native thread reports the event (the waker's for READY, the timer thread's
+ * for a timeout), some with the ractor lock held: they must be quick, thread-safe, and must not call
+ * into the scheduler or the interpreter. With no hook registered an event site costs one load. */
 enum {
   MN_EVENT_STARTED   = 1 << 0,
   MN_EVENT_READY     = 1 << 1,   /* wants the GVL */
   MN_EVENT_RESUMED   = 1 << 2,   /* got the GVL */
   MN_EVENT_SUSPENDED = 1 << 3,   /* released the GVL */
   MN_EVENT_EXITED    = 1 << 4,
-  MN_EVENT_MASK      = 0x1f
+  MN_EVENT_GC_START  = 1 << 5,   /* the running thread starts a GC step of its ractor's heap */
+  MN_EVENT_GC_END    = 1 << 6,
+  MN_EVENT_MASK      = 0x7f
 };
 typedef struct mn_event {
   unsigned kind;                 /* one MN_EVENT_* bit */
   mn_thread *thread;
   mn_ractor *ractor;
-  unsigned long native_thread;   /* OS thread id that reports the event */
-  uint64_t time_ns;
-  mn_wait_reason reason;         /* for SUSPENDED */
+  /* READY: the running thread that readied it (NULL: a timer, a deadlock, another ractor or native
+   * thread, or the thread itself giving way); RESUMED: the thread that handed the GVL over (NULL:
+   * the ractor was idle); STARTED: the running thread of the ractor that started it, if any. */
+  mn_thread *other;
+  unsigned long native_thread;   /* OS thread id that reports the event (0: not a runtime thread) */
+  uint32_t native_index;         /* the runtime's native thread serial (1, 2, ...; 0: timer/other) */
+  uint64_t time_ns;              /* mn_now_ns() */
+  mn_wait_reason reason;         /* SUSPENDED: why (MN_WAIT_PREEMPT for a timeslice end) */
 } mn_event;
 typedef void (*mn_hook_fn)(const mn_event *ev, void *data);
 typedef struct mn_hook mn_hook;
 mn_hook *mn_hook_add(mn_hook_fn fn, unsigned events, void *data);
 bool mn_hook_remove(mn_hook *hook);
+const char *mn_wait_reason_name(mn_wait_reason why);   /* "sleep", "mutex", ... */
+
+/* Reports a GC step of the running thread `self` (MN_EVENT_GC_START when `start`, else GC_END). */
+void mn_thread_gc(mn_thread *self, bool start);
+
+/* Per-thread slots for tools (CRuby 3.3's rb_internal_thread_specific_*): a key is created once per
+ * process (at most MN_THREAD_SPECIFIC_KEYS; -1 when none is left). get/set are lock-free and may be
+ * called from hooks, on any native thread. A slot starts NULL and is the tool's to free. */
+#define MN_THREAD_SPECIFIC_KEYS 8
+int mn_thread_specific_key_create(void);
+void *mn_thread_specific_get(const mn_thread *t, int key);
+void mn_thread_specific_set(mn_thread *t, int key, void *value);
 
 /* ---- statistics (for tests and tools) ---- */
 typedef struct mn_stats {

@@ -71,6 +71,7 @@ struct mnrb_vm {
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
   struct RObject *kill_token;   /* the non-Exception object Thread#kill "raises" */
   _Atomic int preempt;          /* set by the timer thread */
+  int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
   mrb_bool report_on_exception, abort_on_exception;
 };
 

@@ -128,6 +128,15 @@ static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc) 
   mnrb_check_ints(mrb, th);
 }
 
+/* mrb->gc_event (patches/mruby/0004): the running thread's GC steps, for the instrumentation API. */
+static void gc_event(mrb_state *mrb, mrb_bool start) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  if (!vm) return;
+  int depth = start ? vm->gc_depth++ : --vm->gc_depth;
+  mnrb_thread *th = vm->current;
+  if (depth == 0 && th && th->core && !th->finished) mn_thread_gc(th->core, start);
+}
+
 static void request_preempt(mn_ractor *r, void *user) {
   (void)r;
   mnrb_vm *vm = user;
@@ -366,9 +375,11 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   vm->main->core = mn_thread_new(vm->ractor, main_entry, &m, vm->main);
   if (!vm->main->core) { fputs("mnrb: cannot allocate the main thread's stack\n", stderr); return 1; }
   vm->main->started = TRUE;
+  mn_thread_set_name(vm->main->core, "main");
   vm->main->cstack_limit = mn_thread_stack_limit(vm->main->core);
   mn_runtime_run(vm->main->core);
   /* Back on the process's initial native thread, with every Ruby thread dead. */
+  mrb->gc_event = NULL;
   restore(mrb, vm->main);
   mrb->cstack_limit = NULL;
   return m.status;
@@ -391,6 +402,7 @@ MRB_API void mnrb_close(mrb_state *mrb) {
    * (and will not be) asking this state to yield. */
   if (vm) mn_ractor_free(vm->ractor);
   mrb->gc_mark_roots = NULL;
+  mrb->gc_event = NULL;
   __atomic_store_n(&mrb->safepoint_hook, NULL, __ATOMIC_RELEASE);
   mrb_close(mrb);
   free(vm);
@@ -413,6 +425,7 @@ void mnrb_ractor_init(mrb_state *mrb) {
   vm->kill_token = (struct RObject *)mrb_obj_alloc(mrb, MRB_TT_EXCEPTION, kill_class);
   vm->kill_token->flags |= MRB_FL_OBJ_IS_FROZEN;
   mrb->gc_mark_roots = mark_roots;
+  mrb->gc_event = gc_event;
 
   mnrb_init_thread(mrb, vm);     /* creates vm->main around the current state */
   mnrb_thread *main = vm->main;

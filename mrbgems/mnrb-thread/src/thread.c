@@ -215,7 +215,9 @@ static mrb_value thread_set_name(mrb_state *mrb, mrb_value self) {
     name = mrb_str_dup(mrb, name);
     mrb_obj_freeze(mrb, name);
   }
-  get_thread(mrb, self)->name = name;
+  mnrb_thread *th = get_thread(mrb, self);
+  th->name = name;
+  if (th->core) mn_thread_set_name(th->core, mrb_nil_p(name) ? NULL : mrb_str_to_cstr(mrb, name));
   return name;
 }
 
