@@ -7,6 +7,7 @@
 
 TOP       := $(abspath .)
 BUILD     := $(TOP)/build
+PYVENV    := $(BUILD)/pyvenv
 MRUBY_SRC := $(BUILD)/mruby-src
 JOBS      ?= 2
 CC        ?= gcc
@@ -24,7 +25,7 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: stock-mruby all deps mruby test test-core test-ruby test-asan test-tsan sanitizers bench demo clean distclean
+.PHONY: stock-mruby all deps mruby test test-core test-ruby test-asan test-tsan test-trace sanitizers bench demo clean distclean
 .DELETE_ON_ERROR:
 
 all: bin/mnrb
@@ -86,8 +87,18 @@ sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb
 SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
            TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(TOP)/test/tsan.supp
 
-test: deps all sanitizers $(BUILD)/mruby/host/bin/mrbtest $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests
+test: deps all sanitizers $(BUILD)/mruby/host/bin/mrbtest $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests $(PYVENV)/.stamp
 	bash test/run-all.sh
+
+# Python with Perfetto's generated trace schema, to validate traces independently of mnrb's writer.
+$(PYVENV)/.stamp: test/trace/requirements.txt | $(BUILD)/.deps
+	rm -rf $(PYVENV)
+	python3 -m venv $(PYVENV)
+	$(PYVENV)/bin/pip install -q -r test/trace/requirements.txt
+	touch $@
+
+test-trace: bin/mnrb $(PYVENV)/.stamp
+	$(PYVENV)/bin/python test/trace/test_traces.py bin/mnrb
 
 test-core: $(BUILD)/host/core-tests
 	$(BUILD)/host/core-tests

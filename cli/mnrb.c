@@ -17,6 +17,7 @@
 #include <mruby/variable.h>
 #include "mnrb/core.h"
 #include "mnrb/thread.h"
+#include "mnrb/trace.h"
 
 #define MNRB_VERSION "0.1.0"
 
@@ -32,6 +33,8 @@ typedef struct options {
   script main;
   char **argv;                /* ARGV */
   int argc;
+  const char *trace;          /* --trace=FILE */
+  mn_trace_options trace_opt;
 } options;
 
 static void usage(FILE *f) {
@@ -40,6 +43,8 @@ static void usage(FILE *f) {
         "  -r file.rb         load file.rb before the script\n"
         "  --max-proc=N       native threads for Ruby threads (env RUBY_MAX_PROC; default: usable CPUs)\n"
         "  --timeslice=MS     preempt a thread after MS ms while others wait (env MNRB_TIMESLICE; 100)\n"
+        "  --trace=FILE       write a timeline of every thread's GVL states to FILE (Perfetto format)\n"
+        "  --trace-flight=MB  with --trace: keep only about the last MB megabytes of events\n"
         "  -v, --version      print the version\n"
         "  -h, --help         print this help\n"
         "Environment: RUBY_MN_THREADS=0 runs each Ruby thread on its own native thread (1:1);\n"
@@ -110,10 +115,18 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
       cfg->max_proc = (int)parse_long_opt(a + 11, "--max-proc", 1, 1024);
     } else if (strncmp(a, "--timeslice=", 12) == 0) {
       cfg->timeslice_ns = (uint64_t)parse_long_opt(a + 12, "--timeslice", 1, 60000) * 1000000u;
+    } else if (strncmp(a, "--trace=", 8) == 0 && a[8]) {
+      o->trace = a + 8;
+    } else if (strncmp(a, "--trace-flight=", 15) == 0) {
+      o->trace_opt.flight_recorder_bytes = (size_t)parse_long_opt(a + 15, "--trace-flight", 1, 1 << 20) << 20;
     } else {
       fprintf(stderr, "mnrb: invalid option %s  (-h will show valid options)\n", a);
       exit(2);
     }
+  }
+  if (o->trace_opt.flight_recorder_bytes && !o->trace) {
+    fputs("mnrb: --trace-flight needs --trace=FILE\n", stderr);
+    exit(2);
   }
   if (ecode) {
     o->main.name = "-e";
@@ -179,8 +192,16 @@ int main(int argc, char **argv) {
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "$PROGRAM_NAME"), mrb_str_new_cstr(mrb, o.main.name));
   mrb_define_global_const(mrb, "MNRB_VERSION", mrb_str_new_lit(mrb, MNRB_VERSION));
 
+  if (o.trace && mn_trace_start(o.trace, &o.trace_opt) != 0) {
+    fprintf(stderr, "mnrb: cannot trace to %s: %s\n", o.trace, strerror(errno));
+    return 2;
+  }
   int status = mnrb_run_main(mrb, main_body, &o);
   fflush(stdout);
+  if (o.trace && mn_trace_running() && mn_trace_stop() != 0) {   /* the script may have stopped it */
+    fprintf(stderr, "mnrb: cannot write the trace %s: %s\n", o.trace, strerror(errno));
+    if (status == 0) status = 1;
+  }
   mnrb_close(mrb);
   for (int i = 0; i < o.nlibs; i++) free(o.libs[i].code);
   free(o.main.code);

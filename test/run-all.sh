@@ -4,6 +4,7 @@
 #   Ruby suite:    bin/mnrb as is; with 2 native threads and randomized 1-5 ms timeslices (stress);
 #                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
 #                  short random timeslices)
+#   traces:        test/trace/test_traces.py (release and TSan builds)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -48,6 +49,10 @@ run "ruby (asan+ubsan, random 1-5 ms timeslices)" \
     env MNRB_SANITIZER=asan MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh $B/asan/mnrb
 run "ruby (tsan, 2 native threads, random 1-5 ms timeslices)" \
     env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh $B/tsan/mnrb
+# traces: each validated against Perfetto's schema, the thread state machine and GVL exclusivity
+run "traces"          $B/pyvenv/bin/python test/trace/test_traces.py bin/mnrb
+run "traces (tsan, 2 native threads)" \
+    env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 $B/pyvenv/bin/python test/trace/test_traces.py $B/tsan/mnrb
 
 echo
 printf '%s\n' "${summary[@]}"

@@ -3,6 +3,7 @@
  *
  * Lock order (never take a lock to the left while holding one to the right):
  *     ractor->lock  ->  timer.lock  ->  pool.lock  ->  nt->mu  ->  stack pool lock
+ *     ractor->lock  ->  trace session lock (hooks run under ractor locks)
  * The ractor lock is a spinlock held only for a few instructions, and is the one lock held across a
  * coroutine switch: the side that switches away takes it, the side that resumes releases it
  * (finish_switch), so a thread is never resumed before its context is saved.

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "mnrb/trace.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -298,6 +299,7 @@ void mn_thread_set_name(mn_thread *t, const char *name) {
   t->name = copy;
   mn_lock_release(&t->ractor->lock);
   free(old);
+  mn_trace_thread_named(t->id, name);
 }
 
 bool mn_thread_name(mn_thread *t, char *buf, size_t n) {
