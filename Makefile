@@ -113,7 +113,14 @@ test-tsan: $(BUILD)/tsan/mnrb
 	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
-bench: all $(BUILD)/stock/bin/mruby
+bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events
+
+# The release binary with every event site compiled out: `make bench` measures what the sites cost.
+$(BUILD)/bench/mnrb-no-events: cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) $(CORE_HDRS) $(BUILD)/mruby/host/lib/libmruby.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(CFLAGS_host) $(WARN) -DMN_NO_EVENTS -pthread -Icore/include -I$(MRUBY_SRC)/include \
+	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
+	  cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) -o $@ $(BUILD)/mruby/host/lib/libmruby.a -lm -pthread
 	bash bench/run.sh
 
 demo: all

@@ -205,7 +205,11 @@ void mn_sched_tick(mn_ractor *r, void *arg);
 extern _Atomic(mn_hook *) mn_hooks_head;
 void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason);
 static inline void mn_emit(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+#ifndef MN_NO_EVENTS   /* defined only by `make bench`'s comparison build: what the sites cost */
   if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire(kind, t, other, reason);
+#else
+  (void)kind; (void)t; (void)other; (void)reason;
+#endif
 }
 
 /* ---- misc ---- */
