@@ -113,7 +113,11 @@ test-tsan: $(BUILD)/tsan/mnrb
 	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
-bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events
+bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost
+
+$(BUILD)/bench/event-cost: bench/event_cost.c $(BUILD)/host/libmnrb-core.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(CFLAGS_host) $(WARN) -pthread -Icore/include -Icore/src $< -o $@ $(BUILD)/host/libmnrb-core.a -pthread
 
 # The release binary with every event site compiled out: `make bench` measures what the sites cost.
 $(BUILD)/bench/mnrb-no-events: cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) $(CORE_HDRS) $(BUILD)/mruby/host/lib/libmruby.a

@@ -85,6 +85,8 @@ awk -v n="$best_n" -v p="$best_p" -v t="$best_t" -v sz="$size" 'BEGIN {
   printf "  --trace on %.1f: %.2fx; about %.0f ns per event (3 events per hand-off); trace %.0f MB (%.0f bytes per hand-off)\n",
          t, t / p, (t - p) / 3, sz / 1e6, sz / 1e6 }'
 
+build/bench/event-cost
+
 echo
 echo "Thread creation (10,000 threads that each park on a Queue):"
 $MNRB bench/create.rb 10000 | sed 's/^/  /'
