@@ -51,43 +51,63 @@ static uint64_t counter_uuid(uint32_t r) { return (uint64_t)r << 3 | 3; }
 static uint64_t nt_uuid(uint32_t n) { return (uint64_t)n << 3 | 4; }
 static uint64_t ntgroup_uuid(void) { return 5; }
 
-/* ---------------- protobuf encoding ---------------- */
+/* ---------------- protobuf encoding ----------------
+ * Straight into one output buffer: a nested message reserves one length byte and patches it when
+ * the message ends (moving the message in the rare case it reached 128 bytes), so nothing is built
+ * twice. */
 
 typedef struct pb { uint8_t *p; size_t len, cap; bool oom; } pb;
 
-static void pb_raw(pb *b, const void *s, size_t n) {
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    while (cap < b->len + n) cap *= 2;
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) { b->oom = true; return; }
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
+static bool pb_room(pb *b, size_t n) {
+  if (MN_LIKELY(b->len + n <= b->cap)) return true;
+  size_t cap = b->cap ? b->cap * 2 : 1u << 16;
+  while (cap < b->len + n) cap *= 2;
+  uint8_t *p = realloc(b->p, cap);
+  if (!p) { b->oom = true; return false; }
+  b->p = p;
+  b->cap = cap;
+  return true;
 }
 static void pb_varint(pb *b, uint64_t v) {
-  uint8_t tmp[10];
-  int n = 0;
-  do { tmp[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)); v >>= 7; } while (v);
-  pb_raw(b, tmp, (size_t)n);
+  if (!pb_room(b, 10)) return;
+  uint8_t *p = b->p + b->len;
+  while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+  *p++ = (uint8_t)v;
+  b->len = (size_t)(p - b->p);
 }
 static void pb_key(pb *b, unsigned field, unsigned wire) { pb_varint(b, (uint64_t)field << 3 | wire); }
 static void pb_uint(pb *b, unsigned field, uint64_t v) { pb_key(b, field, 0); pb_varint(b, v); }
 static void pb_fixed64(pb *b, unsigned field, uint64_t v) {
-  uint8_t t[8];
-  for (int i = 0; i < 8; i++) t[i] = (uint8_t)(v >> (8 * i));
   pb_key(b, field, 1);
-  pb_raw(b, t, 8);
+  if (!pb_room(b, 8)) return;
+  for (int i = 0; i < 8; i++) b->p[b->len++] = (uint8_t)(v >> (8 * i));
 }
-static void pb_bytes(pb *b, unsigned field, const void *s, size_t n) {
+static void pb_str(pb *b, unsigned field, const char *s) {
+  size_t n = strlen(s);
   pb_key(b, field, 2);
   pb_varint(b, n);
-  pb_raw(b, s, n);
+  if (!pb_room(b, n)) return;
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
 }
-static void pb_str(pb *b, unsigned field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
-static void pb_msg(pb *b, unsigned field, const pb *m) { pb_bytes(b, field, m->p, m->len); }
+/* Starts a nested message: returns where its contents begin. */
+static size_t pb_begin(pb *b, unsigned field) {
+  pb_key(b, field, 2);
+  if (pb_room(b, 1)) b->p[b->len++] = 0;
+  return b->len;
+}
+static void pb_end(pb *b, size_t start) {
+  if (b->oom) return;
+  size_t n = b->len - start;
+  if (MN_LIKELY(n < 0x80)) { b->p[start - 1] = (uint8_t)n; return; }
+  size_t extra = 0;
+  for (size_t v = n >> 7; v; v >>= 7) extra++;
+  if (!pb_room(b, extra)) return;
+  memmove(b->p + start + extra, b->p + start, n);
+  uint8_t *p = b->p + start - 1;
+  for (size_t v = n; ; ) { if (v < 0x80) { *p = (uint8_t)v; break; } *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+  b->len += extra;
+}
 
 /* ---------------- the writer ---------------- */
 
@@ -102,7 +122,7 @@ typedef struct thread_st {
 typedef struct writer {
   FILE *f;
   const mn_trace_meta *meta;
-  pb out, pkt, ev, tmp, tmp2;
+  pb out;
   thread_st *th; uint32_t nth;
   bool *ractor_seen; uint32_t *ready; uint32_t nractor;
   uint32_t *nt_running; bool *nt_seen; uint32_t nnt;
@@ -111,15 +131,13 @@ typedef struct writer {
 } writer;
 
 static int flush_out(writer *w, bool force) {
-  if (w->out.oom || w->pkt.oom || w->ev.oom || w->tmp.oom || w->tmp2.oom) { errno = ENOMEM; return -1; }
+  if (w->out.oom) { errno = ENOMEM; return -1; }
   if ((force || w->out.len > (1u << 20)) && w->out.len) {
     if (fwrite(w->out.p, 1, w->out.len, w->f) != w->out.len) return -1;
     w->out.len = 0;
   }
   return 0;
 }
-
-static void packet(writer *w, const pb *p) { pb_msg(&w->out, TRACE_PACKET, p); }
 
 static const char *thread_name(writer *w, uint32_t id) {
   const char *name = NULL;
@@ -134,26 +152,39 @@ static void thread_label(writer *w, uint32_t id, char *buf, size_t n) {
 }
 
 static void describe_process(writer *w, uint64_t uuid, uint32_t pid, const char *name) {
-  pb *p = &w->pkt, *td = &w->tmp, *pd = &w->tmp2;
-  pd->len = td->len = p->len = 0;
-  pb_uint(pd, PD_PID, pid);
-  pb_str(pd, PD_PROCESS_NAME, name);
-  pb_uint(td, TD_UUID, uuid);
-  pb_msg(td, TD_PROCESS, pd);
-  pb_msg(p, PKT_TRACK_DESCRIPTOR, td);
-  packet(w, p);
+  pb *o = &w->out;
+  size_t pkt = pb_begin(o, TRACE_PACKET), td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
+  pb_uint(o, TD_UUID, uuid);
+  size_t pd = pb_begin(o, TD_PROCESS);
+  pb_uint(o, PD_PID, pid);
+  pb_str(o, PD_PROCESS_NAME, name);
+  pb_end(o, pd);
+  pb_end(o, td);
+  pb_end(o, pkt);
 }
 
 static void describe_thread(writer *w, uint64_t uuid, uint32_t pid, uint32_t tid, const char *name) {
-  pb *p = &w->pkt, *td = &w->tmp, *thd = &w->tmp2;
-  thd->len = td->len = p->len = 0;
-  pb_uint(thd, THD_PID, pid);
-  pb_uint(thd, THD_TID, tid);
-  pb_str(thd, THD_THREAD_NAME, name);
-  pb_uint(td, TD_UUID, uuid);
-  pb_msg(td, TD_THREAD, thd);
-  pb_msg(p, PKT_TRACK_DESCRIPTOR, td);
-  packet(w, p);
+  pb *o = &w->out;
+  size_t pkt = pb_begin(o, TRACE_PACKET), td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
+  pb_uint(o, TD_UUID, uuid);
+  size_t thd = pb_begin(o, TD_THREAD);
+  pb_uint(o, THD_PID, pid);
+  pb_uint(o, THD_TID, tid);
+  pb_str(o, THD_THREAD_NAME, name);
+  pb_end(o, thd);
+  pb_end(o, td);
+  pb_end(o, pkt);
+}
+
+static void describe_counter(writer *w, uint64_t uuid, uint64_t parent, const char *name) {
+  pb *o = &w->out;
+  size_t pkt = pb_begin(o, TRACE_PACKET), td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
+  pb_uint(o, TD_UUID, uuid);
+  pb_str(o, TD_NAME, name);
+  pb_uint(o, TD_PARENT_UUID, parent);
+  pb_end(o, pb_begin(o, TD_COUNTER));
+  pb_end(o, td);
+  pb_end(o, pkt);
 }
 
 static void see_ractor(writer *w, uint32_t r) {
@@ -162,14 +193,7 @@ static void see_ractor(writer *w, uint32_t r) {
   char name[96];
   snprintf(name, sizeof name, "Ractor %u%s (mnrb pid %d)", r, r == 1 ? " main" : "", w->meta->pid);
   describe_process(w, ractor_uuid(r), r, name);
-  pb *p = &w->pkt, *td = &w->tmp, *cd = &w->tmp2;
-  cd->len = td->len = p->len = 0;
-  pb_uint(td, TD_UUID, counter_uuid(r));
-  pb_str(td, TD_NAME, "ready queue");
-  pb_uint(td, TD_PARENT_UUID, ractor_uuid(r));
-  pb_msg(td, TD_COUNTER, cd);
-  pb_msg(p, PKT_TRACK_DESCRIPTOR, td);
-  packet(w, p);
+  describe_counter(w, counter_uuid(r), ractor_uuid(r), "ready queue");
 }
 
 static void see_thread(writer *w, uint32_t t, uint16_t r) {
@@ -196,31 +220,36 @@ static void see_nt(writer *w, uint32_t n) {
   describe_thread(w, nt_uuid(n), NT_PID, NT_PID + n, name);
 }
 
+static void intern_name(pb *o, uint64_t iid, const char *name) {    /* inside InternedData */
+  size_t en = pb_begin(o, ID_EVENT_NAMES);
+  pb_uint(o, EN_IID, iid);
+  pb_str(o, EN_NAME, name);
+  pb_end(o, en);
+}
+
 /* A TrackEvent packet; `intern` (optional) adds one event name to the sequence's interned data. */
 static void event(writer *w, uint64_t ts, int type, uint64_t track, uint64_t name_iid,
                   uint64_t flow, uint64_t terminating_flow, int64_t counter,
-                  uint64_t intern_iid, const char *intern_name) {
-  pb *p = &w->pkt, *e = &w->ev;
-  p->len = e->len = 0;
-  pb_uint(e, TE_TYPE, (uint64_t)type);
-  pb_uint(e, TE_TRACK_UUID, track);
-  if (name_iid) pb_uint(e, TE_NAME_IID, name_iid);
-  if (type == TYPE_COUNTER) pb_uint(e, TE_COUNTER_VALUE, (uint64_t)counter);
-  if (flow) pb_fixed64(e, TE_FLOW_IDS, flow);
-  if (terminating_flow) pb_fixed64(e, TE_TERMINATING_FLOW_IDS, terminating_flow);
-  pb_uint(p, PKT_TIMESTAMP, ts);
-  pb_uint(p, PKT_SEQUENCE_ID, SEQUENCE);
-  pb_uint(p, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-  if (intern_name) {
-    pb *en = &w->tmp2, *id = &w->tmp;
-    en->len = id->len = 0;
-    pb_uint(en, EN_IID, intern_iid);
-    pb_str(en, EN_NAME, intern_name);
-    pb_msg(id, ID_EVENT_NAMES, en);
-    pb_msg(p, PKT_INTERNED_DATA, id);
+                  uint64_t intern_iid, const char *intern) {
+  pb *o = &w->out;
+  size_t pkt = pb_begin(o, TRACE_PACKET);
+  pb_uint(o, PKT_TIMESTAMP, ts);
+  pb_uint(o, PKT_SEQUENCE_ID, SEQUENCE);
+  pb_uint(o, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+  if (intern) {
+    size_t id = pb_begin(o, PKT_INTERNED_DATA);
+    intern_name(o, intern_iid, intern);
+    pb_end(o, id);
   }
-  pb_msg(p, PKT_TRACK_EVENT, e);
-  packet(w, p);
+  size_t te = pb_begin(o, PKT_TRACK_EVENT);
+  pb_uint(o, TE_TYPE, (uint64_t)type);
+  pb_uint(o, TE_TRACK_UUID, track);
+  if (name_iid) pb_uint(o, TE_NAME_IID, name_iid);
+  if (type == TYPE_COUNTER) pb_uint(o, TE_COUNTER_VALUE, (uint64_t)counter);
+  if (flow) pb_fixed64(o, TE_FLOW_IDS, flow);
+  if (terminating_flow) pb_fixed64(o, TE_TERMINATING_FLOW_IDS, terminating_flow);
+  pb_end(o, te);
+  pb_end(o, pkt);
 }
 
 /* The first packet: clears the sequence's incremental state and interns the fixed names. */
@@ -228,27 +257,25 @@ static void intern_fixed_names(writer *w, uint64_t ts) {
   static const char *const fixed[] = { [IID_STARTED] = "started", [IID_WANTS_GVL] = "wants_gvl",
     [IID_RUNNING] = "running", [IID_GC] = "gc", [IID_DIED] = "died", [IID_WAKE] = "wake",
     [IID_GVL] = "gvl" };
-  pb *p = &w->pkt, *id = &w->ev, *en = &w->tmp;
-  p->len = id->len = 0;
+  pb *o = &w->out;
+  size_t pkt = pb_begin(o, TRACE_PACKET);
+  pb_uint(o, PKT_TIMESTAMP, ts);
+  pb_uint(o, PKT_SEQUENCE_ID, SEQUENCE);
+  pb_uint(o, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+  size_t id = pb_begin(o, PKT_INTERNED_DATA);
   char name[48];
   for (unsigned iid = 1; iid < IID_WAITING + MN_WAIT_REASON_COUNT; iid++) {
-    const char *s = iid < IID_WAITING ? fixed[iid] : name;
-    if (iid >= IID_WAITING) {
-      mn_wait_reason why = (mn_wait_reason)(iid - IID_WAITING);
-      if (why == MN_WAIT_NONE) snprintf(name, sizeof name, "waiting");
-      else snprintf(name, sizeof name, "waiting (%s)", mn_wait_reason_name(why));
+    if (iid < IID_WAITING) {
+      if (fixed[iid]) intern_name(o, iid, fixed[iid]);
+      continue;
     }
-    if (!s) continue;
-    en->len = 0;
-    pb_uint(en, EN_IID, iid);
-    pb_str(en, EN_NAME, s);
-    pb_msg(id, ID_EVENT_NAMES, en);
+    mn_wait_reason why = (mn_wait_reason)(iid - IID_WAITING);
+    if (why == MN_WAIT_NONE) snprintf(name, sizeof name, "waiting");
+    else snprintf(name, sizeof name, "waiting (%s)", mn_wait_reason_name(why));
+    intern_name(o, iid, name);
   }
-  pb_uint(p, PKT_TIMESTAMP, ts);
-  pb_uint(p, PKT_SEQUENCE_ID, SEQUENCE);
-  pb_uint(p, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
-  pb_msg(p, PKT_INTERNED_DATA, id);
-  packet(w, p);
+  pb_end(o, id);
+  pb_end(o, pkt);
 }
 
 /* Ends thread t's open state slice and opens `iid` (0: none). */
@@ -342,14 +369,19 @@ static void record(writer *w, const mn_trace_rec *rec) {
   }
 }
 
-int mn_trace_write_perfetto(FILE *f, const mn_trace_rec *recs, size_t n, const mn_trace_meta *meta) {
+int mn_trace_write_perfetto(FILE *f, mn_trace_merge *m, const mn_trace_meta *meta) {
   writer w = { .f = f, .meta = meta };
   uint32_t maxt = 0, maxr = 0, maxnt = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (recs[i].thread > maxt) maxt = recs[i].thread;
-    if (recs[i].other > maxt) maxt = recs[i].other;
-    if (recs[i].ractor > maxr) maxr = recs[i].ractor;
-    if (recs[i].nt > maxnt) maxnt = recs[i].nt;
+  uint64_t first = meta->start_time, last = 0;
+  const mn_trace_rec *rec;
+  mn_trace_merge_rewind(m);
+  for (bool any = false; (rec = mn_trace_merge_next(m)); any = true) {
+    if (rec->thread > maxt) maxt = rec->thread;
+    if (rec->other > maxt) maxt = rec->other;
+    if (rec->ractor > maxr) maxr = rec->ractor;
+    if (rec->nt > maxnt) maxnt = rec->nt;
+    if (!any && rec->time_ns < first) first = rec->time_ns;
+    last = rec->time_ns;
   }
   w.nth = maxt + 1;
   w.nractor = maxr + 1;
@@ -362,20 +394,20 @@ int mn_trace_write_perfetto(FILE *f, const mn_trace_rec *recs, size_t n, const m
   int rc = -1;
   if (!w.th || !w.ractor_seen || !w.ready || !w.nt_running || !w.nt_seen) { errno = ENOMEM; goto out; }
 
-  intern_fixed_names(&w, n && recs[0].time_ns < meta->start_time ? recs[0].time_ns : meta->start_time);
-  for (size_t i = 0; i < n; i++) {      /* threads already alive when the trace starts */
-    uint32_t t = recs[i].thread;
-    if (w.th[t].seen) continue;
-    see_thread(&w, t, recs[i].ractor);
-    if (recs[i].kind != MN_TR_STARTED) implied_state(&w, &recs[i]);
+  intern_fixed_names(&w, first);
+  mn_trace_merge_rewind(m);
+  while ((rec = mn_trace_merge_next(m))) {    /* threads already alive when the trace starts */
+    if (w.th[rec->thread].seen) continue;
+    see_thread(&w, rec->thread, rec->ractor);
+    if (rec->kind != MN_TR_STARTED) implied_state(&w, rec);
   }
-  for (size_t i = 0; i < n; i++) {
-    record(&w, &recs[i]);
+  mn_trace_merge_rewind(m);
+  while ((rec = mn_trace_merge_next(m))) {
+    record(&w, rec);
     if (flush_out(&w, false) != 0) goto out;
   }
   /* Close what is still open: threads alive when the trace was written. */
-  uint64_t end = meta->end_time;
-  if (n && recs[n - 1].time_ns > end) end = recs[n - 1].time_ns;
+  uint64_t end = meta->end_time > last ? meta->end_time : last;
   for (uint32_t t = 1; t < w.nth; t++) if (w.th[t].open) set_state(&w, t, end, 0, 0);
   for (uint32_t i = 1; i < w.nnt; i++)
     if (w.nt_running[i]) event(&w, end, TYPE_SLICE_END, nt_uuid(i), 0, 0, 0, 0, 0, NULL);
@@ -383,6 +415,6 @@ int mn_trace_write_perfetto(FILE *f, const mn_trace_rec *recs, size_t n, const m
   if (rc == 0 && fflush(f) != 0) rc = -1;
 out:
   free(w.th); free(w.ractor_seen); free(w.ready); free(w.nt_running); free(w.nt_seen);
-  free(w.out.p); free(w.pkt.p); free(w.ev.p); free(w.tmp.p); free(w.tmp2.p);
+  free(w.out.p);
   return rc;
 }
