@@ -110,19 +110,15 @@ static mrb_value native_stats_ractor(mrb_state *mrb, mrb_value self) {
   return h;
 }
 
-/* Why a thread was parked: every reason but those that are not parks (a yield, a timeslice end,
- * exiting), whose SUSPENDED is followed at once by READY or by nothing. */
-static mrb_bool is_park_reason(int why) {
-  return why != MN_WAIT_NONE && why != MN_WAIT_PREEMPT && why != MN_WAIT_EXIT;
-}
-
 static mrb_value native_stats_thread(mrb_state *mrb, mrb_value self) {
   gvl_thread *t = thread_arg(mrb);
   if (!gvl_thread_stats_current(t)) t = NULL;     /* never seen, or reset since: zeros */
   mrb_value h = counters_hash(mrb, t ? &t->stats : NULL);
   mrb_value idle = mrb_hash_new(mrb);
-  for (int why = 0; why < MN_WAIT_REASON_COUNT; why++)
-    if (is_park_reason(why)) set(mrb, idle, mn_wait_reason_name(why), uint_value(mrb, t ? GVL_RELAXED(&t->idle_ns[why]) : 0));
+  for (int why = 0; why < MN_WAIT_REASON_COUNT; why++) {
+    int slot = gvl_idle_slot(why);
+    if (slot >= 0) set(mrb, idle, mn_wait_reason_name(why), uint_value(mrb, t ? GVL_RELAXED(&t->idle_ns[slot]) : 0));
+  }
   set(mrb, h, "idle_ns", idle);
   set(mrb, h, "longest_wait_ns", uint_value(mrb, t ? GVL_RELAXED(&t->longest_wait_ns) : 0));
   return h;

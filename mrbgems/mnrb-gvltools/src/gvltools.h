@@ -11,7 +11,8 @@
  * order (core.h), so a gvl_thread has one writer at a time and adds with a plain load and store
  * (no lock prefix); process and ractor numbers take events of many threads at once and use
  * fetch_add. Nothing on the hook path allocates, except the gvl_thread itself at the first event
- * of a thread (calloc: the hook may run on any native thread, outside any mrb_state).
+ * of a thread (with libc, not mruby's allocator: the hook may run on any native thread, outside
+ * any mrb_state).
  */
 #ifndef MNRB_GVLTOOLS_H
 #define MNRB_GVLTOOLS_H
@@ -89,27 +90,47 @@ gvl_ractor *gvl_ractor_find(const mn_ractor *r);
 void gvl_ractor_each(void (*fn)(gvl_ractor *rs));
 void gvl_counters_clear(gvl_counters *c);
 
-/* A thread's numbers: calloc'd at its first event seen by the hook, freed with its Thread (the
+/* Idle time is kept for the reasons that park a thread: not for a yield, a timeslice end or an exit,
+ * whose SUSPENDED is followed at once by READY, or by nothing. */
+#define GVL_IDLE_REASONS 7
+static inline int gvl_idle_slot(int why) {
+  static const signed char slot[MN_WAIT_REASON_COUNT] = {
+    [MN_WAIT_NONE] = -1, [MN_WAIT_SLEEP] = 0, [MN_WAIT_MUTEX] = 1, [MN_WAIT_QUEUE] = 2, [MN_WAIT_JOIN] = 3,
+    [MN_WAIT_IO] = 4, [MN_WAIT_RACTOR] = 5, [MN_WAIT_PREEMPT] = -1, [MN_WAIT_BLOCKING] = 6, [MN_WAIT_EXIT] = -1,
+  };
+  return (unsigned)why < MN_WAIT_REASON_COUNT ? slot[why] : -1;
+}
+
+/* A thread's numbers: allocated at its first event seen by the hook, freed with its Thread (the
  * binding's mnrb_thread_free_hook), so a dead thread's final numbers stay readable while its
- * Thread object lives, and no longer. */
+ * Thread object lives, and no longer.
+ *
+ * Layout for the cache: with thousands of threads taking turns (the ring), a thread's record is
+ * cold whenever its events come, and the misses cost more than the arithmetic. So fields are
+ * grouped by the events that touch them: every event the first 64 bytes, READY the idle times,
+ * RESUMED and SUSPENDED the totals, RESUMED one histogram bucket. (Aligning records to cache lines
+ * with posix_memalign measured slower on the ring: the allocator's padding costs more.) */
 typedef struct gvl_thread {
-  /* The event sequence's own state. Only the hook touches it, for one event of this thread at a
-   * time (the core orders them), so no atomics. Valid only within one hook registration (`gen`):
-   * events missed while no metric was on leave nothing stale behind. 0 means "not seen". */
-  uint64_t gen;
-  uint64_t ready_ns, resumed_ns, suspended_ns, gc_start_ns;
-  mn_wait_reason suspended_for;
+  /* Every event: the event sequence's own state. Only the hook touches it, for one event of this
+   * thread at a time (the core orders them), so no atomics. Valid only within one hook
+   * registration (`gen`): events missed while no metric was on leave nothing stale behind. A
+   * timestamp of 0 means "not seen". */
+  uint32_t gen;
+  uint8_t suspended_for;           /* mn_wait_reason of the last SUSPENDED */
   uint32_t waiting_mark;           /* WaitingThreads' generation this thread is counted in */
   uint32_t ractor_waiting_mark;    /* the same for its ractor's Stats gauge */
+  uint64_t ready_ns, resumed_ns, suspended_ns;
   gvl_ractor *ractor;              /* found at the first event; NULL if the ractor has no Stats */
-
-  /* Read by Ruby code: relaxed atomics, one writer (the hook). */
+  _Atomic uint64_t epoch;          /* the ractor epoch of the Stats below (read by Ruby code too) */
+  /* From here on, read by Ruby code at any time: relaxed atomics (one writer: the hook). */
   _Atomic uint64_t local_ns;       /* LocalTimer. Reset by Ruby code too: safe, as the only adder
                                     * (RESUMED) runs after the thread took the GVL the resetter holds */
-  _Atomic uint64_t epoch;          /* the ractor epoch `stats` and below belong to */
-  gvl_counters stats;
+  /* READY */
+  _Atomic uint64_t idle_ns[GVL_IDLE_REASONS];   /* SUSPENDED(reason) -> READY, by gvl_idle_slot */
+  uint64_t gc_start_ns;            /* sequence state, but rarely used */
+  /* RESUMED, SUSPENDED */
   _Atomic uint64_t longest_wait_ns;
-  _Atomic uint64_t idle_ns[MN_WAIT_REASON_COUNT];   /* SUSPENDED(reason) -> READY */
+  gvl_counters stats;
 } gvl_thread;
 
 /* ---- the recorder (recorder.c) ---- */

@@ -29,7 +29,7 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t enable_lock = PTHREAD_MUTEX_INITIALIZER;
 static mn_hook *hook;                         /* guarded by enable_lock; registered iff enabled != 0 */
 static _Atomic unsigned enabled;              /* GVL_* bits; written under enable_lock */
-static _Atomic uint64_t hook_gen;             /* bumped at every registration, under enable_lock */
+static _Atomic uint32_t hook_gen;             /* bumped at every registration, under enable_lock */
 
 static _Atomic uint64_t global_timer;         /* GlobalTimer: ns all threads waited */
 static gvl_gauge waiting_threads = GVL_GAUGE_INIT;
@@ -61,7 +61,7 @@ static gvl_thread *record_for(const mn_event *ev) {
 }
 
 /* Drops the sequence state recorded under an earlier registration. */
-static void forget_sequence(gvl_thread *t, uint64_t gen) {
+static void forget_sequence(gvl_thread *t, uint32_t gen) {
   t->gen = gen;
   t->ready_ns = t->resumed_ns = t->suspended_ns = t->gc_start_ns = 0;
   t->waiting_mark = t->ractor_waiting_mark = 0;
@@ -73,7 +73,7 @@ static void catch_up_epoch(gvl_thread *t) {
   if (GVL_RELAXED(&t->epoch) == e) return;
   gvl_counters_clear(&t->stats);
   GVL_SET_RELAXED(&t->longest_wait_ns, 0);
-  for (int i = 0; i < MN_WAIT_REASON_COUNT; i++) GVL_SET_RELAXED(&t->idle_ns[i], 0);
+  for (int i = 0; i < GVL_IDLE_REASONS; i++) GVL_SET_RELAXED(&t->idle_ns[i], 0);
   atomic_store_explicit(&t->epoch, e, memory_order_release);
 }
 
@@ -98,9 +98,11 @@ void gvl_thread_forget(mn_thread *core) {
 
 static void on_ready(gvl_thread *t, unsigned on, uint64_t now) {
   if (t->suspended_ns) {
-    if (on & GVL_STATS) add_owned(&t->idle_ns[t->suspended_for], now - t->suspended_ns);
+    int slot = gvl_idle_slot(t->suspended_for);
+    if ((on & GVL_STATS) && slot >= 0) add_owned(&t->idle_ns[slot], now - t->suspended_ns);
     t->suspended_ns = 0;
   }
+  __builtin_prefetch(&t->stats, 1);   /* for RESUMED, which comes soon on another native thread or this one */
   t->ready_ns = now;
   if (on & GVL_WAITING_THREADS) t->waiting_mark = gvl_gauge_enter(&waiting_threads);
   if ((on & GVL_STATS) && t->ractor) t->ractor_waiting_mark = gvl_gauge_enter(&t->ractor->waiting);
@@ -149,7 +151,7 @@ static void on_suspended(gvl_thread *t, unsigned on, uint64_t now, mn_wait_reaso
   }
   t->resumed_ns = 0;
   t->suspended_ns = now;
-  t->suspended_for = (unsigned)why < MN_WAIT_REASON_COUNT ? why : MN_WAIT_NONE;
+  t->suspended_for = (uint8_t)((unsigned)why < MN_WAIT_REASON_COUNT ? why : MN_WAIT_NONE);
 }
 
 static void on_gc_end(gvl_thread *t, unsigned on, uint64_t now) {
@@ -164,7 +166,7 @@ static void on_event(const mn_event *ev, void *data) {
   (void)data;
   gvl_thread *t = record_for(ev);
   if (!t) return;
-  uint64_t gen = GVL_RELAXED(&hook_gen);
+  uint32_t gen = GVL_RELAXED(&hook_gen);
   if (t->gen != gen) forget_sequence(t, gen);
   unsigned on = GVL_RELAXED(&enabled);
   if ((on & GVL_STATS) && t->ractor) catch_up_epoch(t);
