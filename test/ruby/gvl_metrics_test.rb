@@ -71,6 +71,14 @@ module GvlMetricsHelpers
     [threads, stop]
   end
 
+  # Threads that give way at once whenever they run (Thread.pass) until told to stop: a pass by
+  # the caller lets each of them run once and become ready again.
+  def passers(n)
+    stop = [false]
+    threads = Array.new(n) { Thread.new { Thread.pass until stop[0] } }
+    [threads, stop]
+  end
+
   def histogram_total(h)
     h.map { |_, count| count }.sum
   end
@@ -96,15 +104,19 @@ class GvlToolsApiTest < MnTest::Case
   end
 
   def test_disabled_metrics_stay_zero_while_threads_wait
-    ping_pong(50)
-    threads, stop = spinners(2)
-    count = GVLTools::WaitingThreads.count
-    stop[0] = true
-    threads.each(&:join)
-    assert_equal 0, GVLTools::GlobalTimer.monotonic_time
-    assert_equal 0, GVLTools::LocalTimer.monotonic_time
-    assert_equal 0, GVLTools::LocalTimer.for(threads[0]).monotonic_time
-    assert_equal 0, count
+    [false, true].each do |global_on|
+      GVLTools::GlobalTimer.enable if global_on   # the hook runs, for GlobalTimer only
+      ping_pong(50)
+      threads, stop = spinners(2)
+      count = GVLTools::WaitingThreads.count
+      stop[0] = true
+      threads.each(&:join)
+      assert_equal global_on, GVLTools::GlobalTimer.monotonic_time > 0
+      assert_equal 0, GVLTools::LocalTimer.monotonic_time
+      assert_equal 0, GVLTools::LocalTimer.for(threads[0]).monotonic_time
+      assert_equal 0, count
+      quiesce
+    end
   end
 
   def test_global_timer_sums_the_waits_of_cpu_bound_threads
@@ -237,6 +249,25 @@ class GvlToolsApiTest < MnTest::Case
     assert_equal 0, GVLTools::WaitingThreads.count
   end
 
+  def test_waiting_threads_is_exact_when_threads_counted_before_a_restart_run_again
+    [false, true].each do |other_metric_on|
+      GVLTools::GlobalTimer.enable if other_metric_on   # the hook stays through the restart
+      GVLTools::WaitingThreads.enable
+      old, stop = passers(2)
+      assert_equal 2, GVLTools::WaitingThreads.count
+      GVLTools::WaitingThreads.disable
+      GVLTools::WaitingThreads.enable       # restarts at 0 under the two old ones
+      fresh, stop_fresh = passers(1)
+      assert_equal 1, GVLTools::WaitingThreads.count
+      Thread.pass                           # each runs once (the old ones leave uncounted), readies again
+      assert_equal 3, GVLTools::WaitingThreads.count, "other metric on: #{other_metric_on}"
+      stop[0] = stop_fresh[0] = true
+      (old + fresh).each(&:join)
+      assert_equal 0, GVLTools::WaitingThreads.count
+      quiesce
+    end
+  end
+
   def test_enabling_and_disabling_repeatedly_while_threads_run
     q = Queue.new
     workers = Array.new(4) { |i| Thread.new { 300.times { |n| q << n; Thread.pass if n % 3 == i % 3; q.pop } } }
@@ -326,11 +357,17 @@ class GvlStatsTest < MnTest::Case
     GVLTools::Stats.reset
     threads = Array.new(2) { Thread.new { spin_for(SPIN) } }
     threads.each(&:join)
-    per_thread = threads.map { |t| stats(t)[:preemptions] }
-    assert per_thread.sum >= 1, "no preemption in #{SPIN}s of two spinners: #{per_thread.inspect}"
-    assert GVLTools::Stats.ractor[:preemptions] >= per_thread.sum
-    held = threads.map { |t| stats(t)[:hold_ns] }.sum
+    per_thread = threads.map { |t| stats(t) }
+    assert per_thread.map { |s| s[:preemptions] }.sum >= 1, "no preemption in #{SPIN}s of two spinners"
+    per_thread.each do |s|   # a spinner never parks: every run but its last ends in a preemption
+      assert_equal s[:acquisitions] - 1, s[:preemptions], s.inspect
+    end
+    assert GVLTools::Stats.ractor[:preemptions] >= per_thread.map { |s| s[:preemptions] }.sum
+    held = per_thread.map { |s| s[:hold_ns] }.sum
     assert held > SPIN * 1e9 / 2, "spinners held the GVL #{held} ns"
+    alone = Thread.new { :done }   # nobody else ready while it runs: never preempted
+    alone.join
+    assert_equal 0, stats(alone)[:preemptions]
   end
 
   def test_idle_time_is_attributed_to_what_the_thread_waited_on
@@ -415,6 +452,19 @@ class GvlStatsTest < MnTest::Case
     GC.start
     assert_equal before, stats(t)
     assert GVLTools::Stats.ractor[:acquisitions] >= 500
+  end
+
+  def test_a_wait_begun_while_every_metric_was_off_is_not_counted
+    GVLTools::LocalTimer.enable
+    go = Queue.new
+    t = Thread.new { go.pop }          # ready now, seen by the hook
+    GVLTools::LocalTimer.disable       # the hook goes before t runs: its RESUMED is not seen
+    wait_until("parked") { t.stop? }
+    go << 1                            # ready again, unseen
+    GVLTools::LocalTimer.enable
+    GVLTools::LocalTimer.for(t).reset
+    t.join                             # RESUMED seen: its READY belongs to the old registration
+    assert_equal 0, GVLTools::LocalTimer.for(t).monotonic_time
   end
 
   def test_stats_of_a_non_thread_raise_type_error
