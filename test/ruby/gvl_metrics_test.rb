@@ -258,7 +258,8 @@ class GvlToolsApiTest < MnTest::Case
       GVLTools::WaitingThreads.disable
       GVLTools::WaitingThreads.enable       # restarts at 0 under the two old ones
       fresh, stop_fresh = passers(1)
-      assert_equal 1, GVLTools::WaitingThreads.count
+      # 1, or up to 3 if this thread was preempted meanwhile and the old ones ran and readied again
+      assert_include [1, 2, 3], GVLTools::WaitingThreads.count
       Thread.pass                           # each runs once (the old ones leave uncounted), readies again
       assert_equal 3, GVLTools::WaitingThreads.count, "other metric on: #{other_metric_on}"
       stop[0] = stop_fresh[0] = true
