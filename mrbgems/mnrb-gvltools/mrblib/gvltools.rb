@@ -24,11 +24,14 @@
 # Numbers start when a metric is on: a wait begun before that, or while every metric was off,
 # is not counted; a hold is counted when it ends.
 #
-# Memory: a thread's numbers (~450 bytes) are allocated at its first event and freed with its
+# Memory: a thread's numbers (352 bytes) are allocated at its first event and freed with its
 # Thread object, so a dead thread's final numbers stay readable as long as the Thread is.
-# Cost: off, nothing (no hook is registered). Everything on, the ring benchmark
-# (bench/ring.rb 10000 100: a Queue hand-off per hop, the worst case) runs about 1.3x as long:
-# a clock read and the recorder per event, three events per hand-off (docs/DESIGN.md).
+# Cost: off, nothing (no hook is registered). Everything on, measured with
+# bench/gvltools-overhead.sh (interleaved runs, medians) on a 2-CPU machine: the ring with 10,000
+# threads (bench/ring.rb 10000 100, cold records) 1.31x as long (0.566 -> 0.744 s, +180 ns per
+# hand-off); with 100 threads (warm records, a bare 150 ns hand-off) 1.75x (+125 ns per hand-off).
+# A hand-off is three events (READY, SUSPENDED, RESUMED); the core's clock read for each is about
+# a third of the added time, the recorder about a sixth in the warm case (docs/DESIGN.md).
 module GVLTools
   # enable / disable / enabled? for a metric, as gvltools' AbstractInstrumenter.
   module AbstractInstrumenter
