@@ -30,8 +30,8 @@
 # bench/gvltools-overhead.sh (interleaved runs, medians) on a 2-CPU machine: the ring with 10,000
 # threads (bench/ring.rb 10000 100, cold records) 1.31x as long (0.566 -> 0.744 s, +180 ns per
 # hand-off); with 100 threads (warm records, a bare 150 ns hand-off) 1.75x (+125 ns per hand-off).
-# A hand-off is three events (READY, SUSPENDED, RESUMED); the core's clock read for each is about
-# a third of the added time, the recorder about a sixth in the warm case (docs/DESIGN.md).
+# A hand-off is three events (READY, SUSPENDED, RESUMED). Profiled in the warm case, the core's
+# clock read for each event takes about twice the time of the recorder itself (docs/DESIGN.md).
 module GVLTools
   # enable / disable / enabled? for a metric, as gvltools' AbstractInstrumenter.
   module AbstractInstrumenter
