@@ -71,6 +71,14 @@ module GvlMetricsHelpers
     [threads, stop]
   end
 
+  # A thread parked on a Queue pop, and the Queue that wakes it.
+  def parked_thread
+    q = Queue.new
+    t = Thread.new { q.pop }
+    wait_until("parked on the queue") { t.stop? }
+    [t, q]
+  end
+
   # Threads that give way at once whenever they run (Thread.pass) until told to stop: a pass by
   # the caller lets each of them run once and become ready again.
   def passers(n)
@@ -159,9 +167,7 @@ class GvlToolsApiTest < MnTest::Case
   end
 
   def test_local_timer_grows_for_a_waiting_thread_and_not_for_a_parked_one
-    q = Queue.new
-    parked = Thread.new { q.pop }
-    wait_until("parked on the queue") { parked.stop? }
+    parked, q = parked_thread
     GVLTools::LocalTimer.enable
     spinning = Array.new(2) { Thread.new { spin_for(SPIN); GVLTools::LocalTimer.monotonic_time } }
     own = spinning.map(&:value)
@@ -431,9 +437,7 @@ class GvlStatsTest < MnTest::Case
   end
 
   def test_a_thread_never_seen_has_zero_stats
-    q = Queue.new
-    t = Thread.new { q.pop }
-    wait_until("parked") { t.stop? }
+    t, q = parked_thread
     GVLTools::Stats.enable
     s = stats(t)
     assert_equal 0, s[:acquisitions]
