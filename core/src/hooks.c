@@ -4,47 +4,57 @@
  * it without a lock. With no hook registered the scheduler pays one relaxed load per event site.
  *
  * Hooks run on whichever native thread reports the event, some with the ractor lock held: they must
- * be quick and must not call back into the scheduler. Removed hooks are not freed (a concurrent
- * walker may still read them); they are rare, small, and reused by nobody.
+ * be quick and must not call back into the scheduler. Removed hooks are never freed (a concurrent
+ * walker may still read them); they stay in the chain, marked removed, and adding the same (fn,
+ * events, data) again revives the node instead of allocating one, so a tool that turns itself on
+ * and off (GVLTools.enable/disable) costs a bounded amount of memory.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 #include <stdlib.h>
 
 struct mn_hook {
-  mn_hook_fn fn;
+  mn_hook_fn fn;            /* fn, data, events: immutable */
   void *data;
   unsigned events;
   _Atomic bool removed;
   mn_hook *next;            /* immutable once published */
 };
 
+/* Every node ever added, newest first (guarded by hooks_lock). mn_hooks_head is this chain while
+ * at least one hook is live, and NULL otherwise: the event sites' fast path. */
+static mn_hook *chain;
 _Atomic(mn_hook *) mn_hooks_head;
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;  /* serializes add/remove */
 
 mn_hook *mn_hook_add(mn_hook_fn fn, unsigned events, void *data) {
-  mn_hook *h = calloc(1, sizeof *h);
-  if (!h) return NULL;
-  h->fn = fn;
-  h->data = data;
-  h->events = events & MN_EVENT_MASK;
+  events &= MN_EVENT_MASK;
   pthread_mutex_lock(&hooks_lock);
-  h->next = atomic_load(&mn_hooks_head);
-  atomic_store_explicit(&mn_hooks_head, h, memory_order_release);
+  mn_hook *h = chain;
+  while (h && !(atomic_load(&h->removed) && h->fn == fn && h->events == events && h->data == data))
+    h = h->next;
+  if (h) {
+    atomic_store(&h->removed, false);
+  } else if ((h = calloc(1, sizeof *h))) {
+    h->fn = fn;
+    h->data = data;
+    h->events = events;
+    h->next = chain;
+    chain = h;
+  }
+  if (h) atomic_store_explicit(&mn_hooks_head, chain, memory_order_release);
   pthread_mutex_unlock(&hooks_lock);
   return h;
 }
 
 bool mn_hook_remove(mn_hook *hook) {
   pthread_mutex_lock(&hooks_lock);
-  bool found = false;
-  for (mn_hook *h = atomic_load(&mn_hooks_head); h; h = h->next)
+  bool found = false, any = false;
+  for (mn_hook *h = chain; h; h = h->next) {
     if (h == hook && !atomic_load(&h->removed)) { atomic_store(&h->removed, true); found = true; }
-  /* When every hook is removed, the fast path sees an empty list again. */
-  bool any = false;
-  for (mn_hook *h = atomic_load(&mn_hooks_head); h; h = h->next)
     if (!atomic_load(&h->removed)) any = true;
-  if (!any) atomic_store(&mn_hooks_head, NULL);
+  }
+  if (!any) atomic_store(&mn_hooks_head, NULL);   /* the fast path sees an empty list again */
   pthread_mutex_unlock(&hooks_lock);
   return found;
 }

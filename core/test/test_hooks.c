@@ -139,6 +139,35 @@ TEST(hooks_see_every_thread_follow_the_state_machine_and_one_gvl_holder) {
   CHECK(dead >= WORKERS);
 }
 
+/* ---- a hook turned off and on again is the same node, and fires again ---- */
+static atomic_int toggled_calls;
+static void count_event(const mn_event *ev, void *data) { atomic_fetch_add(&toggled_calls, 1); }
+static void toggle_main(mn_thread *self, void *arg) {
+  static int a, b;
+  mn_hook *first = mn_hook_add(count_event, MN_EVENT_MASK, &a);
+  mn_hook *other = mn_hook_add(count_event, MN_EVENT_MASK, &b);   /* other data: its own node */
+  CHECK(first && other && first != other);
+  for (int i = 0; i < 1000; i++) {
+    CHECK(mn_hook_remove(first));
+    CHECK(!mn_hook_remove(first));
+    CHECK(mn_hook_add(count_event, MN_EVENT_MASK, &a) == first);
+  }
+  CHECK(mn_hook_remove(other));
+  int before = atomic_load(&toggled_calls);
+  mn_yield(self, MN_WAIT_NONE);                       /* nobody else is ready: no event */
+  mn_thread *t = mn_thread_new(mn_thread_ractor(self), parks_once, NULL, NULL);
+  mn_thread_start(t);                                 /* STARTED and READY reach `first` only */
+  CHECK_EQ(atomic_load(&toggled_calls) - before, 2);
+  CHECK(mn_hook_remove(first));
+  mn_unpark(t);
+  while (!mn_thread_dead(t)) mn_yield(self, MN_WAIT_NONE);
+  CHECK_EQ(atomic_load(&toggled_calls) - before, 2);  /* none once every hook is removed */
+  mn_thread_free(t);
+}
+TEST(hooks_toggled_off_and_on_reuse_their_node_and_fire_again) {
+  harness_run(NULL, NULL, toggle_main, NULL);
+}
+
 TEST(thread_specific_keys_run_out_after_eight) {
   for (int i = 0; i < MN_THREAD_SPECIFIC_KEYS; i++) CHECK_EQ(mn_thread_specific_key_create(), i);
   CHECK_EQ(mn_thread_specific_key_create(), -1);

@@ -170,7 +170,10 @@ typedef struct mn_event {
 } mn_event;
 typedef void (*mn_hook_fn)(const mn_event *ev, void *data);
 typedef struct mn_hook mn_hook;
+/* NULL when out of memory. Adding a (fn, events, data) that was added and removed before revives
+ * the old hook (the same handle): toggling a tool on and off does not allocate. */
 mn_hook *mn_hook_add(mn_hook_fn fn, unsigned events, void *data);
+/* False if `hook` is not live. A removed handle is dead: it may be handed out again by mn_hook_add. */
 bool mn_hook_remove(mn_hook *hook);
 const char *mn_wait_reason_name(mn_wait_reason why);   /* "sleep", "mutex", ... */
 

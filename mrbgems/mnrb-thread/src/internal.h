@@ -97,6 +97,9 @@ void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm);
 mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, mrb_bool *timed_out);
 void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th);
 
+/* tools.c */
+void mnrb_tools_thread_freed(mn_thread *core);   /* before mn_thread_free: mnrb_thread_free_hook */
+
 /* the other classes */
 void mnrb_init_mutex(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_init_condvar(mrb_state *mrb, mnrb_vm *vm);

@@ -22,7 +22,10 @@ static void thread_free(mrb_state *mrb, void *p) {
   mnrb_vm *vm = th->vm;
   if (th->all_prev) th->all_prev->all_next = th->all_next; else if (vm->all == th) vm->all = th->all_next;
   if (th->all_next) th->all_next->all_prev = th->all_prev;
-  if (th->core && (mn_thread_dead(th->core) || !th->started)) mn_thread_free(th->core);
+  if (th->core && (mn_thread_dead(th->core) || !th->started)) {
+    mnrb_tools_thread_freed(th->core);
+    mn_thread_free(th->core);
+  }
   if (th->arena && th != vm->main) mrb_free(mrb, th->arena);   /* main's is mruby's own */
   mrb_free(mrb, th);
 }

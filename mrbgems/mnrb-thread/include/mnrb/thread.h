@@ -27,5 +27,23 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg);
 
 MRB_API void mnrb_close(mrb_state *mrb);
 
+/* ---- for tools built on the core's event hooks (mrbgems/mnrb-gvltools) ---- */
+
+/* The ractor that `mrb` is the interpreter of. */
+MRB_API mn_ractor *mnrb_ractor(mrb_state *mrb);
+
+/* The core thread behind a Thread object; NULL if it has not started. Raises TypeError ("wrong
+ * argument type Integer (expected Thread)") if `thread` is not a Thread. */
+MRB_API mn_thread *mnrb_thread_core(mrb_state *mrb, mrb_value thread);
+
+/* Called when a Thread's binding is freed (its object was collected, or the state closed), just
+ * before its dead core thread is: the last moment a tool can free what it keeps in the thread's
+ * mn_thread_specific slots. No event of that thread can still be reported. Runs on the thread
+ * doing the GC, inside it: must not allocate Ruby objects. Process-wide; adding the same function
+ * twice adds it once; false when all MNRB_THREAD_FREE_HOOKS places are taken. */
+#define MNRB_THREAD_FREE_HOOKS 4
+typedef void mnrb_thread_free_hook(mn_thread *core);
+MRB_API mrb_bool mnrb_thread_free_hook_add(mnrb_thread_free_hook *fn);
+
 MRB_END_DECL
 #endif
