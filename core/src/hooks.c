@@ -59,13 +59,33 @@ bool mn_hook_remove(mn_hook *hook) {
   return found;
 }
 
-void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
-  mn_event ev = { .kind = kind, .thread = t, .ractor = t->ractor, .other = other,
-                  .time_ns = mn_now_ns(), .reason = reason };
-  mn_nt *nt = mn_nt_current();
-  if (nt) { ev.native_thread = nt->tid; ev.native_index = nt->index; }
+static void fire(mn_event *ev) {
   for (mn_hook *h = atomic_load_explicit(&mn_hooks_head, memory_order_acquire); h; h = h->next)
-    if ((h->events & kind) && !atomic_load_explicit(&h->removed, memory_order_relaxed)) h->fn(&ev, h->data);
+    if ((h->events & ev->kind) && !atomic_load_explicit(&h->removed, memory_order_relaxed)) h->fn(ev, h->data);
+}
+
+static void prepare(mn_event *ev, unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+  *ev = (mn_event){ .kind = kind, .thread = t, .ractor = t->ractor, .other = other,
+                    .time_ns = mn_now_ns(), .reason = reason };
+  mn_nt *nt = mn_nt_current();
+  if (nt) { ev->native_thread = nt->tid; ev->native_index = nt->index; }
+}
+
+void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+  mn_event ev;
+  prepare(&ev, kind, t, other, reason);
+  fire(&ev);
+}
+
+/* Two back-to-back events of one thread (SUSPENDED then READY when it yields, SUSPENDED then
+ * EXITED when it ends): one clock read serves both, which is most of an event's cost. */
+void mn_hooks_fire_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t) {
+  mn_event ev;
+  prepare(&ev, kind, t, NULL, reason);
+  fire(&ev);
+  ev.kind = kind2;
+  ev.reason = kind2 == MN_EVENT_EXITED ? reason : MN_WAIT_NONE;
+  fire(&ev);
 }
 
 void mn_thread_gc(mn_thread *self, bool start) {

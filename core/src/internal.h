@@ -204,11 +204,19 @@ void mn_sched_tick(mn_ractor *r, void *arg);
 /* ---- hooks (hooks.c) ---- */
 extern _Atomic(mn_hook *) mn_hooks_head;
 void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason);
+void mn_hooks_fire_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t);
 static inline void mn_emit(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
 #ifndef MN_NO_EVENTS   /* defined only by `make bench`'s comparison build: what the sites cost */
   if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire(kind, t, other, reason);
 #else
   (void)kind; (void)t; (void)other; (void)reason;
+#endif
+}
+static inline void mn_emit_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t) {
+#ifndef MN_NO_EVENTS
+  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire_pair(kind, reason, kind2, t);
+#else
+  (void)kind; (void)reason; (void)kind2; (void)t;
 #endif
 }
 

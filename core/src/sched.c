@@ -405,8 +405,7 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   self->state = MN_READY;
   enqueue_tail(r, self);
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
-  mn_emit(MN_EVENT_SUSPENDED, self, NULL, why);
-  mn_emit(MN_EVENT_READY, self, NULL, MN_WAIT_NONE);
+  mn_emit_pair(MN_EVENT_SUSPENDED, why, MN_EVENT_READY, self);
   switch_away(self, false);
   mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE);
 }
@@ -419,8 +418,7 @@ void mn_thread_exit(mn_thread *self) {
   if (self->all_prev) self->all_prev->all_next = self->all_next; else r->threads = self->all_next;
   if (self->all_next) self->all_next->all_prev = self->all_prev;
   r->nthreads--;
-  mn_emit(MN_EVENT_SUSPENDED, self, NULL, MN_WAIT_EXIT);
-  mn_emit(MN_EVENT_EXITED, self, NULL, MN_WAIT_EXIT);
+  mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_EXIT, MN_EVENT_EXITED, self);
   if (all_wait_forever(r, 0)) wake_main_deadlock(r, &a);
   run_after_unlock(a);
   size_t live = atomic_fetch_sub(&live_threads, 1) - 1;
