@@ -55,7 +55,7 @@ static const char *reason_color(const char *reason, uint32_t i) {
   static const struct { const char *r, *c; } known[] = {
     { "sleep", "#9cc7ee" }, { "queue", "#5fb8b0" }, { "mutex", "#e9c046" }, { "join", "#aab0dc" },
     { "io", "#4f8fd6" }, { "ractor", "#d5a6e0" }, { "preempted", "#f5a04a" }, { "blocking", "#a1887f" },
-    { "unknown", "#dddddd" },
+    { "none", "#dddddd" },
   };
   static const char *const spare[] = { "#c7e9a0", "#f2b8c6", "#b3d9d9", "#e6d2a8" };
   for (size_t k = 0; k < sizeof known / sizeof *known; k++) if (!strcmp(reason, known[k].r)) return known[k].c;
@@ -299,7 +299,7 @@ static void axis(drawing *d, buf *b, int top, int bottom) {
   double raw = span_ms / (d->plot_w / 100.0), step = pow(10, floor(log10(raw)));
   if (raw / step >= 5) step *= 5; else if (raw / step >= 2) step *= 2;
   int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-  buf_str(b, "<g stroke=\"#e4e4e4\">");
+  buf_str(b, "<g id=\"grid\" stroke=\"#e4e4e4\">");
   buf buf_labels = {0};
   double first = ceil(from_ms / step - 1e-9) * step;
   for (int i = 0;; i++) {
@@ -311,7 +311,7 @@ static void axis(drawing *d, buf *b, int top, int bottom) {
     buf_printf(&buf_labels, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f%s</text>", x, top - 4,
                decimals, t, i == 0 ? " ms" : "");
   }
-  buf_str(b, "</g><g fill=\"#555\">");
+  buf_str(b, "</g><g id=\"axis\" fill=\"#555\">");
   buf_add(b, buf_labels.p ? buf_labels.p : "", buf_labels.len);
   buf_str(b, "</g>");
   buf_free(&buf_labels);
@@ -358,26 +358,33 @@ static void write_svg(FILE *out, drawing *d, const buf *labels, int rows_top, in
   buf_xml(&head, d->o->path);
   buf_printf(&head, ": %.3f to %.3f ms of %.3f ms</text>", (double)(d->from - d->st->tl->first) / 1e6,
              (double)(d->to - d->st->tl->first) / 1e6, (double)(d->st->tl->last - d->st->tl->first) / 1e6);
+  buf_str(&head, "<g id=\"legend\">");
   int y = legend(d, &head, 38, width);
+  buf_str(&head, "</g>");
   int shift = y + 14 - rows_top;                    /* the rows were placed from rows_top */
   axis(d, &body, rows_top, rows_bottom);
+  buf_str(&body, "<g id=\"threads\">");
   for (int k = 0; k < NKEYS; k++)
     if (d->paths[k].len) buf_printf(&body, "<path fill=\"%s\" d=\"%s\"/>", key_color(d, k), d->paths[k].p);
+  buf_str(&body, "</g>\n<g id=\"native-threads\">");
   buf_add(&body, d->natives.p ? d->natives.p : "", d->natives.len);
+  buf_str(&body, "</g>\n");
   if (d->flows.len) {
-    buf_str(&body, "<g stroke=\"#333\" stroke-opacity=\"0.6\" stroke-width=\"0.7\">");
+    buf_str(&body, "<g id=\"flows\" stroke=\"#333\" stroke-opacity=\"0.6\" stroke-width=\"0.7\">");
     buf_add(&body, d->flows.p, d->flows.len);
     buf_str(&body, "</g>");
   }
+  buf_str(&body, "\n<g id=\"labels\">");
   buf_add(&body, labels->p ? labels->p : "", labels->len);
+  buf_str(&body, "</g>");
   int bottom = rows_bottom + 8;
   if (omitted_threads || omitted_natives) {
     bottom += 14;
-    buf_printf(&body, "<text x=\"4\" y=\"%d\" fill=\"#555\">not shown:", bottom);
+    buf_printf(&body, "<g id=\"notes\"><text x=\"4\" y=\"%d\" fill=\"#555\">not shown:", bottom);
     if (omitted_threads) buf_printf(&body, " %zu Ruby threads (the ones that wanted the GVL least)", omitted_threads);
     if (omitted_natives) buf_printf(&body, "%s %zu native threads (the least busy)", omitted_threads ? "," : "",
                                     omitted_natives);
-    buf_str(&body, "; --threads=N shows more</text>");
+    buf_str(&body, "; --threads=N shows more</text></g>");
   }
   int height = bottom + shift + 8;
   fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -67,9 +67,9 @@ static void classify(timeline *tl, tl_name *nm) {
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
     if (!strcmp(s, fixed[i].s)) { nm->state = fixed[i].st; return; }
   size_t n = strlen(s);
-  if (!strcmp(s, "waiting")) {            /* a thread first seen mid-wait: the reason is unknown */
+  if (!strcmp(s, "waiting")) {            /* Thread.pass, or a thread first seen mid-wait */
     nm->state = TL_S_WAITING;
-    nm->reason = reason_index(tl, "unknown", 7);
+    nm->reason = reason_index(tl, "none", 4);
   } else if (!strncmp(s, "waiting (", 9) && n > 10 && s[n - 1] == ')') {
     nm->state = TL_S_WAITING;
     nm->reason = reason_index(tl, s + 9, n - 10);
