@@ -293,11 +293,11 @@ static int place_rows(drawing *d, buf *labels, int y, size_t *omitted_threads, s
   return y;
 }
 
-/* Ticks every 1, 2 or 5 x 10^k ms, about every 100 px; labels in ms from the trace's start. */
+/* Ticks every 1, 2 or 5 x 10^k ms, at least 100 px apart; labels in ms from the trace's start. */
 static void axis(drawing *d, buf *b, int top, int bottom) {
   double from_ms = (double)(d->from - d->st->tl->first) / 1e6, span_ms = (double)(d->to - d->from) / 1e6;
   double raw = span_ms / (d->plot_w / 100.0), step = pow(10, floor(log10(raw)));
-  if (raw / step >= 5) step *= 5; else if (raw / step >= 2) step *= 2;
+  if (raw / step > 5) step *= 10; else if (raw / step > 2) step *= 5; else if (raw / step > 1) step *= 2;
   int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
   buf_str(b, "<g id=\"grid\" stroke=\"#e4e4e4\">");
   buf buf_labels = {0};
@@ -341,8 +341,8 @@ static int legend(drawing *d, buf *b, int y, int width) {
   }
   y += 16;
   if (d->st->flows) {
-    if (d->draw_flows) snprintf(text, sizeof text, "lines: %" PRIu64 " wake and GVL hand-off arrows", d->nflows);
-    else snprintf(text, sizeof text, "%" PRIu64 " wake and GVL hand-off arrows not drawn (over %d)",
+    if (d->draw_flows) snprintf(text, sizeof text, "arrows: %" PRIu64 " wake-ups and GVL hand-offs", d->nflows);
+    else snprintf(text, sizeof text, "%" PRIu64 " wake-up and GVL hand-off arrows not drawn (more than %d)",
                   d->st->flows, MAX_FLOWS);
     buf_printf(b, "<text x=\"4\" y=\"%d\" fill=\"#555\">%s</text>", y, text);
     y += 16;
@@ -355,7 +355,8 @@ static void write_svg(FILE *out, drawing *d, const buf *labels, int rows_top, in
   buf head = {0}, body = {0};
   int width = d->o->width;
   buf_str(&head, "<text x=\"4\" y=\"18\" font-size=\"13\" font-weight=\"bold\">");
-  buf_xml(&head, d->o->path);
+  const char *base = strrchr(d->o->path, '/');           /* the file name: pictures move */
+  buf_xml(&head, base ? base + 1 : d->o->path);
   buf_printf(&head, ": %.3f to %.3f ms of %.3f ms</text>", (double)(d->from - d->st->tl->first) / 1e6,
              (double)(d->to - d->st->tl->first) / 1e6, (double)(d->st->tl->last - d->st->tl->first) / 1e6);
   buf_str(&head, "<g id=\"legend\">");
@@ -370,7 +371,9 @@ static void write_svg(FILE *out, drawing *d, const buf *labels, int rows_top, in
   buf_add(&body, d->natives.p ? d->natives.p : "", d->natives.len);
   buf_str(&body, "</g>\n");
   if (d->flows.len) {
-    buf_str(&body, "<g id=\"flows\" stroke=\"#333\" stroke-opacity=\"0.6\" stroke-width=\"0.7\">");
+    buf_str(&body, "<defs><marker id=\"arrow\" viewBox=\"0 0 6 6\" refX=\"6\" refY=\"3\" markerWidth=\"5\" "
+             "markerHeight=\"5\" orient=\"auto\"><path d=\"M0 0L6 3L0 6z\" fill=\"#222\"/></marker></defs>"
+             "<g id=\"flows\" stroke=\"#222\" stroke-opacity=\"0.8\" marker-end=\"url(#arrow)\">");
     buf_add(&body, d->flows.p, d->flows.len);
     buf_str(&body, "</g>");
   }
