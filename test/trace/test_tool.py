@@ -10,6 +10,7 @@ show for seed 002's scenarios, the SVG (well-formed, a row per thread, bounded s
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,8 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_trace import check  # noqa: E402
+import harness  # noqa: E402
+from harness import expect, test  # noqa: E402
 
 MNRB = sys.argv[1] if len(sys.argv) > 1 else "bin/mnrb"
 TOOL = sys.argv[2] if len(sys.argv) > 2 else "bin/mnrb-trace"
@@ -24,21 +27,6 @@ TOOL_ASAN = sys.argv[3] if len(sys.argv) > 3 and os.path.exists(sys.argv[3]) els
 FILTER = sys.argv[4] if len(sys.argv) > 4 else ""
 SVG_NS = "{http://www.w3.org/2000/svg}"
 TMP = tempfile.mkdtemp(prefix="mnrb-trace-test.")
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
-
-class Failed(Exception):
-    pass
-
-
-def expect(cond, msg):
-    if not cond:
-        raise Failed(msg)
 
 
 _traces = {}
@@ -277,8 +265,8 @@ def svg_is_well_formed_with_a_row_per_thread_and_native_thread_and_a_legend():
         expect(labels.count(name) == 1, f"a row labelled '{name}': {labels}")
     expect(sum(1 for x in labels if x.startswith("native thread ")) == ref["native_threads"], f"{labels}")
     expect(len(labels) == ref["threads"] + ref["native_threads"] + 2, f"rows and two headings: {labels}")
-    legend = texts(root, "legend")
-    for item in ("running", "wants_gvl", "waiting (sleep)", "waiting (mutex)", "gc"):
+    legend = texts(root, "legend")     # the states drawn (wants_gvl is too short to show here)
+    for item in ("running", "waiting (sleep)", "waiting (mutex)", "waiting (join)", "gc"):
         expect(item in legend, f"legend item {item}: {legend}")
     expect(root.get("width") == "1200", root.get("width"))
     expect(texts(root, "axis")[0] == "0 ms", "a time axis in ms")
@@ -317,6 +305,19 @@ def svg_rows_show_each_state_in_proportion_to_its_time():
             got = widths.get((f"#{serial}", st), 0)
             slices = ref["states"][st]          # each slice end may round by a pixel
             expect(abs(got - want) <= slices + 2, f"#{serial} {st}: {got} px drawn, {want:.1f} px of time")
+
+
+@test
+def thread_names_with_markup_quotes_and_bad_utf8_keep_json_and_svg_well_formed():
+    path = trace("names", "t = Thread.new { Thread.current.name = %q(<b>&\"'\\\\) + \"\\xff\\x01\\e[31m\" + "
+                 "'\u00e9' * 40; Thread.pass }; t.join")
+    s = summary(path)                       # json.loads in summary() would fail on bad JSON
+    name = threads_of(s)[2]["name"]
+    expect(name.startswith("#2 <b>&\"'\\") and "\ufffd" not in name and "\x1b" not in name, repr(name))
+    _, root = svg(path)                     # ET.fromstring in svg() would fail on bad XML
+    expect(any(x.startswith("#2 <b>&") for x in texts(root, "labels")), f"{texts(root, 'labels')}")
+    table = tool("summary", path).stdout
+    expect(b"\x1b" not in table and b"\x01" not in table, "no terminal controls in the table")
 
 
 @test
@@ -461,20 +462,10 @@ def usage_errors_exit_2():
 
 
 def main():
-    passed = failed = 0
-    for fn in TESTS:
-        if FILTER not in fn.__name__:
-            continue
-        try:
-            fn()
-            print(f"ok   {fn.__name__}")
-            passed += 1
-        except Exception as e:  # Failed, timeouts, parse errors
-            print(f"FAIL {fn.__name__}\n  {type(e).__name__}: {e}")
-            failed += 1
-    subprocess.run(["rm", "-rf", TMP])
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    try:
+        return harness.run(FILTER)
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -107,6 +107,13 @@ void buf_json_str(buf *b, const char *s) {
   buf_add(b, "\"", 1);
 }
 
+size_t utf8_prefix(const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n <= max) return n;
+  while (max && ((unsigned char)s[max] & 0xc0) == 0x80) max--;   /* s[max]: the first byte left out */
+  return max;
+}
+
 void buf_write(const buf *b, FILE *f) { if (b->len) fwrite(b->p, 1, b->len, f); }
 
 void buf_free(buf *b) { free(b->p); *b = (buf){0}; }

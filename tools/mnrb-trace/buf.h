@@ -19,6 +19,8 @@ void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void buf_xml(buf *b, const char *s);          /* XML text or attribute value, valid UTF-8 */
 void buf_json_str(buf *b, const char *s);     /* a quoted JSON string, valid UTF-8 */
 void buf_write(const buf *b, FILE *f);
+/* The longest prefix of s of at most max bytes that does not cut a UTF-8 character in two. */
+size_t utf8_prefix(const char *s, size_t max);
 void buf_free(buf *b);
 
 void *xmalloc(size_t n);                      /* exits on failure */

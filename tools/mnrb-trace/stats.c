@@ -175,22 +175,25 @@ static int by_busy(const void *a, const void *b) {
   return x->track < y->track ? -1 : x->track > y->track;
 }
 
-size_t stats_threads_by_wait(const stats *s, uint32_t **out) {
-  uint32_t *v = xmalloc((s->nthreads + 1) * sizeof *v);
-  size_t n = 0;
-  for (size_t i = 0; i < s->nthreads; i++) if (s->threads[i].in_window) v[n++] = (uint32_t)i;
+/* Indexes 0..n-1 of the entities `in_window` keeps, sorted by `cmp` (over uint32_t indexes). */
+static size_t sorted_in_window(const stats *s, size_t n, bool (*in_window)(const stats *, size_t),
+                               int (*cmp)(const void *, const void *), uint32_t **out) {
+  uint32_t *v = xmalloc((n + 1) * sizeof *v);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) if (in_window(s, i)) v[k++] = (uint32_t)i;
   sorting = s;
-  qsort(v, n, sizeof *v, by_wait);
+  qsort(v, k, sizeof *v, cmp);
   *out = v;
-  return n;
+  return k;
+}
+
+static bool thread_in_window(const stats *s, size_t i) { return s->threads[i].in_window; }
+static bool native_in_window(const stats *s, size_t i) { return s->natives[i].in_window; }
+
+size_t stats_threads_by_wait(const stats *s, uint32_t **out) {
+  return sorted_in_window(s, s->nthreads, thread_in_window, by_wait, out);
 }
 
 size_t stats_natives_by_busy(const stats *s, uint32_t **out) {
-  uint32_t *v = xmalloc((s->nnatives + 1) * sizeof *v);
-  size_t n = 0;
-  for (size_t i = 0; i < s->nnatives; i++) if (s->natives[i].in_window) v[n++] = (uint32_t)i;
-  sorting = s;
-  qsort(v, n, sizeof *v, by_busy);
-  *out = v;
-  return n;
+  return sorted_in_window(s, s->nnatives, native_in_window, by_busy, out);
 }

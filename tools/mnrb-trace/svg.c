@@ -104,11 +104,7 @@ static void draw_run(drawing *d, row *r) {
   if (label && chars >= 2) {
     buf_printf(&d->natives, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#fff\">", x + 2, r->y + ROW_H - 2);
     char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.*s", chars < 63 ? chars : 63, label);
-    size_t n = strlen(tmp);                         /* never cut a UTF-8 sequence in two */
-    while (n && ((unsigned char)tmp[n - 1] & 0xc0) == 0x80) n--;
-    if (n && (unsigned char)tmp[n - 1] >= 0xc0) n--;
-    tmp[n] = 0;
+    snprintf(tmp, sizeof tmp, "%.*s", (int)utf8_prefix(label, chars < 63 ? (size_t)chars : 63), label);
     buf_xml(&d->natives, tmp);
     buf_str(&d->natives, "</text>");
   }
@@ -218,14 +214,10 @@ static void label(buf *b, int y, const char *text, const char *tooltip, bool hea
   if (swatch) buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"8\" height=\"8\" fill=\"%s\"/>", LABEL_W - 12, y - 8, swatch);
   if (heading) buf_printf(b, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">", y);
   else buf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - (swatch ? 16 : 6), y);
-  char tmp[40];
-  snprintf(tmp, sizeof tmp, "%s", text);
-  if (!heading && strlen(text) > 26) {               /* keep labels in their column */
-    size_t n = 25;
-    while (n && ((unsigned char)tmp[n] & 0xc0) == 0x80) n--;
-    strcpy(tmp + n, "\xe2\x80\xa6");
-  }
-  buf_xml(b, heading ? text : tmp);
+  char tmp[40];                                       /* keep labels in their column */
+  if (heading || strlen(text) <= 26) snprintf(tmp, sizeof tmp, "%.*s", (int)utf8_prefix(text, 39), text);
+  else snprintf(tmp, sizeof tmp, "%.*s\xe2\x80\xa6", (int)utf8_prefix(text, 25), text);
+  buf_xml(b, tmp);
   if (tooltip) { buf_str(b, "<title>"); buf_xml(b, tooltip); buf_str(b, "</title>"); }
   buf_str(b, "</text>");
 }
