@@ -1,4 +1,4 @@
-# mnrb build. `make` builds bin/mnrb; `make test` builds the sanitizer variants too and runs every
+# mnrb build. `make` builds bin/mnrb and bin/mnrb-trace; `make test` builds the sanitizer variants too and runs every
 # test; `make bench` and `make demo` run the benchmarks. Everything it needs it installs or fetches
 # itself (scripts/deps.sh, scripts/fetch-mruby.sh): a fresh Debian machine needs nothing else.
 #
@@ -18,6 +18,8 @@ endif
 CORE_SRCS := $(wildcard core/src/*.c)
 CORE_ASM  := core/src/coroutine_x86_64.S
 CORE_HDRS := $(wildcard core/include/mnrb/*.h core/src/*.h)
+TOOL_SRCS := $(wildcard tools/mnrb-trace/*.c)
+TOOL_HDRS := $(wildcard tools/mnrb-trace/*.h)
 GEM_SRCS  := $(shell find mrbgems -type f \( -name '*.c' -o -name '*.h' -o -name '*.rb' -o -name '*.rake' \) 2>/dev/null)
 
 WARN       := -Wall -Wextra -Wno-unused-parameter
@@ -25,10 +27,10 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: stock-mruby all deps mruby test test-core test-ruby test-asan test-tsan test-trace sanitizers bench demo clean distclean
+.PHONY: stock-mruby all deps mruby test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench demo clean distclean
 .DELETE_ON_ERROR:
 
-all: bin/mnrb
+all: bin/mnrb bin/mnrb-trace
 
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: scripts/deps.sh
@@ -64,6 +66,11 @@ $(BUILD)/$(1)/mnrb: cli/mnrb.c $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
 	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lm -pthread
 
+# the trace reader: plain C11 and libc, nothing of mnrb's (it reads the files mnrb writes)
+$(BUILD)/$(1)/mnrb-trace: $(TOOL_SRCS) $(TOOL_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CC) -std=c11 $(CFLAGS_$(1)) $(WARN) $(TOOL_SRCS) -o $$@ -lm
+
 $(BUILD)/$(1)/core-tests: $(wildcard core/test/*.c core/test/*.h) $(BUILD)/$(1)/libmnrb-core.a
 	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -Icore/src \
 	  $(wildcard core/test/*.c) -o $$@ $(BUILD)/$(1)/libmnrb-core.a -pthread
@@ -81,7 +88,11 @@ bin/mnrb: $(BUILD)/host/mnrb
 	@mkdir -p bin
 	cp $< $@.tmp && mv -f $@.tmp $@      # a rename: never "text file busy" while tests run it
 
-sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb
+bin/mnrb-trace: $(BUILD)/host/mnrb-trace
+	@mkdir -p bin
+	cp $< $@.tmp && mv -f $@.tmp $@
+
+sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb $(BUILD)/asan/mnrb-trace
 
 # ---- tests ----
 SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -99,6 +110,9 @@ $(PYVENV)/.stamp: test/trace/requirements.txt | $(BUILD)/.deps
 
 test-trace: bin/mnrb $(PYVENV)/.stamp
 	$(PYVENV)/bin/python test/trace/test_traces.py bin/mnrb
+
+test-tool: bin/mnrb bin/mnrb-trace $(BUILD)/asan/mnrb-trace $(PYVENV)/.stamp
+	$(PYVENV)/bin/python test/trace/test_tool.py bin/mnrb bin/mnrb-trace $(BUILD)/asan/mnrb-trace
 
 test-core: $(BUILD)/host/core-tests
 	$(BUILD)/host/core-tests

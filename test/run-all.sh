@@ -5,6 +5,7 @@
 #                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
 #                  short random timeslices)
 #   traces:        test/trace/test_traces.py (release and TSan builds)
+#   trace tool:    test/trace/test_tool.py (bin/mnrb-trace; bad input also under its ASan+UBSan build)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -53,6 +54,8 @@ run "ruby (tsan, 2 native threads, random 1-5 ms timeslices)" \
 run "traces"          $B/pyvenv/bin/python test/trace/test_traces.py bin/mnrb
 run "traces (tsan, 2 native threads)" \
     env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 $B/pyvenv/bin/python test/trace/test_traces.py $B/tsan/mnrb
+# the trace reader: its numbers against check_trace.py's, its SVG, bad input (release and ASan+UBSan)
+run "trace tool"      $B/pyvenv/bin/python test/trace/test_tool.py bin/mnrb bin/mnrb-trace $B/asan/mnrb-trace
 
 echo
 printf '%s\n' "${summary[@]}"

@@ -14,7 +14,10 @@ perfetto_trace_pb2), independently of mnrb's C code:
   - ready-queue counters never go negative.
 
 Prints a JSON summary (counts per state name, threads, ractors, flows, ...) on stdout, for tests
-to assert on; exits 1 with the list of violations when there are any.
+to assert on; exits 1 with the list of violations when there are any. The summary's "per_thread"
+and "per_native_thread" hold the numbers `mnrb-trace summary` reports (time per state, waits per
+reason, GVL acquisitions, longest wait, migrations; busy time per native thread), computed here
+from the same slices independently of the tool's C code, for test/trace/test_tool.py.
 
     check_trace.py TRACE [--complete]     (--complete: every thread must have started and died)
 """
@@ -50,6 +53,44 @@ def unknown(msg):
         return False
 
 
+def new_totals():
+    return {"started_ns": 0, "running_ns": 0, "gc_ns": 0, "wants_gvl_ns": 0, "max_wants_gvl_ns": 0,
+            "acquisitions": 0, "migrations": 0, "waiting_ns": defaultdict(int), "waits": defaultdict(int)}
+
+
+def add_slice(t, name, begin, end, before):
+    """Adds a Ruby thread's slice to its totals; `before`: the name of the slice before it."""
+    d = end - begin
+    if name.startswith("waiting"):
+        reason = name[len("waiting ("):-1] if name.startswith("waiting (") else "none"
+        t["waiting_ns"][reason] += d
+        t["waits"][reason] += 1
+    elif name in ("started", "running", "gc", "wants_gvl"):
+        t[name + "_ns"] += d
+    if name == "wants_gvl":
+        t["max_wants_gvl_ns"] = max(t["max_wants_gvl_ns"], d)
+    if name == "running" and before == "wants_gvl":
+        t["acquisitions"] += 1
+
+
+def native_thread_totals(nt_slices, tracks):
+    """Busy time, stretches and distinct Ruby threads per native thread (by track name), and per Ruby
+    thread serial how often a stretch began on another native thread than its stretch before."""
+    per_nt, runs = {}, defaultdict(list)
+    for uuid, sl in nt_slices.items():
+        serials = [int(n.split()[0].lstrip("#")) for _, _, n in sl if n.startswith("#")]
+        per_nt[tracks[uuid][3]] = {"busy_ns": sum(e - b for b, e, _ in sl), "stretches": len(sl),
+                                   "ruby_threads": len(set(serials))}
+        for b, _, n in sl:
+            if n.startswith("#"):
+                runs[int(n.split()[0].lstrip("#"))].append((b, uuid))
+    migrations = {}
+    for serial, r in runs.items():
+        r.sort(key=lambda x: x[0])
+        migrations[serial] = sum(1 for (_, a), (_, b) in zip(r, r[1:]) if a != b)
+    return per_nt, migrations
+
+
 def check(path, complete):
     trace = Trace.FromString(open(path, "rb").read())
     errors = []
@@ -69,6 +110,9 @@ def check(path, complete):
     states = defaultdict(int)
     counters_min = {}
     first_ts = last = None
+    open_at = {}                     # Ruby thread uuid -> (begin, name, name of the slice before)
+    closed_last = {}                 # Ruby thread uuid -> name of its last closed slice
+    per_thread = defaultdict(new_totals)
 
     def err(msg):
         if len(errors) < 50:
@@ -145,6 +189,16 @@ def check(path, complete):
         # a Ruby thread
         cur = thread_state.get(uuid)
         if ev.type == BEGIN:
+            if uuid in open_at:
+                b, n, before = open_at.pop(uuid)
+                add_slice(per_thread[tr[2]], n, b, ts, before)
+                closed_last[uuid] = n
+            open_at[uuid] = (ts, name, closed_last.get(uuid))
+        elif ev.type == END and uuid in open_at:
+            b, n, before = open_at.pop(uuid)
+            add_slice(per_thread[tr[2]], n, b, ts, before)
+            closed_last[uuid] = n
+        if ev.type == BEGIN:
             if cur is not None:
                 err(f"thread {tr[2]}: '{name}' begins while '{cur}' is open at {ts}")
             prev = thread_state.get(("last", uuid))
@@ -191,6 +245,8 @@ def check(path, complete):
         running_at[uuid].append((b, end))
     for uuid, (b, n) in nt_open.items():
         nt_slices[uuid].append((b, end, n))
+    for uuid, (b, n, before) in open_at.items():
+        add_slice(per_thread[tracks[uuid][2]], n, b, end, before)
 
     # the GVL is exclusive within a ractor
     for pid, sl in gvl_slices.items():
@@ -229,7 +285,12 @@ def check(path, complete):
                 err(f"thread {tracks[u][2]} never started in the trace")
             if u not in thread_died:
                 err(f"thread {tracks[u][2]} never died in the trace")
+    per_nt, migrations = native_thread_totals(nt_slices, tracks)
+    for tid, m in migrations.items():
+        per_thread[tid]["migrations"] = m
     summary = {
+        "per_thread": {str(tid): t for tid, t in per_thread.items()},
+        "per_native_thread": per_nt,
         "packets": len(trace.packet),
         "bytes": sum(p.ByteSize() for p in trace.packet),
         "threads": len(ruby_threads),

@@ -12,25 +12,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_trace import check  # noqa: E402
+import harness  # noqa: E402
+from harness import expect, test  # noqa: E402
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "bin/mnrb"
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 SANITIZED = bool(os.environ.get("MNRB_SANITIZER"))
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
-
-class Failed(Exception):
-    pass
-
-
-def expect(cond, msg):
-    if not cond:
-        raise Failed(msg)
 
 
 def run(code, *opts, env=None, trace=True, complete=True, timeout=120, extra=()):
@@ -248,19 +235,7 @@ def the_checker_catches_a_thread_that_never_dies_in_a_complete_trace():
 
 
 def main():
-    passed = failed = 0
-    for fn in TESTS:
-        if FILTER not in fn.__name__:
-            continue
-        try:
-            fn()
-            print(f"ok   {fn.__name__}")
-            passed += 1
-        except Exception as e:  # Failed, timeouts, checker errors
-            print(f"FAIL {fn.__name__}\n  {type(e).__name__}: {e}")
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return harness.run(FILTER)
 
 
 if __name__ == "__main__":
