@@ -163,6 +163,7 @@ struct mn_nt {
   pthread_cond_t cv;
   bool wake;                /* guarded by mu */
   mn_thread *bound;         /* dedicated to this thread; owned by the native thread itself */
+  bool detached;            /* a shared one made dedicated: rejoins the pool when bound dies */
   bool is_main;             /* the process's initial thread (runs mn_runtime_run) */
 
   /* switch hand-over, written by the side that switches away on this native thread */
@@ -190,6 +191,8 @@ bool mn_nt_run(mn_nt *nt, mn_thread *t);
 void mn_sched_serve(mn_nt *nt, mn_ractor *r);
 mn_nt *mn_nt_current(void);
 void mn_pool_detach(mn_nt *nt);     /* a shared native thread became dedicated */
+/* A dead thread's switch away has completed (called by mn_finish_switch, ractor lock released). */
+void mn_nt_thread_gone(mn_thread *t);
 extern _Atomic int mn_native_thread_count;
 
 /* ---- timers (timer.c) ---- */

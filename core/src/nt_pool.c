@@ -32,7 +32,9 @@ static struct {
   int nshared;              /* shared native threads, busy or idle */
   int nidle;                /* shared native threads waiting on cv */
   bool starting;            /* mn_runtime_run is about to serve the first ractor itself */
-  bool stopping;
+  mn_thread *main_thread;   /* mn_runtime_run returns once it is dead and stop was requested */
+  bool stop_requested, main_dead;
+  bool stopping;            /* both: the initial native thread leaves the pool */
   mn_nt *main_nt;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
@@ -204,7 +206,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
 
 /* A shared native thread became dedicated: the pool may need a replacement for queued work. */
 void mn_pool_detach(mn_nt *nt) {
-  (void)nt;
+  nt->detached = true;
   pthread_mutex_lock(&pool.lock);
   pool.nshared--;
   bool spawn = pool.head && pool.nidle == 0 && pool.nshared < mn_cfg.max_proc;
@@ -219,18 +221,21 @@ bool mn_nt_run(mn_nt *nt, mn_thread *t) {
   t->nt = nt;
   mn_co_transfer(&nt->sched_co, &t->co, false);
   bool died = nt->dead == t;   /* t may be freed once finish_switch drops the ractor lock */
+  /* The thread that dies here may not be t (threads hand the native thread to each other): if it
+   * is the one this native thread was dedicated to, it is dedicated to no one any more. */
+  if (nt->dead && nt->dead == nt->bound) nt->bound = NULL;
   mn_finish_switch(nt);
   return died;
 }
 
 void mn_nt_shared_loop(mn_nt *nt) {
   for (;;) {
-    if (nt->bound) {               /* Thread#lock_native_thread made this one dedicated */
-      mn_nt_dedicated_loop(nt);
+    if (nt->bound) mn_nt_dedicated_loop(nt);   /* Thread#lock_native_thread made it dedicated */
+    if (nt->detached) {            /* ... and its thread has died: back to the pool */
+      nt->detached = false;
       pthread_mutex_lock(&pool.lock);
       pool.nshared++;
       pthread_mutex_unlock(&pool.lock);
-      continue;
     }
     mn_ractor *r = pool_take(nt);
     if (!r) return;
@@ -249,6 +254,7 @@ void mn_nt_dedicated_loop(mn_nt *nt) {
 
 void mn_runtime_run(mn_thread *main) {
   mn_nt *nt = pool.main_nt;
+  pool.main_thread = main;
   if (!mn_cfg.mn_threads) {
     nt->bound = main;
     main->bound_nt = nt;
@@ -266,10 +272,23 @@ void mn_runtime_run(mn_thread *main) {
   mn_nt_shared_loop(nt);
 }
 
-void mn_runtime_stop(void) {
+/* The initial native thread leaves the pool when the main thread has asked for it and is entirely
+ * gone: its switch away from life has completed and it no longer touches its ractor, which the
+ * embedder frees next. (The main thread may end on another native thread.) */
+static void stop_when_done(bool requested, bool main_dead) {
   pthread_mutex_lock(&pool.lock);
-  pool.stopping = true;
-  pthread_cond_broadcast(&pool.cv);
+  pool.stop_requested |= requested;
+  pool.main_dead |= main_dead;
+  if (pool.stop_requested && pool.main_dead && !pool.stopping) {
+    pool.stopping = true;
+    pthread_cond_broadcast(&pool.cv);
+  }
   pthread_mutex_unlock(&pool.lock);
+}
+
+void mn_runtime_stop(void) { stop_when_done(true, false); }
+
+void mn_nt_thread_gone(mn_thread *t) {
+  if (t == pool.main_thread) stop_when_done(false, true);
 }
 

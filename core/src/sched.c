@@ -163,6 +163,7 @@ void mn_finish_switch(mn_nt *nt) {
     mn_stack_release(&dead->stack);
   }
   if (l) mn_lock_release(l);
+  if (dead) mn_nt_thread_gone(dead);   /* compares the pointer only: `dead` may be freed by now */
 }
 
 /* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its

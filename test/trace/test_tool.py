@@ -167,8 +167,9 @@ def summary_matches_an_independent_computation_for_a_queue_ping_pong():
 
 @test
 def summary_matches_an_independent_computation_with_migrations():
-    # not complete: with a native thread locked, the trace is written before the main thread's end
-    compare(two_native_threads(), complete=False)
+    # complete: the trace is written only once the main thread, which ends on another native
+    # thread than the initial one here, is entirely gone
+    compare(two_native_threads())
 
 
 @test
