@@ -359,7 +359,7 @@ static int take_snapshot(snapshot *s) {
     for (mn_trace_chunk *c = b->head; c; c = c->next)
       if (!copy_chunk(s, &s->merge.src[b->id], c)) goto oom;
   }
-  memcpy(s->names, S.names, S.nnames * sizeof *s->names);   /* strings live until stop */
+  if (S.nnames) memcpy(s->names, S.names, S.nnames * sizeof *s->names);  /* strings live until stop */
   s->meta = (mn_trace_meta){
     .pid = (int)getpid(),
     .start_time = S.dropped_until > S.start_time ? S.dropped_until : S.start_time,

@@ -16,6 +16,7 @@ static void noop(mn_thread *self, void *arg) { mn_yield(self, MN_WAIT_NONE); }
 
 static void fork_main(mn_thread *self, void *arg) {
   const char *path = "/tmp/mnrb-core-trace-parent.pftrace", *child_path = "/tmp/mnrb-core-trace-child.pftrace";
+  unlink(child_path);
   CHECK(mn_trace_start(path, NULL) == 0);
   CHECK(mn_trace_start(path, NULL) == -1 && errno == EBUSY);
   mn_thread *t = mn_thread_new(mn_thread_ractor(self), noop, NULL, NULL);
@@ -24,9 +25,11 @@ static void fork_main(mn_thread *self, void *arg) {
   mn_thread_free(t);
   pid_t pid = fork();
   if (pid == 0) {
-    /* the child: no session (the parent writes its trace), but it may start its own */
+    /* the child: no session (the parent writes its trace); starting one would need threads, which
+     * the child of a multi-threaded process may not create before it re-initializes (Process.fork
+     * comes with the I/O and processes work) */
     int ok = !mn_trace_running() && mn_trace_stop() == -1 && errno == ENOENT &&
-             mn_trace_start(child_path, NULL) == 0 && mn_trace_stop() == 0;
+             mn_trace_dump(child_path) == -1 && errno == ENOENT;
     _exit(ok ? 0 : 1);
   }
   int st;
@@ -35,13 +38,11 @@ static void fork_main(mn_thread *self, void *arg) {
   CHECK(mn_trace_running());
   CHECK(mn_trace_stop() == 0);
   CHECK(file_size(path) > 100);           /* the parent's trace has the thread's life */
-  CHECK(file_size(child_path) > 0);       /* the child's own, nearly empty */
-  CHECK(file_size(child_path) < file_size(path));
+  CHECK(file_size(child_path) == -1);     /* the child wrote nothing */
   unlink(path);
-  unlink(child_path);
 }
 
-TEST(a_forked_child_drops_the_trace_session_and_may_start_its_own) {
+TEST(a_forked_child_drops_the_trace_session) {
   harness_run(NULL, NULL, fork_main, NULL);
 }
 

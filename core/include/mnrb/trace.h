@@ -8,8 +8,10 @@
  * about the last `flight_recorder_bytes` of events are kept, so a session can stay on indefinitely
  * and be dumped when something interesting happened.
  *
- * Fork: the child of a fork records nothing (its copy of the session is dropped); it may start a
- * session of its own.
+ * Fork: the child of a fork records nothing and writes nothing (its copy of the session is
+ * dropped; the parent writes the trace). Starting a session needs a thread (the background writer),
+ * which the child of a multi-threaded process may create only once it re-initializes, so a child's
+ * own session waits for the runtime's fork support.
  */
 #ifndef MNRB_TRACE_H
 #define MNRB_TRACE_H
