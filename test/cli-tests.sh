@@ -46,6 +46,11 @@ check "RUBY_MAX_PROC=1 runs"     0 "42"                   -- env RUBY_MAX_PROC=1
 check "1:1 threads own native threads" 0 "true" -- env RUBY_MN_THREADS=0 "$BIN" -e \
   'q = Queue.new; ids = 3.times.map { Thread.new { q.pop; Thread.current.native_thread_id } }; 3.times { q << 1 }; v = ids.map(&:value); p v.uniq.size == 3'
 check "reads the script from stdin" 0 "stdin ok"         -- sh -c "echo 'puts \"stdin ok\"' | '$BIN'"
+check "--trace writes a trace"   0 "traced"               -- sh -c "'$BIN' --trace='$tmp/t.pftrace' -e 'Thread.new { }.join' && test -s '$tmp/t.pftrace' && echo traced"
+check "--trace with an error exit" 1 "traced"             -- sh -c "'$BIN' --trace='$tmp/e.pftrace' -e 'raise \"x\"' 2>/dev/null; s=\$?; test -s '$tmp/e.pftrace' && echo traced; exit \$s"
+check "--trace to a bad path"    2 "cannot trace to"      -- "$BIN" --trace=/nonexistent-dir/t.pftrace -e 'nil'
+check "--trace-flight needs --trace" 2 "needs --trace"    -- "$BIN" --trace-flight=4 -e 'nil'
+check "--trace-flight rejects 0" 2 "invalid value"        -- "$BIN" --trace="$tmp/f.pftrace" --trace-flight=0 -e 'nil'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
