@@ -128,6 +128,7 @@ test-tsan: $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
 bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost
+	bash bench/run.sh
 
 $(BUILD)/bench/event-cost: bench/event_cost.c $(BUILD)/host/libmnrb-core.a
 	@mkdir -p $(dir $@)
@@ -139,7 +140,6 @@ $(BUILD)/bench/mnrb-no-events: cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) $(CORE_HDRS) 
 	$(CC) -std=gnu11 $(CFLAGS_host) $(WARN) -DMN_NO_EVENTS -pthread -Icore/include -I$(MRUBY_SRC)/include \
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
 	  cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) -o $@ $(BUILD)/mruby/host/lib/libmruby.a -lm -pthread
-	bash bench/run.sh
 
 demo: all
 	bash bench/run.sh --demo
