@@ -10,7 +10,7 @@
 
 static double per_event_ns(mn_thread *t, long n) {
   uint64_t t0 = mn_now_ns();
-  for (long i = 0; i < n; i++) mn_hooks_fire(MN_EVENT_READY, t, NULL, MN_WAIT_NONE);
+  for (long i = 0; i < n; i++) mn_hooks_fire(MN_EVENT_READY, t, NULL, MN_WAIT_NONE, 0);
   return (double)(mn_now_ns() - t0) / (double)n;
 }
 

@@ -64,32 +64,35 @@ static void fire(mn_event *ev) {
     if ((h->events & ev->kind) && !atomic_load_explicit(&h->removed, memory_order_relaxed)) h->fn(ev, h->data);
 }
 
-static void prepare(mn_event *ev, unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+static void prepare(mn_event *ev, unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason,
+                    uint64_t time) {
   *ev = (mn_event){ .kind = kind, .thread = t, .ractor = t->ractor, .other = other,
-                    .time_ns = mn_now_ns(), .reason = reason };
+                    .time_ns = time ? time : mn_now_ns(), .reason = reason };
   mn_nt *nt = mn_nt_current();
   if (nt) { ev->native_thread = nt->tid; ev->native_index = nt->index; }
 }
 
-void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+uint64_t mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason, uint64_t time) {
   mn_event ev;
-  prepare(&ev, kind, t, other, reason);
+  prepare(&ev, kind, t, other, reason, time);
   fire(&ev);
+  return ev.time_ns;
 }
 
 /* Two back-to-back events of one thread (SUSPENDED then READY when it yields, SUSPENDED then
  * EXITED when it ends): one clock read serves both, which is most of an event's cost. */
-void mn_hooks_fire_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t) {
+uint64_t mn_hooks_fire_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t) {
   mn_event ev;
-  prepare(&ev, kind, t, NULL, reason);
+  prepare(&ev, kind, t, NULL, reason, 0);
   fire(&ev);
   ev.kind = kind2;
   ev.reason = kind2 == MN_EVENT_EXITED ? reason : MN_WAIT_NONE;
   fire(&ev);
+  return ev.time_ns;
 }
 
 void mn_thread_gc(mn_thread *self, bool start) {
-  mn_emit(start ? MN_EVENT_GC_START : MN_EVENT_GC_END, self, NULL, MN_WAIT_NONE);
+  mn_emit(start ? MN_EVENT_GC_START : MN_EVENT_GC_END, self, NULL, MN_WAIT_NONE, 0);
 }
 
 const char *mn_wait_reason_name(mn_wait_reason why) {

@@ -113,6 +113,8 @@ struct mn_thread {
   mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
   mn_nt *nt;                /* native thread running it (valid while RUNNING) */
   mn_thread *handed_by;     /* gave the GVL to it at its last switch-in (NULL: from idle) */
+  uint64_t handoff_ns;      /* ... directly, on this native thread: the time of that SUSPENDED,
+                               which its RESUMED shares (0: none) */
   char *name;               /* mn_thread_set_name; owned */
 
   /* guarded by timer.lock */
@@ -206,21 +208,26 @@ void mn_sched_tick(mn_ractor *r, void *arg);
 
 /* ---- hooks (hooks.c) ---- */
 extern _Atomic(mn_hook *) mn_hooks_head;
-void mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason);
-void mn_hooks_fire_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t);
-static inline void mn_emit(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason) {
+/* Fire an event: at `time` (0: now); return the time used. */
+uint64_t mn_hooks_fire(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason, uint64_t time);
+uint64_t mn_hooks_fire_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t);
+/* The event sites: one load when no hook is registered. They return the event's time (0: none). */
+static inline uint64_t mn_emit(unsigned kind, mn_thread *t, mn_thread *other, mn_wait_reason reason,
+                               uint64_t time) {
 #ifndef MN_NO_EVENTS   /* defined only by `make bench`'s comparison build: what the sites cost */
-  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire(kind, t, other, reason);
+  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) return mn_hooks_fire(kind, t, other, reason, time);
 #else
-  (void)kind; (void)t; (void)other; (void)reason;
+  (void)kind; (void)t; (void)other; (void)reason; (void)time;
 #endif
+  return 0;
 }
-static inline void mn_emit_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t) {
+static inline uint64_t mn_emit_pair(unsigned kind, mn_wait_reason reason, unsigned kind2, mn_thread *t) {
 #ifndef MN_NO_EVENTS
-  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) mn_hooks_fire_pair(kind, reason, kind2, t);
+  if (MN_UNLIKELY(MN_RELAXED(&mn_hooks_head) != NULL)) return mn_hooks_fire_pair(kind, reason, kind2, t);
 #else
   (void)kind; (void)reason; (void)kind2; (void)t;
 #endif
+  return 0;
 }
 
 /* ---- misc ---- */

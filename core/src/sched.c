@@ -126,6 +126,7 @@ static void dispatch_idle(mn_ractor *r, after_unlock *a) {
   if (head->bound_nt) {
     pop_next(r);
     head->handed_by = NULL;
+    head->handoff_ns = 0;
     r->running = head;
     head->state = MN_RUNNING;
     r->state = MN_R_RUNNING;
@@ -147,7 +148,7 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
     enqueue_tail(r, t);
   }
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
-  mn_emit(MN_EVENT_READY, t, waker, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_READY, t, waker, MN_WAIT_NONE, 0);
   if (r->state == MN_R_IDLE) dispatch_idle(r, a);
 }
 
@@ -167,8 +168,9 @@ void mn_finish_switch(mn_nt *nt) {
 }
 
 /* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its
- * ractor, whose lock is held. Returns when self runs again, with the lock released. */
-static void switch_away(mn_thread *self, bool dies) {
+ * ractor, whose lock is held, at `released_at` (its SUSPENDED event's time, 0: no event). Returns
+ * when self runs again, with the lock released. */
+static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   after_unlock a = { 0 };
@@ -182,6 +184,7 @@ static void switch_away(mn_thread *self, bool dies) {
     next->state = MN_RUNNING;
     next->nt = nt;
     next->handed_by = self;
+    next->handoff_ns = released_at;  /* a direct hand-off is one instant (and one clock read) */
     mn_co_transfer(&self->co, &next->co, dies);
   } else {
     if (!next) {
@@ -191,6 +194,7 @@ static void switch_away(mn_thread *self, bool dies) {
       r->running = next;             /* the GVL goes to next's own native thread */
       next->state = MN_RUNNING;
       next->handed_by = self;
+      next->handoff_ns = 0;
       a.wake = next->bound_nt;
     } else {                         /* this native thread is dedicated to self: the pool runs next */
       enqueue_head(r, next);
@@ -219,6 +223,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
   r->running = t;
   t->state = MN_RUNNING;
   t->handed_by = NULL;
+  t->handoff_ns = 0;
   r->state = MN_R_RUNNING;
   if (t->bound_nt && t->bound_nt != nt) {
     mn_nt_wake(t->bound_nt);
@@ -235,7 +240,7 @@ static void thread_entry(void *arg) {
   mn_thread *t = arg;
   mn_co_started();
   mn_finish_switch(t->nt);
-  mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE, t->handoff_ns);
   t->fn(t, t->fn_arg);
   mn_thread_exit(t);
 }
@@ -271,7 +276,7 @@ bool mn_thread_start(mn_thread *t) {
   r->nthreads++;
   if (!r->main) r->main = t;
   mn_thread *creator = caller_runs(r) ? r->running : NULL;
-  mn_emit(MN_EVENT_STARTED, t, creator, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_STARTED, t, creator, MN_WAIT_NONE, 0);
   make_ready(r, t, false, creator, &a);
   mn_lock_release(&r->lock);
   run_after_unlock(a);
@@ -355,12 +360,12 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
   self->deadlockable = deadlockable;
   if (deadlockable) r->nwaiting_forever++;
   if (deadline != MN_FOREVER) mn_timer_add(self, deadline);
-  mn_emit(MN_EVENT_SUSPENDED, self, NULL, why);
+  uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
   run_after_unlock(a);
-  switch_away(self, false);
+  switch_away(self, false, released_at);
 
   if (deadline != MN_FOREVER) mn_timer_remove(self);
-  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE);
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
   /* Read without the lock: they were written under it before self was readied. */
   if (self->deadlock) { self->deadlock = false; return MN_DEADLOCK; }
   return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
@@ -406,9 +411,9 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   self->state = MN_READY;
   enqueue_tail(r, self);
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
-  mn_emit_pair(MN_EVENT_SUSPENDED, why, MN_EVENT_READY, self);
-  switch_away(self, false);
-  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE);
+  uint64_t released_at = mn_emit_pair(MN_EVENT_SUSPENDED, why, MN_EVENT_READY, self);
+  switch_away(self, false, released_at);
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
 }
 
 void mn_thread_exit(mn_thread *self) {
@@ -419,12 +424,12 @@ void mn_thread_exit(mn_thread *self) {
   if (self->all_prev) self->all_prev->all_next = self->all_next; else r->threads = self->all_next;
   if (self->all_next) self->all_next->all_prev = self->all_prev;
   r->nthreads--;
-  mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_EXIT, MN_EVENT_EXITED, self);
+  uint64_t released_at = mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_EXIT, MN_EVENT_EXITED, self);
   if (all_wait_forever(r, 0)) wake_main_deadlock(r, &a);
   run_after_unlock(a);
   size_t live = atomic_fetch_sub(&live_threads, 1) - 1;
   mn_timer_threads_changed(live);
-  switch_away(self, true);
+  switch_away(self, true, released_at);
   mn_fatal("a dead thread was resumed");
 }
 
