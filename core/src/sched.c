@@ -22,7 +22,6 @@
 #include "mnrb/trace.h"
 #include <errno.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 mn_config mn_cfg;
@@ -306,14 +305,6 @@ void mn_thread_set_name(mn_thread *t, const char *name) {
   mn_lock_release(&t->ractor->lock);
   free(old);
   mn_trace_thread_named(t->id, name);
-}
-
-bool mn_thread_name(mn_thread *t, char *buf, size_t n) {
-  bool has = false;
-  mn_lock_acquire(&t->ractor->lock);
-  if (t->name && n) { snprintf(buf, n, "%s", t->name); has = true; }
-  mn_lock_release(&t->ractor->lock);
-  return has;
 }
 
 unsigned long mn_thread_native_id(const mn_thread *t) {

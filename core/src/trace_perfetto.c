@@ -151,40 +151,47 @@ static void thread_label(writer *w, uint32_t id, char *buf, size_t n) {
   if (name) snprintf(buf, n, "#%u %s", id, name); else snprintf(buf, n, "#%u", id);
 }
 
+/* A TracePacket holding a TrackDescriptor: the caller adds the descriptor's own fields between. */
+typedef struct descriptor { size_t pkt, td; } descriptor;
+static descriptor descriptor_begin(pb *o, uint64_t uuid) {
+  descriptor d = { .pkt = pb_begin(o, TRACE_PACKET) };
+  d.td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
+  pb_uint(o, TD_UUID, uuid);
+  return d;
+}
+static void descriptor_end(pb *o, descriptor d) {
+  pb_end(o, d.td);
+  pb_end(o, d.pkt);
+}
+
 static void describe_process(writer *w, uint64_t uuid, uint32_t pid, const char *name) {
   pb *o = &w->out;
-  size_t pkt = pb_begin(o, TRACE_PACKET), td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
-  pb_uint(o, TD_UUID, uuid);
+  descriptor d = descriptor_begin(o, uuid);
   size_t pd = pb_begin(o, TD_PROCESS);
   pb_uint(o, PD_PID, pid);
   pb_str(o, PD_PROCESS_NAME, name);
   pb_end(o, pd);
-  pb_end(o, td);
-  pb_end(o, pkt);
+  descriptor_end(o, d);
 }
 
 static void describe_thread(writer *w, uint64_t uuid, uint32_t pid, uint32_t tid, const char *name) {
   pb *o = &w->out;
-  size_t pkt = pb_begin(o, TRACE_PACKET), td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
-  pb_uint(o, TD_UUID, uuid);
+  descriptor d = descriptor_begin(o, uuid);
   size_t thd = pb_begin(o, TD_THREAD);
   pb_uint(o, THD_PID, pid);
   pb_uint(o, THD_TID, tid);
   pb_str(o, THD_THREAD_NAME, name);
   pb_end(o, thd);
-  pb_end(o, td);
-  pb_end(o, pkt);
+  descriptor_end(o, d);
 }
 
 static void describe_counter(writer *w, uint64_t uuid, uint64_t parent, const char *name) {
   pb *o = &w->out;
-  size_t pkt = pb_begin(o, TRACE_PACKET), td = pb_begin(o, PKT_TRACK_DESCRIPTOR);
-  pb_uint(o, TD_UUID, uuid);
+  descriptor d = descriptor_begin(o, uuid);
   pb_str(o, TD_NAME, name);
   pb_uint(o, TD_PARENT_UUID, parent);
   pb_end(o, pb_begin(o, TD_COUNTER));
-  pb_end(o, td);
-  pb_end(o, pkt);
+  descriptor_end(o, d);
 }
 
 static void see_ractor(writer *w, uint32_t r) {

@@ -86,8 +86,6 @@ void mn_thread_stack(const mn_thread *t, char **lo, char **hi);
 unsigned long mn_thread_native_id(const mn_thread *t);
 /* A display name for tools (Thread#name); copied. NULL clears it. */
 void mn_thread_set_name(mn_thread *t, const char *name);
-/* Copies the name into buf (at most n bytes, NUL-terminated); returns false when there is none. */
-bool mn_thread_name(mn_thread *t, char *buf, size_t n);
 
 /* ---- called by the running thread (it holds its ractor's GVL) ---- */
 typedef enum mn_wait_reason {
