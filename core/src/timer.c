@@ -129,9 +129,12 @@ static void kick(void) {
   (void)rc;
 }
 
+/* Dekker with the timer thread's "stop ticking" below: each side stores, then loads the other's
+ * variable, both sequentially consistent, so at least one of them sees the other's store and the
+ * ticks cannot stop while two threads live (with relaxed accesses both could miss). */
 void mn_timer_threads_changed(size_t live) {
-  MN_SET_RELAXED(&live_seen, live);
-  if (live >= 2 && !MN_RELAXED(&tm.ticking)) {
+  atomic_store(&live_seen, live);
+  if (live >= 2 && !atomic_load(&tm.ticking)) {
     bool expected = false;
     if (atomic_compare_exchange_strong(&tm.ticking, &expected, true)) kick();
   }
@@ -193,8 +196,8 @@ static void *timer_main(void *arg) {
       if (MN_RELAXED(&live_seen) < 2) {
         if (++tm.quiet_ticks >= 100) {   /* a second without threads to slice: stop ticking */
           tm.quiet_ticks = 0;
-          MN_SET_RELAXED(&tm.ticking, false);
-          if (MN_RELAXED(&live_seen) >= 2) MN_SET_RELAXED(&tm.ticking, true);
+          atomic_store(&tm.ticking, false);         /* see mn_timer_threads_changed */
+          if (atomic_load(&live_seen) >= 2) atomic_store(&tm.ticking, true);
         }
       } else {
         tm.quiet_ticks = 0;

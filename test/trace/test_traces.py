@@ -47,9 +47,10 @@ def states(s, name):
 
 @test
 def two_cpu_bound_threads_take_turns_at_each_timeslice():
-    s = run("ths = 2.times.map { Thread.new { x = 0; t = Process.clock_gettime(Process::CLOCK_MONOTONIC); "
-            "x += 1 while Process.clock_gettime(Process::CLOCK_MONOTONIC) - t < 0.1 } }; ths.each(&:join)",
-            "--timeslice=5")
+    # each spins until the two have taken 6 turns: only timeslice preemption can switch them
+    s = run("log = []; ths = 2.times.map { |i| Thread.new { until log.size >= 6; log << i if log.last != i; end } }; "
+            "ths.each(&:join); p log.size", "--timeslice=5")
+    expect(s["stdout"].strip() == "6", s["stdout"])
     expect(s["threads"] == 3, f"3 threads, got {s['threads']}")
     expect(states(s, "waiting (preempted)") >= 4, f"preemptions: {s['states']}")
     expect(states(s, "gvl") >= 4, f"GVL hand-off arrows: {s['states']}")
