@@ -15,6 +15,7 @@
 #include <mruby/data.h>
 #include <mruby/ext/io.h>
 #include <mruby/string.h>
+#include <mruby/variable.h>
 #include "mnrb/thread.h"
 
 extern struct mrb_data_type mrb_io_type;
@@ -201,4 +202,6 @@ void mnrb_init_socket(mrb_state *mrb) {
   mrb_define_method(mrb, bsock, "_recvfrom", bsock_recvfrom, MRB_ARGS_ARG(1, 1));
   mrb_define_method(mrb, bsock, "send", bsock_send, MRB_ARGS_ARG(2, 1));
   mrb_define_class_method(mrb, mrb_class_get(mrb, "Addrinfo"), "_lookup", ai_s_lookup, MRB_ARGS_REQ(6));
+  if (!mrb_const_defined_at(mrb, mrb_obj_value(sock), mrb_intern_lit(mrb, "SOMAXCONN")))
+    mrb_define_const(mrb, sock, "SOMAXCONN", mrb_fixnum_value(SOMAXCONN));
 }
