@@ -53,10 +53,14 @@ class SocketTest < MnTest::Case
   def test_a_peer_reset_raises_econnreset
     acceptor = Thread.new do
       c = @server.accept
+      c.write "ready"
+      c.read(2)      # the client's "go": it is connected and reading
       c.setsockopt(Socket::SOL_SOCKET, Socket::SO_LINGER, [1, 0].pack("ii"))
       c.close        # linger 0: the close sends RST
     end
     client = TCPSocket.new("127.0.0.1", @port)
+    assert_equal "ready", client.read(5)
+    client.write "go"
     acceptor.join
     assert_raise(Errno::ECONNRESET) { client.read(1) }
     client.close

@@ -241,3 +241,22 @@ class UNIXServer
     end
   end
 end
+
+class File
+  # File.write(path, data, offset = nil, mode: "w"): the number of bytes written (CRuby)
+  def self.write(path, data, offset = nil, mode: nil)
+    mode ||= offset ? "r+" : "w"
+    File.open(path, mode) do |f|
+      f.seek(offset) if offset
+      f.write(data)
+    end
+  end
+
+  def self.binwrite(path, data, offset = nil, mode: nil)
+    write(path, data, offset, mode: mode)
+  end
+
+  def self.readlines(path, sep = "\n", chomp: false)
+    File.open(path) { |f| f.each_line(sep).map { |l| chomp ? l.chomp(sep) : l } }
+  end
+end
