@@ -221,6 +221,15 @@ mnrb_compat_final_status(mrb_state *mrb, mrb_value exc)
   return !mrb_nil_p(exc) && system_exit_p(mrb, exc) ? mnrb_compat_exit_status(mrb, exc) : EXIT_FAILURE;
 }
 
+/* CRuby prints nothing for an uncaught SignalException (SIGTERM...), but does for Interrupt. */
+static mrb_bool
+quiet_signal_p(mrb_state *mrb, mrb_value exc)
+{
+  if (mrb_nil_p(exc) || !mrb_class_defined(mrb, "SignalException")) return FALSE;
+  return mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "SignalException")) &&
+         !mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "Interrupt"));
+}
+
 /* An uncaught SignalException (Interrupt: Ctrl-C) ends the process by its signal, as in CRuby, so
    that a parent shell sees it killed (Process._die_by, from mnrb-process, when present). */
 static void
@@ -242,7 +251,7 @@ mnrb_compat_finish(mrb_state *mrb, mrb_value exc)
 
   mrb_gc_protect(mrb, exc);
   mnrb_compat_run_at_exit(mrb);
-  mnrb_compat_print_error(mrb, exc);
+  if (!quiet_signal_p(mrb, exc)) mnrb_compat_print_error(mrb, exc);
   status = mnrb_compat_final_status(mrb, exc);
   die_by_uncaught_signal(mrb, exc);
   mrb_gc_arena_restore(mrb, ai);

@@ -94,19 +94,20 @@ module Signal
     previous
   end
 
-  # Called by the main thread for each signal caught (mnrb-thread's signal.c).
+  # Called by the main thread for each signal caught (mnrb-thread's signal.c): runs the handler, or
+  # returns the exception the main thread raises (from where it was, as in CRuby's backtraces).
   def self._deliver(signo)
     h = @handlers[signo]
     case h
     when nil
-      raise Interrupt if signo == 2
-      raise SignalException.new(signo)
+      signo == 2 ? Interrupt.new : SignalException.new(signo)
     when "EXIT"
-      exit
+      SystemExit.new(0)
     when String
       nil
     else
       h.arity == 0 ? h.call : h.call(signo)
+      nil
     end
   end
 

@@ -60,6 +60,11 @@ void mnrb_deliver_signals(mrb_state *mrb, mnrb_vm *vm) {
   struct RClass *sig = mrb_class_defined(mrb, "Signal") ? mrb_module_get(mrb, "Signal") : NULL;
   for (int s = 1; s < 64; s++) {
     if (!(pending & (1ull << s))) continue;
-    if (sig) mrb_funcall(mrb, mrb_obj_value(sig), "_deliver", 1, mrb_fixnum_value(s));
+    if (!sig) continue;
+    mrb_value e = mrb_funcall(mrb, mrb_obj_value(sig), "_deliver", 1, mrb_fixnum_value(s));
+    if (mrb_exception_p(e)) {        /* later signals wait for the next check */
+      __atomic_fetch_or(&vm->signals, pending & ~((2ull << s) - 1), __ATOMIC_RELEASE);
+      mrb_exc_raise(mrb, e);
+    }
   }
 }
