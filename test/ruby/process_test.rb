@@ -142,6 +142,34 @@ class ProcessTest < MnTest::Case
     assert_nil $?.exitstatus
   end
 
+  def test_popen_reads_a_commands_output_and_close_sets_last_status
+    assert_equal "hi\n", IO.popen("echo hi") { |io| io.read }
+    assert $?.success?
+    io = IO.popen("exit 3")
+    io.read
+    io.close
+    assert_equal 3, $?.exitstatus
+  end
+
+  def test_popen_read_write_with_close_write
+    io = IO.popen(["cat"], "r+")
+    io.write "abc"
+    io.close_write
+    assert_equal "abc", io.read
+    io.close
+    assert $?.success?
+  end
+
+  def test_a_child_gets_blocking_standard_output_even_from_a_non_blocking_pipe
+    r, w = IO.pipe
+    pid = spawn("dd if=/dev/zero bs=65536 count=16 2>/dev/null", out: w)
+    w.close
+    assert_equal 1048576, r.read.bytesize      # a child with a non-blocking stdout would fail (EAGAIN)
+    Process.wait(pid)
+    assert $?.success?
+    r.close
+  end
+
   def test_wait_without_children_raises_echild
     assert_raise(Errno::ECHILD) { Process.wait }
   end

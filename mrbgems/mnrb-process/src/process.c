@@ -148,7 +148,13 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
     int child = (int)mrb_integer(RARRAY_PTR(r)[0]);
     mrb_value to = RARRAY_PTR(r)[1];
     if (mrb_symbol_p(to)) posix_spawn_file_actions_addclose(&fa, child);
-    else if (mrb_integer_p(to)) posix_spawn_file_actions_adddup2(&fa, (int)mrb_integer(to), child);
+    else if (mrb_integer_p(to)) {
+      /* The child gets a blocking descriptor, as CRuby's children do: the flag belongs to the open
+       * file, which the parent shares, so the parent's IO falls back to poll + blocking calls. */
+      int src = (int)mrb_integer(to), fl = fcntl(src, F_GETFL);
+      if (fl >= 0 && (fl & O_NONBLOCK)) fcntl(src, F_SETFL, fl & ~O_NONBLOCK);
+      posix_spawn_file_actions_adddup2(&fa, src, child);
+    }
     else posix_spawn_file_actions_addopen(&fa, child, cstr(mrb, RARRAY_PTR(to)[0]),
                                           (int)mrb_integer(RARRAY_PTR(to)[1]), (mode_t)mrb_integer(RARRAY_PTR(to)[2]));
   }
