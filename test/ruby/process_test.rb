@@ -170,6 +170,27 @@ class ProcessTest < MnTest::Case
     r.close
   end
 
+  # STDIN inherited in blocking mode (here: from the parent's pipe): a thread reading it waits
+  # without stopping the others (mnrb polls, then reads without the GVL).
+  def test_a_child_blocked_on_its_stdin_keeps_running_its_other_threads
+    code = 't = Thread.new { 3.times { |i| puts "tick #{i}"; $stdout.flush; sleep 0.001 }; puts "ready"; $stdout.flush }; ' \
+           'line = $stdin.gets; t.join; puts "got #{line}"'
+    to_child, w = IO.pipe
+    r, from_child = IO.pipe
+    pid = spawn("/proc/self/exe", "-e", code, in: to_child, out: from_child)
+    to_child.close
+    from_child.close
+    seen = []
+    while (l = r.gets)
+      seen << l.chomp
+      w.puts "hi" if l == "ready\n"
+    end
+    Process.wait(pid)
+    assert_equal ["tick 0", "tick 1", "tick 2", "ready", "got hi"], seen
+    r.close
+    w.close
+  end
+
   def test_wait_without_children_raises_echild
     assert_raise(Errno::ECHILD) { Process.wait }
   end
