@@ -26,6 +26,7 @@ int mn_runtime_init(const mn_config *cfg) {
 }
 
 const mn_config *mn_runtime_config(void) { return &mn_cfg; }
+bool mn_runtime_started(void) { return started && mn_loop_epfd() >= 0; }
 
 __attribute__((noinline)) int mn_errno(void) {
   __asm__ volatile("" ::: "memory");

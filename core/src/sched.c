@@ -436,7 +436,7 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   bool keep_place = false;
   if (why == MN_WAIT_PREEMPT) {      /* a request meant for another thread (it parked first) is stale */
     bool mine = r->preempt_target == self;
-    keep_place = mine && r->wakeup_preempt;
+    keep_place = mine && r->wakeup_preempt && r->urgent_tail;   /* woken threads still ahead */
     r->preempt_target = NULL;
     r->wakeup_preempt = false;
     if (!mine) { mn_lock_release(&r->lock); return; }

@@ -49,6 +49,7 @@ int mn_cpu_count(void);                    /* CPUs this process may use (affinit
 /* Starts the runtime (timer thread) with `cfg` (copied). Call once, before anything else. */
 int mn_runtime_init(const mn_config *cfg);
 const mn_config *mn_runtime_config(void);
+bool mn_runtime_started(void);              /* mn_runtime_init has succeeded */
 /* Turns the calling native thread into a pool native thread and runs threads until `main` has died
  * and mn_runtime_stop() was called from it; then returns. */
 void mn_runtime_run(mn_thread *main);

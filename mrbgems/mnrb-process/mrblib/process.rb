@@ -124,7 +124,8 @@ module Kernel
   end
 end
 
-RUBY_SIGNALS_CAUGHT = Signal::RAISING.each { |s| Signal._catch(s, true) }
+# CRuby's default handlers (not in an interpreter without mnrb's runtime, such as mrbtest)
+Signal::RAISING.each { |s| Signal._catch(s, true) } if Signal._runtime?
 at_exit { h = Signal._exit_handler; h.arity == 0 ? h.call : h.call(0) if h }
 
 module Process

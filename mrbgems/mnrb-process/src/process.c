@@ -189,6 +189,9 @@ static mrb_value s_catch(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
+/* Signal._runtime?: signals can be caught (mnrb's runtime runs) */
+static mrb_value s_runtime_p(mrb_state *mrb, mrb_value self) { return mrb_bool_value(mn_runtime_started()); }
+
 /* Signal._ignore(signo, ignore_it) */
 static mrb_value s_ignore(mrb_state *mrb, mrb_value self) {
   mrb_int signo;
@@ -228,6 +231,7 @@ void mrb_mnrb_process_gem_init(mrb_state *mrb) {
   struct RClass *sig = mrb_define_module(mrb, "Signal");
   mrb_define_module_function(mrb, sig, "_catch", s_catch, MRB_ARGS_REQ(2));
   mrb_define_module_function(mrb, sig, "_ignore", s_ignore, MRB_ARGS_REQ(2));
+  mrb_define_module_function(mrb, sig, "_runtime?", s_runtime_p, MRB_ARGS_NONE());
 }
 
 void mrb_mnrb_process_gem_final(mrb_state *mrb) { (void)mrb; }

@@ -42,6 +42,7 @@ static void signals_arrived(void *arg) {
 
 /* Starts catching `signo` (Signal.trap). False if it cannot be caught. */
 MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it) {
+  if (!mn_runtime_started()) { errno = ENOSYS; return FALSE; }   /* nothing would read the pipe */
   if (sigpipe_fds[0] < 0) {
     if (pipe2(sigpipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) return FALSE;
     main_vm = mnrb_vm_of(mrb);
