@@ -13,6 +13,19 @@
  *                                      1 MiB, as CRuby's M:N threads; only touched pages cost memory.
  *                                      4x under the sanitizers, whose frames are larger (CRuby does
  *                                      the same for ASan builds).
+ *   max_blocking  MNRB_MAX_BLOCKING    512 native threads in blocking calls (file reads, getaddrinfo,
+ *                                      waitpid...) at once, as Tokio's blocking pool; beyond that a call
+ *                                      waits for one to end. CRuby has no bound (a thread each).
+ *   blocking_keepalive MNRB_BLOCKING_KEEPALIVE (ms)
+ *                                      10 s: a native thread left over after a blocking call (the pool
+ *                                      had started a replacement) waits this long for work, then exits
+ *                                      (Tokio's keep-alive); bursts of file reads reuse them.
+ *   wakeup_preempt MNRB_WAKEUP_PREEMPT on (1): a thread readied by the event loop (I/O, a timer) or
+ *                                      back from a blocking call goes to the front of its ractor's ready
+ *                                      queue and the running thread is asked to yield at its next
+ *                                      safepoint, then resumes right after (it keeps its place). With
+ *                                      CRuby's policy (0) the woken thread waits for the end of the
+ *                                      running thread's 100 ms timeslice (seed 002's noisy neighbour).
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -69,4 +82,7 @@ void mn_config_from_env(mn_config *cfg) {
   stack *= 4;
 #endif
   cfg->stack_size = (size_t)env_long("RUBY_THREAD_MACHINE_STACK_SIZE", (long)stack, 64 * 1024, 1L << 30);
+  cfg->max_blocking = (int)env_long("MNRB_MAX_BLOCKING", 512, 1, 100000);
+  cfg->blocking_keepalive_ns = (uint64_t)env_long("MNRB_BLOCKING_KEEPALIVE", 10000, 1, 86400000) * 1000000u;
+  cfg->wakeup_preempt = env_long("MNRB_WAKEUP_PREEMPT", 1, 0, 1) != 0;
 }

@@ -2,8 +2,9 @@
  * Internal structures of the core runtime. Every field says who owns it or which lock guards it.
  *
  * Lock order (never take a lock to the left while holding one to the right):
- *     ractor->lock  ->  timer.lock  ->  pool.lock  ->  nt->mu  ->  stack pool lock
+ *     io.lock  ->  blocking.lock  ->  ractor->lock  ->  timer.lock  ->  pool.lock  ->  nt->mu  ->  stack pool lock
  *     ractor->lock  ->  trace session lock (hooks run under ractor locks)
+ *     ractor->lock  ->  blocking unblock_lock (a leaf)
  * The ractor lock is a spinlock held only for a few instructions, and is the one lock held across a
  * coroutine switch: the side that switches away takes it, the side that resumes releases it
  * (finish_switch), so a thread is never resumed before its context is saved.
@@ -85,7 +86,11 @@ void mn_stack_counts(size_t *guarded, size_t *unguarded);
 void mn_stack_pool_use_mprotect_guards(void);
 
 /* ---- threads and ractors (sched.c) ---- */
-typedef enum mn_state { MN_CREATED, MN_READY, MN_RUNNING, MN_PARKED, MN_DEAD } mn_state;
+typedef enum mn_state {
+  MN_CREATED, MN_READY, MN_RUNNING, MN_PARKED,
+  MN_BLOCKED,               /* in a blocking call without the GVL (mn_blocking_begin .. end) */
+  MN_DEAD
+} mn_state;
 
 struct mn_thread {
   /* immutable after mn_thread_new */
@@ -108,6 +113,8 @@ struct mn_thread {
   bool timed_out;
   uint32_t park_seq;        /* tells a stale timer expiry from the current park */
   mn_wait_reason reason;
+  mn_unblock_fn *ubf;       /* while BLOCKED: makes the call return (mn_unpark calls it) */
+  void *ubf_arg;
   mn_thread *rq_next;       /* link in the ready queue */
   mn_thread *all_next, *all_prev; /* link in ractor->threads (started, not dead) */
   mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
@@ -137,6 +144,10 @@ struct mn_ractor {
   mn_thread *running;       /* holds the GVL */
   mn_thread *runnext;       /* readied by the running thread: runs next, inheriting the timeslice */
   mn_thread *rq_head, *rq_tail;
+  mn_thread *urgent_tail;   /* last of the threads at the queue's front woken by I/O or a timer
+                               (wake-up preemption); NULL when none */
+  mn_thread *preempt_target;/* the running thread asked to yield at its next safepoint */
+  bool wakeup_preempt;      /* ... because a woken thread waits: it goes back to the front */
   mn_thread *threads;       /* started and not dead */
   size_t nthreads;
   size_t nwaiting_forever;  /* parked and deadlockable */
@@ -174,6 +185,9 @@ struct mn_nt {
   mn_nt *idle_next;         /* guarded by pool.lock */
   mn_nt *all_next;          /* immutable once published in the pool's list */
   _Atomic uint64_t switches;/* written only by this native thread (no lock prefix); read by stats */
+  pthread_t pthread;        /* immutable while it lives (MN_UNBLOCK_SIGNAL) */
+  bool listed;              /* in all_nts (a retired native thread's record is reused) */
+  mn_nt *free_next;         /* guarded by pool.lock: retired records */
 };
 
 mn_nt *mn_nt_self_init_main(void);
@@ -193,12 +207,21 @@ bool mn_nt_run(mn_nt *nt, mn_thread *t);
 void mn_sched_serve(mn_nt *nt, mn_ractor *r);
 mn_nt *mn_nt_current(void);
 void mn_pool_detach(mn_nt *nt);     /* a shared native thread became dedicated */
+void mn_pool_leave(mn_nt *nt);      /* a shared native thread enters a blocking call */
+void mn_pool_rejoin(mn_nt *nt);     /* ... and is back (the pool may be over max_proc for a while) */
 /* A dead thread's switch away has completed (called by mn_finish_switch, ractor lock released). */
 void mn_nt_thread_gone(mn_thread *t);
 extern _Atomic int mn_native_thread_count;
 
-/* ---- timers (timer.c) ---- */
+/* ---- the event loop (event_loop.c), timers (timer.c), I/O waits (io_wait.c) ---- */
+int mn_loop_init(void);
+int mn_loop_epfd(void);
+void mn_loop_kick(void);            /* makes the event loop look at its timers again */
+void mn_io_ready(int fd, unsigned revents);
 int mn_timer_init(void);
+int mn_timer_fd(void);
+void mn_timer_prepare(void);        /* event loop, before it waits */
+void mn_timer_expire(void);         /* event loop, after it woke */
 void mn_timer_add(mn_thread *t, uint64_t deadline);
 void mn_timer_remove(mn_thread *t);
 void mn_timer_threads_changed(size_t live_threads);
@@ -229,6 +252,16 @@ static inline uint64_t mn_emit_pair(unsigned kind, mn_wait_reason reason, unsign
 #endif
   return 0;
 }
+
+/* ---- blocking calls (sched.c, blocking.c) ---- */
+void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg);
+void mn_sched_leave_blocking(mn_thread *self);
+void mn_unblock(mn_thread *t);      /* ractor lock held: t is BLOCKED; runs its ubf */
+void mn_blocking_unlist(mn_thread *self);  /* ractor lock held */
+void mn_blocking_resignal(void);    /* event loop, every tick */
+int mn_blocking_init(void);
+void mn_blocking_stats(mn_stats *out);
+extern _Atomic uint64_t mn_stat_wakeup_preemptions;
 
 /* ---- misc ---- */
 extern mn_config mn_cfg;

@@ -15,12 +15,18 @@
  *
  * The process's initial thread becomes a pool native thread in mn_runtime_run and returns from it
  * when the main Ruby thread has ended.
+ *
+ * A shared native thread that enters a blocking call (blocking.c) leaves the pool's count, so the
+ * pool may start another; when it comes back the pool can be over max_proc for a while: a surplus
+ * native thread that finds no work for blocking_keepalive_ns exits (never the initial one), and its
+ * record is kept for the next native thread the pool starts.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 _Atomic int mn_native_thread_count;
@@ -28,15 +34,19 @@ _Atomic int mn_native_thread_count;
 static struct {
   pthread_mutex_t lock;
   pthread_cond_t cv;
+  pthread_cond_t spare_cv;  /* surplus idle native threads wait here: woken only when no other is idle */
   mn_ractor *head, *tail;   /* run queue of ractors */
   int nshared;              /* shared native threads, busy or idle */
   int nidle;                /* shared native threads waiting on cv */
+  int nspare;               /* ... on spare_cv */
   bool starting;            /* mn_runtime_run is about to serve the first ractor itself */
+  mn_nt *free_records;      /* records of retired native threads, for reuse */
   mn_thread *main_thread;   /* mn_runtime_run returns once it is dead and stop was requested */
   bool stop_requested, main_dead;
   bool stopping;            /* both: the initial native thread leaves the pool */
   mn_nt *main_nt;
-} pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+            .spare_cv = PTHREAD_COND_INITIALIZER };
 
 static __thread mn_nt *tls_nt;
 static _Atomic(mn_nt *) all_nts;   /* every native thread ever adopted (they are never freed while
@@ -66,15 +76,29 @@ static mn_nt *nt_new(void) {
   return nt;
 }
 
+/* A record for a new shared native thread: a retired one's if any. */
+static mn_nt *shared_record(void) {
+  pthread_mutex_lock(&pool.lock);
+  mn_nt *nt = pool.free_records;
+  if (nt) pool.free_records = nt->free_next;
+  pthread_mutex_unlock(&pool.lock);
+  if (!nt) return nt_new();
+  nt->free_next = NULL;
+  nt->wake = false;
+  return nt;
+}
+
 static _Atomic uint32_t next_nt_index;
 
 static void nt_adopt(mn_nt *nt) {
   nt->tid = mn_gettid();
+  nt->pthread = pthread_self();
   nt->index = atomic_fetch_add(&next_nt_index, 1) + 1;
   mn_co_init_native(&nt->sched_co);
   tls_nt = nt;
   atomic_fetch_add(&mn_native_thread_count, 1);
-  if (!nt->bound) {                 /* pool native threads live as long as the process */
+  if (!nt->bound && !nt->listed) { /* pool records live as long as the process */
+    nt->listed = true;
     mn_nt *head = atomic_load(&all_nts);
     do nt->all_next = head; while (!atomic_compare_exchange_weak(&all_nts, &head, nt));
   }
@@ -126,6 +150,14 @@ static void *shared_main(void *arg) {
   mn_nt *nt = arg;
   nt_adopt(nt);
   mn_nt_shared_loop(nt);
+  /* retired: its switch count moves to the total, its record to the free list */
+  atomic_fetch_add(&retired_switches, MN_RELAXED(&nt->switches));
+  MN_SET_RELAXED(&nt->switches, 0);
+  atomic_fetch_sub(&mn_native_thread_count, 1);
+  pthread_mutex_lock(&pool.lock);
+  nt->free_next = pool.free_records;
+  pool.free_records = nt;
+  pthread_mutex_unlock(&pool.lock);
   return NULL;
 }
 
@@ -160,9 +192,9 @@ bool mn_nt_spawn_dedicated(mn_thread *t) {
 
 /* pool.nshared was already counted for it */
 static void spawn_shared(void) {
-  mn_nt *nt = nt_new();
+  mn_nt *nt = shared_record();
   if (!nt || nt_spawn(shared_main, nt) != 0) {
-    free(nt);                      /* the existing native threads will serve the queue */
+    if (nt && !nt->listed) free(nt);   /* the existing native threads will serve the queue */
     pthread_mutex_lock(&pool.lock);
     pool.nshared--;
     pthread_mutex_unlock(&pool.lock);
@@ -177,6 +209,8 @@ void mn_pool_submit(mn_ractor *r) {
   pool.tail = r;
   if (pool.nidle > 0) {
     pthread_cond_signal(&pool.cv);
+  } else if (pool.nspare > 0) {
+    pthread_cond_signal(&pool.spare_cv);
   } else if (!pool.starting && pool.nshared < mn_cfg.max_proc) {
     pool.nshared++;
     spawn = true;
@@ -185,14 +219,39 @@ void mn_pool_submit(mn_ractor *r) {
   if (spawn) spawn_shared();
 }
 
-/* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops. */
+static bool surplus(const mn_nt *nt) { return !nt->is_main && pool.nshared > mn_cfg.max_proc; }
+
+/* Waits for work; true when a surplus native thread waited blocking_keepalive_ns in vain. A surplus
+ * one waits apart (spare_cv), so that work goes to the others first and spares really go idle. */
+static bool idle_wait(mn_nt *nt) {
+  if (!surplus(nt)) {
+    pool.nidle++;
+    pthread_cond_wait(&pool.cv, &pool.lock);
+    pool.nidle--;
+    return false;
+  }
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t ns = (uint64_t)ts.tv_nsec + mn_cfg.blocking_keepalive_ns;
+  ts.tv_sec += (time_t)(ns / 1000000000u);
+  ts.tv_nsec = (long)(ns % 1000000000u);
+  pool.nspare++;
+  bool expired = pthread_cond_timedwait(&pool.spare_cv, &pool.lock, &ts) == ETIMEDOUT;
+  pool.nspare--;
+  return expired && !pool.head && surplus(nt);
+}
+
+/* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops, or this
+ * native thread retires (a surplus one, idle too long). */
 static mn_ractor *pool_take(mn_nt *nt) {
   pthread_mutex_lock(&pool.lock);
   pool.starting = false;
   while (!pool.head && !(pool.stopping && nt->is_main)) {
-    pool.nidle++;
-    pthread_cond_wait(&pool.cv, &pool.lock);
-    pool.nidle--;
+    if (idle_wait(nt)) {
+      pool.nshared--;
+      pthread_mutex_unlock(&pool.lock);
+      return NULL;
+    }
   }
   mn_ractor *r = NULL;
   if (pool.head) {
@@ -204,15 +263,32 @@ static mn_ractor *pool_take(mn_nt *nt) {
   return r;
 }
 
-/* A shared native thread became dedicated: the pool may need a replacement for queued work. */
-void mn_pool_detach(mn_nt *nt) {
-  nt->detached = true;
+/* A shared native thread stops serving the pool (a blocking call, or it became dedicated): the pool
+ * may need a replacement for queued work. */
+void mn_pool_leave(mn_nt *nt) {
+  (void)nt;
   pthread_mutex_lock(&pool.lock);
   pool.nshared--;
-  bool spawn = pool.head && pool.nidle == 0 && pool.nshared < mn_cfg.max_proc;
+  bool spawn = false;
+  if (pool.head && pool.nidle == 0) {
+    if (pool.nspare > 0) pthread_cond_signal(&pool.spare_cv);
+    else if (pool.nshared < mn_cfg.max_proc) spawn = true;
+  }
   if (spawn) pool.nshared++;
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
+}
+
+void mn_pool_rejoin(mn_nt *nt) {
+  (void)nt;
+  pthread_mutex_lock(&pool.lock);
+  pool.nshared++;
+  pthread_mutex_unlock(&pool.lock);
+}
+
+void mn_pool_detach(mn_nt *nt) {
+  nt->detached = true;
+  mn_pool_leave(nt);
 }
 
 /* ---- scheduler loops ---- */

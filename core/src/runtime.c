@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,11 +18,24 @@ int mn_runtime_init(const mn_config *cfg) {
   mn_cfg = *cfg;
   if (mn_cfg.max_proc < 1) mn_cfg.max_proc = 1;
   if (mn_cfg.timeslice_ns < 100000) mn_cfg.timeslice_ns = 100000;
+  if (mn_cfg.max_blocking < 1) mn_cfg.max_blocking = 512;
+  if (!mn_cfg.blocking_keepalive_ns) mn_cfg.blocking_keepalive_ns = 10000000000u;
   mn_nt_self_init_main();
-  return mn_timer_init();
+  if (mn_blocking_init() != 0) return -1;
+  return mn_loop_init();
 }
 
 const mn_config *mn_runtime_config(void) { return &mn_cfg; }
+
+__attribute__((noinline)) int mn_errno(void) {
+  __asm__ volatile("" ::: "memory");
+  return errno;
+}
+
+__attribute__((noinline)) void mn_set_errno(int e) {
+  __asm__ volatile("" ::: "memory");
+  errno = e;
+}
 
 void mn_lock_slow(mn_lock *l) {
   for (unsigned spins = 0;; spins++) {

@@ -26,6 +26,7 @@
 
 mn_config mn_cfg;
 _Atomic uint64_t mn_stat_preemptions;
+_Atomic uint64_t mn_stat_wakeup_preemptions;
 static _Atomic uint64_t next_thread_id;
 static _Atomic uint32_t next_ractor_id;
 static _Atomic size_t live_threads;
@@ -87,6 +88,19 @@ static void enqueue_head(mn_ractor *r, mn_thread *t) {
   if (!r->rq_tail) r->rq_tail = t;
 }
 
+/* Behind the other urgent threads, ahead of everyone else (wake-up preemption). */
+static void enqueue_urgent(mn_ractor *r, mn_thread *t) {
+  mn_thread *after = r->urgent_tail;
+  if (!after) {
+    enqueue_head(r, t);
+  } else {
+    t->rq_next = after->rq_next;
+    after->rq_next = t;
+    if (r->rq_tail == after) r->rq_tail = t;
+  }
+  r->urgent_tail = t;
+}
+
 static mn_thread *peek_next(mn_ractor *r) { return r->runnext ? r->runnext : r->rq_head; }
 
 static mn_thread *pop_next(mn_ractor *r) {
@@ -98,6 +112,7 @@ static mn_thread *pop_next(mn_ractor *r) {
     if (!t) return NULL;
     r->rq_head = t->rq_next;
     if (!r->rq_head) r->rq_tail = NULL;
+    if (r->urgent_tail == t) r->urgent_tail = NULL;
     t->rq_next = NULL;
     MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
   }
@@ -138,11 +153,32 @@ static void dispatch_idle(mn_ractor *r, after_unlock *a) {
 
 /* Makes t ready. `next`: readied by the running thread, so it takes the run-next slot. `waker`: the
  * running thread that readied it, for the READY event (NULL: a timer, a deadlock, elsewhere). */
+/* Waits that end from outside the ractor: the thread is latency-sensitive (it was waiting on the
+ * world, not on the CPU), so it may preempt a CPU-bound thread (config.c, wakeup_preempt). */
+static bool woke_from_outside(const mn_thread *t) {
+  return t->reason == MN_WAIT_IO || t->reason == MN_WAIT_SLEEP || t->reason == MN_WAIT_BLOCKING ||
+         t->reason == MN_WAIT_RACTOR;
+}
+
+/* Asks the running thread of r to yield at its next safepoint. */
+static void request_preempt(mn_ractor *r, bool wakeup) {
+  if (r->preempt_target == r->running && r->wakeup_preempt == wakeup) return;   /* already asked */
+  r->preempt_target = r->running;
+  r->wakeup_preempt = wakeup;
+  if (r->ops && r->ops->request_preempt) r->ops->request_preempt(r, r->user);
+}
+
 static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, after_unlock *a) {
   t->state = MN_READY;
   if (next) {
     if (r->runnext) enqueue_tail(r, r->runnext);
     r->runnext = t;
+  } else if (mn_cfg.wakeup_preempt && woke_from_outside(t)) {
+    enqueue_urgent(r, t);              /* FIFO among the woken, ahead of the CPU-bound */
+    if (r->state == MN_R_RUNNING && r->preempt_target != r->running) {
+      atomic_fetch_add_explicit(&mn_stat_wakeup_preemptions, 1, memory_order_relaxed);
+      request_preempt(r, true);
+    }
   } else {
     enqueue_tail(r, t);
   }
@@ -371,6 +407,9 @@ void mn_unpark(mn_thread *t) {
     if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
     bool running = caller_runs(r);
     make_ready(r, t, running, running ? r->running : NULL, &a);
+  } else if (t->state == MN_BLOCKED) {
+    t->permit = true;
+    mn_unblock(t);
   } else if (t->state != MN_DEAD) {
     t->permit = true;
   }
@@ -394,13 +433,25 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
   if (MN_RELAXED(&r->nready) == 0) return;
   mn_lock_acquire(&r->lock);
+  bool keep_place = false;
+  if (why == MN_WAIT_PREEMPT) {      /* a request meant for another thread (it parked first) is stale */
+    bool mine = r->preempt_target == self;
+    keep_place = mine && r->wakeup_preempt;
+    r->preempt_target = NULL;
+    r->wakeup_preempt = false;
+    if (!mine) { mn_lock_release(&r->lock); return; }
+  }
   if (!peek_next(r)) { mn_lock_release(&r->lock); return; }
   if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
     enqueue_tail(r, r->runnext);
     r->runnext = NULL;
   }
   self->state = MN_READY;
-  enqueue_tail(r, self);
+  if (keep_place) {                  /* preempted for woken threads: right after them, before */
+    enqueue_urgent(r, self);         /* those woken later (FIFO by wake time) */
+  } else {
+    enqueue_tail(r, self);
+  }
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
   uint64_t released_at = mn_emit_pair(MN_EVENT_SUSPENDED, why, MN_EVENT_READY, self);
   switch_away(self, false, released_at);
@@ -436,6 +487,53 @@ bool mn_lock_native_thread(mn_thread *self) {
 
 bool mn_native_thread_locked(const mn_thread *t) { return t->bound_nt != NULL; }
 
+/* ---------------- blocking calls (blocking.c) ---------------- */
+
+/* The running thread gives up the GVL for a blocking call but keeps its native thread. */
+void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg) {
+  mn_ractor *r = self->ractor;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  self->state = MN_BLOCKED;
+  self->reason = MN_WAIT_BLOCKING;
+  self->ubf = ubf;
+  self->ubf_arg = ubf_arg;
+  if (r->preempt_target == self) { r->preempt_target = NULL; r->wakeup_preempt = false; }
+  mn_emit(MN_EVENT_SUSPENDED, self, NULL, MN_WAIT_BLOCKING, 0);
+  r->running = NULL;
+  r->state = MN_R_IDLE;
+  if (peek_next(r)) dispatch_idle(r, &a);
+  mn_lock_release(&r->lock);
+  run_after_unlock(a);
+}
+
+/* Back from the call: takes the GVL at once if the ractor is idle, else waits for its turn (the
+ * native thread goes back to its loop meanwhile). */
+void mn_sched_leave_blocking(mn_thread *self) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  if (self->ubf == MN_UNBLOCK_SIGNAL) mn_blocking_unlist(self);
+  self->ubf = NULL;
+  if (r->state == MN_R_IDLE) {
+    MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
+    r->running = self;
+    r->state = MN_R_RUNNING;
+    self->state = MN_RUNNING;
+    mn_emit_pair(MN_EVENT_READY, MN_WAIT_NONE, MN_EVENT_RESUMED, self);
+    mn_lock_release(&r->lock);
+    return;
+  }
+  make_ready(r, self, false, NULL, &a);
+  run_after_unlock(a);
+  nt->release_lock = &r->lock;
+  nt->dead = NULL;
+  mn_co_transfer(&self->co, &nt->sched_co, false);
+  mn_finish_switch(self->nt);
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
+}
+
 /* ---------------- timeslices (timer thread) ---------------- */
 
 void mn_sched_tick(mn_ractor *r, void *arg) {
@@ -445,8 +543,12 @@ void mn_sched_tick(mn_ractor *r, void *arg) {
   if (s != r->seen_slices) { r->seen_slices = s; r->ticks = 0; return; }
   if (++r->ticks < 10) return;
   r->ticks = 0;
-  atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
-  if (r->ops && r->ops->request_preempt) r->ops->request_preempt(r, r->user);
+  mn_lock_acquire(&r->lock);
+  if (r->running && r->state == MN_R_RUNNING) {
+    atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
+    request_preempt(r, false);
+  }
+  mn_lock_release(&r->lock);
 }
 
 void mn_stats_get(mn_stats *out) {
@@ -454,5 +556,7 @@ void mn_stats_get(mn_stats *out) {
   out->switches = mn_pool_switches();
   out->preemptions = MN_RELAXED(&mn_stat_preemptions);
   out->native_threads = MN_RELAXED(&mn_native_thread_count);
+  out->wakeup_preemptions = MN_RELAXED(&mn_stat_wakeup_preemptions);
+  mn_blocking_stats(out);
   mn_stack_counts(&out->stacks_guarded, &out->stacks_unguarded);
 }

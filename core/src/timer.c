@@ -1,25 +1,21 @@
 /*
- * Timers and the timer thread.
+ * Timers: timed parks and timeslice ticks, run by the event-loop thread (event_loop.c).
  *
  * Parked threads with a deadline (sleep, timed waits) sit in a binary min-heap keyed by deadline:
  * O(log n) insert and removal (CRuby's sorted list, O(n) per insert, cost servers half their CPU at
- * 8,000 waiters). One timer thread waits in epoll on a timerfd armed for the earliest deadline.
- * timerfd takes an absolute CLOCK_MONOTONIC time in ns and is not subject to timer slack, which gives
- * sub-millisecond sleeps (epoll_wait's ms timeout overshoots by 57 us on average here). A thread that
- * adds an earlier deadline re-arms the timerfd itself, so the timer thread is not woken to do it.
+ * 8,000 waiters). The event loop waits on a timerfd armed for the earliest deadline. timerfd takes an
+ * absolute CLOCK_MONOTONIC time in ns and is not subject to timer slack, which gives sub-millisecond
+ * sleeps (epoll_wait's ms timeout overshoots by 57 us on average here). A thread that adds an earlier
+ * deadline re-arms the timerfd itself, so the event loop is not woken to do it.
  *
- * The same thread ticks the timeslices: every timeslice/10 while the process has two or more live
- * Ruby threads, it lets each ractor count (mn_sched_tick). With fewer, it sleeps until the next
- * deadline and costs nothing. The epoll set is where I/O readiness will join (the I/O issue).
+ * Timeslice ticks: every timeslice/10 while the process has two or more live Ruby threads, each
+ * ractor counts (mn_sched_tick). With fewer, no tick is armed and timers cost nothing.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/prctl.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,8 +30,9 @@ static struct {
   uint64_t armed;           /* deadline the timerfd is armed for; UINT64_MAX: disarmed */
   _Atomic bool ticking;     /* timeslice ticks on (two or more live threads, recently) */
   unsigned quiet_ticks;     /* timer thread only: ticks seen with fewer than two threads */
-  int epfd, tfd, efd;
-} tm = { .lock = PTHREAD_MUTEX_INITIALIZER, .fired = PTHREAD_COND_INITIALIZER, .armed = UINT64_MAX };
+  int tfd;
+  uint64_t next_tick;       /* event-loop thread only: when the next tick is due (UINT64_MAX: none) */
+} tm = { .lock = PTHREAD_MUTEX_INITIALIZER, .fired = PTHREAD_COND_INITIALIZER, .armed = UINT64_MAX, .next_tick = UINT64_MAX };
 
 static _Atomic size_t live_seen;
 
@@ -123,12 +120,6 @@ void mn_timer_remove(mn_thread *t) {
   pthread_mutex_unlock(&tm.lock);
 }
 
-static void kick(void) {
-  uint64_t one = 1;
-  ssize_t rc = write(tm.efd, &one, sizeof one);
-  (void)rc;
-}
-
 /* Dekker with the timer thread's "stop ticking" below: each side stores, then loads the other's
  * variable, both sequentially consistent, so at least one of them sees the other's store and the
  * ticks cannot stop while two threads live (with relaxed accesses both could miss). */
@@ -136,11 +127,11 @@ void mn_timer_threads_changed(size_t live) {
   atomic_store(&live_seen, live);
   if (live >= 2 && !atomic_load(&tm.ticking)) {
     bool expected = false;
-    if (atomic_compare_exchange_strong(&tm.ticking, &expected, true)) kick();
+    if (atomic_compare_exchange_strong(&tm.ticking, &expected, true)) mn_loop_kick();
   }
 }
 
-/* ---- the timer thread ---- */
+/* ---- on the event-loop thread ---- */
 
 static void fire_expired(uint64_t now) {
   pthread_mutex_lock(&tm.lock);
@@ -158,70 +149,48 @@ static void fire_expired(uint64_t now) {
   pthread_mutex_unlock(&tm.lock);
 }
 
-static void *timer_main(void *arg) {
-  (void)arg;
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  prctl(PR_SET_NAME, "mnrb-timer", 0, 0, 0);
-  uint64_t tick_ns = mn_cfg.timeslice_ns / 10;
-  if (tick_ns < 100000) tick_ns = 100000;
-  uint64_t next_tick = UINT64_MAX;
-  for (;;) {
-    uint64_t now = mn_now_ns();
-    bool ticking = MN_RELAXED(&tm.ticking);
-    if (ticking && next_tick == UINT64_MAX) next_tick = now + tick_ns;
-    if (!ticking) next_tick = UINT64_MAX;
-    pthread_mutex_lock(&tm.lock);
-    uint64_t when = tm.n ? tm.heap[0]->deadline : UINT64_MAX;
-    if (next_tick < when) when = next_tick;
-    if (when != tm.armed) arm(when);
-    pthread_mutex_unlock(&tm.lock);
+static uint64_t tick_ns(void) {
+  uint64_t ns = mn_cfg.timeslice_ns / 10;
+  return ns < 100000 ? 100000 : ns;
+}
 
-    struct epoll_event evs[8];
-    int n = epoll_wait(tm.epfd, evs, 8, -1);
-    if (n < 0 && errno != EINTR) mn_fatal("epoll_wait: %s", strerror(errno));
-    uint64_t buf;
-    for (int i = 0; i < n; i++) {
-      ssize_t rc = read(evs[i].data.fd, &buf, sizeof buf);
-      (void)rc;
-    }
-    pthread_mutex_lock(&tm.lock);
-    tm.armed = UINT64_MAX;          /* fired or about to be re-armed above */
-    pthread_mutex_unlock(&tm.lock);
+int mn_timer_fd(void) { return tm.tfd; }
 
-    now = mn_now_ns();
-    fire_expired(now);
-    if (next_tick != UINT64_MAX && now >= next_tick) {
-      next_tick = now + tick_ns;
-      mn_ractor_each(mn_sched_tick, NULL);
-      if (MN_RELAXED(&live_seen) < 2) {
-        if (++tm.quiet_ticks >= 100) {   /* a second without threads to slice: stop ticking */
-          tm.quiet_ticks = 0;
-          atomic_store(&tm.ticking, false);         /* see mn_timer_threads_changed */
-          if (atomic_load(&live_seen) >= 2) atomic_store(&tm.ticking, true);
-        }
-      } else {
-        tm.quiet_ticks = 0;
-      }
+/* Before the event loop waits: arm the timerfd for the earliest deadline or tick. */
+void mn_timer_prepare(void) {
+  bool ticking = MN_RELAXED(&tm.ticking);
+  if (!ticking) tm.next_tick = UINT64_MAX;
+  else if (tm.next_tick == UINT64_MAX) tm.next_tick = mn_now_ns() + tick_ns();
+  pthread_mutex_lock(&tm.lock);
+  uint64_t when = tm.n ? tm.heap[0]->deadline : UINT64_MAX;
+  if (tm.next_tick < when) when = tm.next_tick;
+  if (when != tm.armed) arm(when);
+  pthread_mutex_unlock(&tm.lock);
+}
+
+/* After it woke (for whatever reason): deliver expired parks and due ticks. */
+void mn_timer_expire(void) {
+  pthread_mutex_lock(&tm.lock);
+  tm.armed = UINT64_MAX;          /* fired, or re-armed by the next mn_timer_prepare */
+  pthread_mutex_unlock(&tm.lock);
+  uint64_t now = mn_now_ns();
+  fire_expired(now);
+  if (tm.next_tick == UINT64_MAX || now < tm.next_tick) return;
+  tm.next_tick = now + tick_ns();
+  mn_ractor_each(mn_sched_tick, NULL);
+  mn_blocking_resignal();
+  if (MN_RELAXED(&live_seen) < 2) {
+    if (++tm.quiet_ticks >= 100) {   /* a second without threads to slice: stop ticking */
+      tm.quiet_ticks = 0;
+      atomic_store(&tm.ticking, false);         /* see mn_timer_threads_changed */
+      if (atomic_load(&live_seen) >= 2) atomic_store(&tm.ticking, true);
     }
+  } else {
+    tm.quiet_ticks = 0;
   }
-  return NULL;
 }
 
 int mn_timer_init(void) {
-  tm.epfd = epoll_create1(EPOLL_CLOEXEC);
   tm.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-  tm.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (tm.epfd < 0 || tm.tfd < 0 || tm.efd < 0) return -1;
-  struct epoll_event ev = { .events = EPOLLIN };
-  ev.data.fd = tm.tfd;
-  if (epoll_ctl(tm.epfd, EPOLL_CTL_ADD, tm.tfd, &ev) < 0) return -1;
-  ev.data.fd = tm.efd;
-  if (epoll_ctl(tm.epfd, EPOLL_CTL_ADD, tm.efd, &ev) < 0) return -1;
-  pthread_t th;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  int rc = pthread_create(&th, &attr, timer_main, NULL);
-  pthread_attr_destroy(&attr);
-  return rc == 0 ? 0 : -1;
+  return tm.tfd < 0 ? -1 : 0;
 }

@@ -35,6 +35,11 @@ typedef struct mn_config {
   bool mn_threads;           /* false: every thread gets its own native thread (RUBY_MN_THREADS=0) */
   uint64_t timeslice_ns;     /* preemption after this much running while others are ready (100 ms) */
   size_t stack_size;         /* C stack per thread; RUBY_THREAD_MACHINE_STACK_SIZE */
+  int max_blocking;          /* native threads in blocking calls at once (MNRB_MAX_BLOCKING, 512) */
+  uint64_t blocking_keepalive_ns; /* a surplus idle native thread retires after this (10 s) */
+  bool wakeup_preempt;       /* a thread woken by I/O, a timer or a blocking call's end preempts the
+                                running thread of its ractor (MNRB_WAKEUP_PREEMPT=0: off, CRuby's
+                                policy; see config.c) */
 } mn_config;
 
 void mn_config_from_env(mn_config *cfg);   /* defaults, then the environment */
@@ -50,6 +55,12 @@ void mn_runtime_run(mn_thread *main);
 /* Called by the main thread just before it dies: the native thread that ran mn_runtime_run returns. */
 void mn_runtime_stop(void);
 uint64_t mn_now_ns(void);                   /* CLOCK_MONOTONIC in ns */
+/* errno of the native thread running the caller now. A thread may resume on another native thread
+ * after any call that can switch (park, yield, I/O waits, blocking calls), and errno is thread-local
+ * with a `const` accessor that compilers may cache across calls: read and set it through these
+ * (never inlined) after such a call. */
+int mn_errno(void);
+void mn_set_errno(int e);
 
 /* ---- ractors ---- */
 typedef struct mn_ractor_ops {
@@ -130,6 +141,46 @@ bool mn_native_thread_locked(const mn_thread *t);
 /* The C stack address below which the running thread must not go (leaves room to raise an error). */
 const char *mn_thread_stack_limit(const mn_thread *t);
 
+/* ---- managed I/O: park until a file descriptor is ready (io_wait.c) ----
+ *
+ * One event loop per process (epoll, on the event-loop thread that also runs the timers) watches the
+ * descriptors that parked threads wait on. A thread whose non-blocking read, write, accept or connect
+ * would block parks here; its native thread runs other threads meanwhile. */
+enum { MN_IO_READ = 0x001, MN_IO_PRI = 0x002, MN_IO_WRITE = 0x004 };   /* poll(2)'s bits */
+/* Parks the calling thread until `fd` is ready for `events`, the absolute deadline passes, the fd is
+ * closed through mn_io_close(), or the thread is unparked for another reason (Thread#raise).
+ * Returns the ready events (> 0; an error or hang-up on the fd counts as every requested event),
+ * 0 when it woke for another reason or timed out (callers check their own deadline and interrupts,
+ * then retry), or -1 with errno EBADF (closed while waiting, or not open), EPERM (the fd cannot be
+ * polled: a regular file; do the call as a blocking call instead) or ENOMEM. */
+int mn_io_wait(mn_thread *self, int fd, unsigned events, uint64_t deadline);
+/* The same for several descriptors at once (IO.select): returns when any of them is ready (the caller
+ * polls them to see which), as mn_io_wait does otherwise. A descriptor that cannot be polled counts
+ * as ready at once (poll(2) reports regular files always ready). */
+int mn_io_wait_any(mn_thread *self, const int *fds, const unsigned *events, size_t n, uint64_t deadline);
+/* Call before closing `fd`: every thread parked on it wakes with EBADF, and the event loop forgets it
+ * (so a descriptor that reuses the number starts clean). Returns how many threads were waiting. */
+int mn_io_close(int fd);
+
+/* ---- blocking calls without the GVL (blocking.c) ----
+ *
+ * For what cannot be made non-blocking (regular files, getaddrinfo, waitpid, flock, an embedder's C
+ * call): CRuby's rb_thread_call_without_gvl. The calling thread gives up its ractor's GVL, whose other
+ * threads go on running on other native threads, and runs the call on its own native thread, which
+ * leaves the pool meanwhile (the pool may start a replacement, so max_proc native threads keep
+ * running Ruby). At most max_blocking native threads are in blocking calls at once: beyond that a
+ * call waits for one to finish (with the GVL released). A native thread that finds the pool full when
+ * its call ends stays as a spare and retires after blocking_keepalive_ns idle. */
+typedef void mn_unblock_fn(void *arg);
+/* Called by mn_unpark (Thread#raise, #kill) on a thread inside a blocking call: it must make the call
+ * return soon. MN_UNBLOCK_SIGNAL interrupts the native thread's system call (it fails with EINTR). */
+#define MN_UNBLOCK_SIGNAL ((mn_unblock_fn *)1)
+void mn_blocking_begin(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg);
+/* Back from the call: waits for the GVL and returns holding it (possibly on another native thread). */
+void mn_blocking_end(mn_thread *self);
+/* begin, fn(arg), end. */
+void *mn_blocking_call(mn_thread *self, void *(*fn)(void *), void *arg, mn_unblock_fn *ubf, void *ubf_arg);
+
 /* ---- event hooks (GVL instrumentation: CRuby 3.2's API shape, with richer event data) ----
  *
  * Every thread goes through
@@ -193,7 +244,10 @@ void mn_thread_specific_set(mn_thread *t, int key, void *value);
 typedef struct mn_stats {
   uint64_t switches;          /* coroutine switches */
   uint64_t preemptions;       /* timeslice preemptions requested */
-  int native_threads;         /* native threads created so far (pool and dedicated) */
+  int native_threads;         /* native threads alive now (pool, spares and dedicated) */
+  int blocking_now;           /* native threads inside blocking calls now */
+  uint64_t blocking_calls;    /* blocking calls so far */
+  uint64_t wakeup_preemptions;/* preemptions requested for a thread woken by I/O or a timer */
   size_t stacks_guarded;      /* live stacks with a guard page */
   size_t stacks_unguarded;    /* live stacks without one (the kernel's map limit was near) */
 } mn_stats;

@@ -82,6 +82,8 @@ static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on);
 void mnrb_pass(mrb_state *mrb);
+void mnrb_suspend(mrb_state *mrb, mnrb_thread *th, const char *on);
+void mnrb_resume(mrb_state *mrb, mnrb_thread *th);
 void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th);
 mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb);
 mrb_noreturn void mnrb_raise_kill(mrb_state *mrb);

@@ -73,6 +73,21 @@ mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, ui
   return r;
 }
 
+/* Around a wait that is not a park (an I/O wait, a blocking call): the interpreter state is saved
+ * as for a park, since the ractor's other threads run meanwhile. */
+void mnrb_suspend(mrb_state *mrb, mnrb_thread *th, const char *on) {
+  th->sleeping = TRUE;
+  th->sleep_forever = FALSE;
+  th->waiting_on = on;
+  save(mrb, th);
+}
+
+void mnrb_resume(mrb_state *mrb, mnrb_thread *th) {
+  restore(mrb, th);
+  th->sleeping = FALSE;
+  th->waiting_on = NULL;
+}
+
 void mnrb_pass(mrb_state *mrb) {
   mnrb_thread *th = mnrb_current(mrb);
   save(mrb, th);
@@ -377,6 +392,10 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   vm->main->started = TRUE;
   mn_thread_set_name(vm->main->core, "main");
   vm->main->cstack_limit = mn_thread_stack_limit(vm->main->core);
+  /* Gems initialized after this one may have grown (moved) the arena since mnrb_ractor_init. */
+  vm->main->arena = mrb->gc.arena;
+  vm->main->arena_idx = mrb->gc.arena_idx;
+  vm->main->arena_capa = mrb->gc.arena_capa;
   mn_runtime_run(vm->main->core);
   /* Back on the process's initial native thread, with every Ruby thread dead. */
   mrb->gc_event = NULL;

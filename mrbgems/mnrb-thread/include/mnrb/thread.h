@@ -45,5 +45,24 @@ MRB_API mn_thread *mnrb_thread_core(mrb_state *mrb, mrb_value thread);
 typedef void mnrb_thread_free_hook(mn_thread *core);
 MRB_API mrb_bool mnrb_thread_free_hook_add(mnrb_thread_free_hook *fn);
 
+/* ---- blocking, for gems that wrap system calls (mrbgems/mnrb-io) ----
+ *
+ * Both functions let the ractor's other threads run while the calling Ruby thread waits, and raise
+ * the caller's pending interrupts (Thread#raise, #kill) when it returns. errno after them: mn_errno().
+ */
+
+/* Parks the current Ruby thread until `fd` is ready for `events` (MN_IO_READ / MN_IO_WRITE), the
+ * absolute deadline (mn_now_ns clock; MN_FOREVER) passes, or it is woken (core.h, mn_io_wait). */
+MRB_API int mnrb_io_wait(mrb_state *mrb, int fd, unsigned events, uint64_t deadline);
+MRB_API int mnrb_io_wait_any(mrb_state *mrb, const int *fds, const unsigned *events, size_t n,
+                             uint64_t deadline);
+/* Runs fn(arg) without the GVL (core.h, mn_blocking_call): fn must not touch `mrb` or any Ruby
+ * object. `ubf` makes it return early on Thread#raise/#kill (MN_UNBLOCK_SIGNAL: EINTR). */
+MRB_API void *mnrb_blocking_call(mrb_state *mrb, void *(*fn)(void *), void *arg, mn_unblock_fn *ubf,
+                                 void *ubf_arg);
+/* A timeout in seconds (Integer, Float, nil: none) as an absolute deadline; raises TypeError and
+ * ArgumentError as Kernel#sleep does. */
+MRB_API uint64_t mnrb_deadline_after(mrb_state *mrb, mrb_value seconds);
+
 MRB_END_DECL
 #endif

@@ -1,0 +1,76 @@
+/*
+ * The event loop: one thread per process, waiting in one epoll set for
+ *   - the timerfd of the timers (timed parks, timeslice ticks: timer.c),
+ *   - the descriptors that parked threads wait on (io_wait.c),
+ *   - an eventfd that other threads write to make it look again (mn_loop_kick).
+ * It never runs Ruby code: it readies parked threads (mn_unpark, mn_sched_timeout), and a native
+ * thread of the pool runs them. Descriptors are registered EPOLLONESHOT by the thread about to park,
+ * so a readiness is reported once and the loop needs no bookkeeping of its own.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <errno.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+enum { EVENTS_PER_WAIT = 64 };
+#define TAG_TIMER UINT64_MAX          /* epoll data of the timerfd; descriptors use their number */
+#define TAG_KICK (UINT64_MAX - 1)
+
+static int epfd = -1, kickfd = -1;
+
+int mn_loop_epfd(void) { return epfd; }
+
+void mn_loop_kick(void) {
+  uint64_t one = 1;
+  ssize_t rc = write(kickfd, &one, sizeof one);
+  (void)rc;
+}
+
+static void drain(int fd) {
+  uint64_t buf;
+  ssize_t rc = read(fd, &buf, sizeof buf);
+  (void)rc;
+}
+
+static void *loop_main(void *arg) {
+  (void)arg;
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  prctl(PR_SET_NAME, "mnrb-events", 0, 0, 0);
+  struct epoll_event evs[EVENTS_PER_WAIT];
+  for (;;) {
+    mn_timer_prepare();
+    int n = epoll_wait(epfd, evs, EVENTS_PER_WAIT, -1);
+    if (n < 0 && errno != EINTR) mn_fatal("epoll_wait: %s", strerror(errno));
+    for (int i = 0; i < n; i++) {
+      uint64_t tag = evs[i].data.u64;
+      if (tag == TAG_TIMER) drain(mn_timer_fd());
+      else if (tag == TAG_KICK) drain(kickfd);
+      else mn_io_ready((int)tag, evs[i].events);
+    }
+    mn_timer_expire();
+  }
+  return NULL;
+}
+
+static int watch(int fd, uint64_t tag) {
+  struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
+  return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int mn_loop_init(void) {
+  epfd = epoll_create1(EPOLL_CLOEXEC);
+  kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (epfd < 0 || kickfd < 0 || mn_timer_init() != 0) return -1;
+  if (watch(mn_timer_fd(), TAG_TIMER) < 0 || watch(kickfd, TAG_KICK) < 0) return -1;
+  pthread_t th;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int rc = pthread_create(&th, &attr, loop_main, NULL);
+  pthread_attr_destroy(&attr);
+  return rc == 0 ? 0 : -1;
+}

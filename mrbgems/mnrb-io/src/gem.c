@@ -1,0 +1,13 @@
+#include <signal.h>
+#include "io_internal.h"
+
+void mrb_mnrb_io_gem_init(mrb_state *mrb) {
+  /* A write to a closed pipe or socket raises Errno::EPIPE; SIGPIPE never kills the process (CRuby). */
+  signal(SIGPIPE, SIG_IGN);
+  mnrb_init_errno(mrb);
+  mnrb_init_io(mrb);
+  mnrb_init_select(mrb);
+  mnrb_init_socket(mrb);
+}
+
+void mrb_mnrb_io_gem_final(mrb_state *mrb) { (void)mrb; }

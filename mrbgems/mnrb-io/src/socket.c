@@ -1,0 +1,204 @@
+/*
+ * mruby-socket's blocking calls through the event loop: sockets are created non-blocking, accept,
+ * connect, recv, recvfrom and send park the thread while the socket is not ready, and getaddrinfo
+ * (which may ask a DNS server) runs as a blocking call without the GVL.
+ */
+#define _GNU_SOURCE
+#include "io_internal.h"
+#include <errno.h>
+#include <netdb.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/ext/io.h>
+#include <mruby/string.h>
+#include "mnrb/thread.h"
+
+extern struct mrb_data_type mrb_io_type;
+
+static int socket_fd(mrb_state *mrb, mrb_value sock) {
+  struct mrb_io *f = (struct mrb_io *)mrb_data_get_ptr(mrb, sock, &mrb_io_type);
+  if (!f) mrb_raise(mrb, E_IO_ERROR, "uninitialized stream");
+  if (f->fd < 0) mrb_raise(mrb, E_IO_ERROR, "closed stream");
+  return f->fd;
+}
+
+static mrb_value ssize_value(ssize_t n) { return mrb_fixnum_value((mrb_int)n); }
+
+/* Socket._socket(domain, type, protocol): a non-blocking, close-on-exec socket. */
+static mrb_value sock_s_socket(mrb_state *mrb, mrb_value klass) {
+  mrb_int domain, type, protocol;
+  mrb_get_args(mrb, "iii", &domain, &type, &protocol);
+  int fd = socket((int)domain, (int)type | SOCK_NONBLOCK | SOCK_CLOEXEC, (int)protocol);
+  if (fd < 0) mnrb_sys_fail(mrb, errno, "socket(2)");
+  return mrb_fixnum_value(fd);
+}
+
+/* Socket._connect(fd, sockaddr, timeout = nil): connects, waiting for the handshake in the event
+ * loop. A timeout raises Errno::ETIMEDOUT "user specified timeout", as CRuby's connect_timeout. */
+static mrb_value sock_s_connect(mrb_state *mrb, mrb_value klass) {
+  mrb_int fd;
+  mrb_value sa, timeout = mrb_nil_value();
+  mrb_get_args(mrb, "iS|o", &fd, &sa, &timeout);
+  uint64_t deadline = mnrb_deadline_after(mrb, timeout);
+  if (connect((int)fd, (struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa)) == 0) return mrb_nil_value();
+  int err = errno;
+  if (err == EINTR || err == EINPROGRESS || err == EALREADY) {
+    for (;;) {
+      if (deadline != MN_FOREVER && mn_now_ns() >= deadline) mnrb_sys_fail(mrb, ETIMEDOUT, "user specified timeout");
+      int rc = mnrb_io_wait(mrb, (int)fd, MN_IO_WRITE, deadline);
+      if (rc > 0) break;
+      if (rc < 0) {
+        err = mn_errno();
+        if (err == EBADF) mrb_raise(mrb, E_IO_ERROR, "stream closed in another thread");
+        mnrb_sys_fail(mrb, err, "connect(2)");
+      }
+    }
+    socklen_t len = sizeof err;
+    if (getsockopt((int)fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0) err = errno;
+    if (err == 0) return mrb_nil_value();
+  }
+  mnrb_sys_fail(mrb, err, "connect(2)");
+}
+
+static mrb_value accept_one(mrb_state *mrb, mrb_int fd, struct sockaddr_storage *ss, socklen_t *len) {
+  io_call c = { .op = IO_ACCEPT, .fd = (int)fd, .str = mrb_nil_value(), .flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
+                .addr = (struct sockaddr *)ss, .addrlen = ss ? sizeof *ss : 0 };
+  if (mnrb_io_call(mrb, &c, MN_FOREVER, NULL) < 0) mnrb_sys_fail(mrb, c.err, "accept(2)");
+  if (len) *len = c.addrlen;
+  return ssize_value(c.result);
+}
+
+/* Socket._accept(fd): the new connection's fd, once a client connects. */
+static mrb_value sock_s_accept(mrb_state *mrb, mrb_value klass) {
+  mrb_int fd;
+  mrb_get_args(mrb, "i", &fd);
+  return accept_one(mrb, fd, NULL, NULL);
+}
+
+/* Socket._accept2(fd): [fd, peer sockaddr]. */
+static mrb_value sock_s_accept2(mrb_state *mrb, mrb_value klass) {
+  mrb_int fd;
+  mrb_get_args(mrb, "i", &fd);
+  struct sockaddr_storage ss;
+  socklen_t len = 0;
+  mrb_value s1 = accept_one(mrb, fd, &ss, &len);
+  mrb_value pair = mrb_ary_new_capa(mrb, 2);
+  mrb_ary_push(mrb, pair, s1);
+  mrb_ary_push(mrb, pair, mrb_str_new(mrb, (const char *)&ss, (mrb_int)len));
+  return pair;
+}
+
+/* Reads up to maxlen bytes; the sender's address into *ss if given. */
+static mrb_value recv_some(mrb_state *mrb, mrb_value self, mrb_int maxlen, mrb_int flags,
+                           struct sockaddr_storage *ss, socklen_t *len) {
+  if (maxlen < 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "negative length given");
+  int fd = socket_fd(mrb, self);
+  mrb_value buf = mrb_str_new(mrb, NULL, maxlen);
+  if (maxlen == 0) return buf;
+  io_call c = { .op = IO_RECV, .fd = fd, .str = buf, .len = (size_t)maxlen, .flags = (int)flags | MSG_DONTWAIT,
+                .addr = (struct sockaddr *)ss, .addrlen = ss ? sizeof *ss : 0 };
+  if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "recvfrom(2)");
+  mrb_str_resize(mrb, buf, (mrb_int)c.result);
+  if (len) *len = c.addrlen;
+  return buf;
+}
+
+/* BasicSocket#recv(maxlen, flags = 0) */
+static mrb_value bsock_recv(mrb_state *mrb, mrb_value self) {
+  mrb_int maxlen, flags = 0;
+  mrb_get_args(mrb, "i|i", &maxlen, &flags);
+  return recv_some(mrb, self, maxlen, flags, NULL, NULL);
+}
+
+/* BasicSocket#_recvfrom(maxlen, flags = 0): [data, sender sockaddr] */
+static mrb_value bsock_recvfrom(mrb_state *mrb, mrb_value self) {
+  mrb_int maxlen, flags = 0;
+  mrb_get_args(mrb, "i|i", &maxlen, &flags);
+  struct sockaddr_storage ss;
+  socklen_t len = 0;
+  memset(&ss, 0, sizeof ss);
+  mrb_value data = recv_some(mrb, self, maxlen, flags, &ss, &len);
+  mrb_value pair = mrb_ary_new_capa(mrb, 2);
+  mrb_ary_push(mrb, pair, data);
+  mrb_ary_push(mrb, pair, mrb_str_new(mrb, (const char *)&ss, (mrb_int)len));
+  return pair;
+}
+
+/* BasicSocket#send(mesg, flags, dest_sockaddr = nil): bytes sent, after waiting for room. */
+static mrb_value bsock_send(mrb_state *mrb, mrb_value self) {
+  mrb_value mesg, dest = mrb_nil_value();
+  mrb_int flags;
+  mrb_get_args(mrb, "Si|S!", &mesg, &flags, &dest);
+  int fd = socket_fd(mrb, self);
+  struct sockaddr_storage ss;
+  io_call c = { .op = IO_SEND, .fd = fd, .str = mesg, .len = (size_t)RSTRING_LEN(mesg), .flags = (int)flags | MSG_DONTWAIT };
+  if (!mrb_nil_p(dest)) {
+    if ((size_t)RSTRING_LEN(dest) > sizeof ss) mrb_raise(mrb, E_ARGUMENT_ERROR, "invalid address");
+    memcpy(&ss, RSTRING_PTR(dest), (size_t)RSTRING_LEN(dest));
+    c.addr = (struct sockaddr *)&ss;
+    c.addrlen = (socklen_t)RSTRING_LEN(dest);
+  }
+  if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "send(2)");
+  return ssize_value(c.result);
+}
+
+/* ---- getaddrinfo without the GVL ---- */
+
+typedef struct gai { const char *node, *service; struct addrinfo hints, *res; int rc; } gai;
+static void *run_getaddrinfo(void *arg) {
+  gai *g = arg;
+  g->rc = getaddrinfo(g->node, g->service, &g->hints, &g->res);
+  return NULL;
+}
+
+/* Addrinfo._lookup(node, service, family, socktype, protocol, flags): [[sockaddr, family, socktype,
+ * protocol], ...]; the Ruby side (mrblib) builds the Addrinfo objects. */
+static mrb_value ai_s_lookup(mrb_state *mrb, mrb_value klass) {
+  mrb_value node, service;
+  mrb_int family, socktype, protocol, flags;
+  mrb_get_args(mrb, "S!S!iiii", &node, &service, &family, &socktype, &protocol, &flags);
+  gai g;
+  memset(&g, 0, sizeof g);
+  /* private copies: the strings are not touched without the GVL */
+  mrb_value n = mrb_nil_p(node) ? node : mrb_str_dup(mrb, node);
+  mrb_value s = mrb_nil_p(service) ? service : mrb_str_dup(mrb, service);
+  g.node = mrb_nil_p(n) ? NULL : mrb_string_cstr(mrb, n);
+  g.service = mrb_nil_p(s) ? NULL : mrb_string_cstr(mrb, s);
+  g.hints.ai_family = (int)family;
+  g.hints.ai_socktype = (int)socktype;
+  g.hints.ai_protocol = (int)protocol;
+  g.hints.ai_flags = (int)flags;
+  mnrb_blocking_call(mrb, run_getaddrinfo, &g, NULL, NULL);
+  if (g.rc != 0) {
+    if (g.rc == EAI_SYSTEM) mnrb_sys_fail(mrb, mn_errno(), "getaddrinfo");
+    mrb_raisef(mrb, mrb_class_get(mrb, "SocketError"), "getaddrinfo: %s", gai_strerror(g.rc));
+  }
+  mrb_value list = mrb_ary_new(mrb);
+  for (struct addrinfo *a = g.res; a; a = a->ai_next) {
+    mrb_value e = mrb_ary_new_capa(mrb, 4);
+    mrb_ary_push(mrb, e, mrb_str_new(mrb, (const char *)a->ai_addr, (mrb_int)a->ai_addrlen));
+    mrb_ary_push(mrb, e, mrb_fixnum_value(a->ai_family));
+    mrb_ary_push(mrb, e, mrb_fixnum_value(a->ai_socktype));
+    mrb_ary_push(mrb, e, mrb_fixnum_value(a->ai_protocol));
+    mrb_ary_push(mrb, list, e);
+  }
+  freeaddrinfo(g.res);
+  return list;
+}
+
+void mnrb_init_socket(mrb_state *mrb) {
+  struct RClass *sock = mrb_class_get(mrb, "Socket");
+  struct RClass *bsock = mrb_class_get(mrb, "BasicSocket");
+  mrb_define_class_method(mrb, sock, "_socket", sock_s_socket, MRB_ARGS_REQ(3));
+  mrb_define_class_method(mrb, sock, "_connect", sock_s_connect, MRB_ARGS_ARG(2, 1));
+  mrb_define_class_method(mrb, sock, "_accept", sock_s_accept, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, sock, "_accept2", sock_s_accept2, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, bsock, "recv", bsock_recv, MRB_ARGS_ARG(1, 1));
+  mrb_define_method(mrb, bsock, "_recvfrom", bsock_recvfrom, MRB_ARGS_ARG(1, 1));
+  mrb_define_method(mrb, bsock, "send", bsock_send, MRB_ARGS_ARG(2, 1));
+  mrb_define_class_method(mrb, mrb_class_get(mrb, "Addrinfo"), "_lookup", ai_s_lookup, MRB_ARGS_REQ(6));
+}
