@@ -179,10 +179,10 @@ module MNRB
       end
       head << "\r\n"
       if chunks
-        sock.write(head)
+        HTTPWire.write(sock, head)
         HTTPWire.write_chunked(sock, chunks) if send_body
       else
-        sock.write(send_body ? head + body : head)
+        HTTPWire.write(sock, send_body ? head + body : head)
       end
     end
   end

@@ -66,13 +66,22 @@ module MNRB
       !s.empty? && s.each_char.all? { |c| ("0".."9").include?(c) || ("a".."f").include?(c.downcase) }
     end
 
+    # Writes all of `data`. syswrite, not write: mruby's IO#write seeks back over unread
+    # buffered input first, which a socket (ESPIPE) refuses.
+    def self.write(io, data)
+      while data.bytesize > 0
+        n = io.syswrite(data)
+        data = data.byteslice(n, data.bytesize - n)
+      end
+    end
+
     # A body as chunks: "size\r\ndata\r\n" for each non-empty piece, then "0\r\n\r\n".
     def self.write_chunked(io, pieces)
       pieces.each do |piece|
         s = piece.to_s
-        io.write("#{s.bytesize.to_s(16)}\r\n#{s}\r\n") unless s.empty?
+        write(io, "#{s.bytesize.to_s(16)}\r\n#{s}\r\n") unless s.empty?
       end
-      io.write("0\r\n\r\n")
+      write(io, "0\r\n\r\n")
     end
   end
 end

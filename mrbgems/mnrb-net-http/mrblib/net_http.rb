@@ -169,7 +169,7 @@ module Net
       reused = @reused
       @got_status = false
       begin
-        @socket.write(req.wire(host_header, body))
+        MNRB::HTTPWire.write(@socket, req.wire(host_header, body))
         res = with_timeout(@read_timeout, ReadTimeout, "Net::ReadTimeout") { read_response(req) }
       rescue Timeout::Error => e
         disconnect
