@@ -168,4 +168,21 @@ class RequireTest < MnTest::Case
     assert_equal false, second.value
     assert_equal 1, $mnrb_req_gate_runs
   end
+
+  # The waiter takes over when the loading thread dies before the file finished.
+  def test_a_killed_loader_lets_a_waiting_thread_load_the_file
+    $mnrb_req_gate_kill_entered = Queue.new
+    $mnrb_req_gate_kill_release = Queue.new
+    first = Thread.new { require "mnrb_req_gate_kill" }
+    $mnrb_req_gate_kill_entered.pop
+    second = Thread.new { require "mnrb_req_gate_kill" }
+    wait_until("the second require to wait") { second.status == "sleep" }
+    first.kill
+    first.join
+    $mnrb_req_gate_kill_entered.pop                      # the second thread runs the file now
+    assert_equal 2, $mnrb_req_gate_kill_runs
+    $mnrb_req_gate_kill_release << :go
+    assert_equal true, second.value
+    assert_include $LOADED_FEATURES, fixture("mnrb_req_gate_kill.rb")
+  end
 end
