@@ -9,8 +9,8 @@ MRuby::Gem::Specification.new('mnrb-net-http') do |spec|
   spec.add_dependency 'mruby-io',     core: 'mruby-io'
   spec.add_dependency 'mnrb-require'
   spec.add_dependency 'mnrb-thread'
-  spec.add_dependency 'mnrb-stdlib'                                # Timeout (open_timeout)
+  spec.add_dependency 'mnrb-stdlib'                                # Timeout (open_timeout), StringIO (URI.open)
   # in dependency order (mruby would take them alphabetically)
   spec.rbfiles = %w(uri net_http_header net_http_response net_http_request http_wire net_http
-                    http_server provided).map { |f| "#{dir}/mrblib/#{f}.rb" }
+                    http_server open_uri provided).map { |f| "#{dir}/mrblib/#{f}.rb" }
 end

@@ -2,3 +2,4 @@
 MNRB::Loader.provide "uri"
 MNRB::Loader.provide "net/http"
 MNRB::Loader.provide "net/protocol"
+MNRB::Loader.provide "open-uri"
