@@ -82,6 +82,29 @@ def sleep_mutex_and_join_waits_carry_their_reason():
 
 
 @test
+def io_waits_and_blocking_calls_carry_their_reason():
+    # a pipe read parks in the event loop (io); a regular file read is a blocking call (blocking)
+    s = run("r, w = IO.pipe; t = Thread.new { r.gets }; sleep 0.01; w.puts 'x'; t.join; "
+            "File.write('/tmp/mnrb-trace-io-%d' % Process.pid, 'y' * 100000); "
+            "ths = 3.times.map { Thread.new { File.open('/tmp/mnrb-trace-io-%d' % Process.pid) { |f| f.read } } }; "
+            "ths.each(&:join); File.unlink('/tmp/mnrb-trace-io-%d' % Process.pid)")
+    expect(states(s, "waiting (io)") >= 1, f"waiting (io): {s['states']}")
+    expect(states(s, "waiting (blocking)") >= 1, f"waiting (blocking): {s['states']}")
+
+
+@test
+def a_thread_woken_by_io_preempts_a_cpu_bound_one():
+    # wake-up preemption: each of the 20 readiness wake-ups preempts the spinner (a 1 s timeslice
+    # could not do it in time); the trace stays valid through every hand-over
+    s = run("r, w = IO.pipe; stop = false; spin = Thread.new { x = 0; x += 1 until stop }; "
+            "rd = Thread.new { 20.times { r.gets } }; "
+            "wr = Thread.new { 20.times { sleep 0.002; w.puts 'x' } }; rd.join; wr.join; stop = true; spin.join",
+            "--timeslice=1000")
+    expect(states(s, "waiting (io)") >= 10, f"waiting (io): {s['states']}")
+    expect(states(s, "waiting (preempted)") >= 10, f"preempted: {s['states']}")
+
+
+@test
 def garbage_collection_shows_as_gc_slices():
     s = run("t = Thread.new { 200_000.times.map { |i| [i, i.to_s] } }; t.join; GC.start")
     expect(states(s, "gc") >= 1, f"{s['states']}")

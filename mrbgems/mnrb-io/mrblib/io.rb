@@ -33,7 +33,7 @@ class IO
     objects.each do |obj|
       str = obj.is_a?(String) ? obj : obj.to_s
       next if str.empty?
-      seek(pos, SEEK_SET) unless @buf.nil? || @buf.empty?
+      _drop_read_ahead unless @buf.nil? || @buf.empty?
       done = 0
       while done < str.bytesize
         done += syswrite(done == 0 ? str : str.byteslice(done, str.bytesize - done))
@@ -46,6 +46,15 @@ class IO
   def <<(obj)
     write(obj)
     self
+  end
+
+  # A file read ahead must write where the reader is, not where read(2) got to. Pipes and sockets
+  # have no position: their read-ahead stays for the next read (mruby-io seeks them: ESPIPE).
+  def _drop_read_ahead
+    return if @unseekable
+    seek(pos, SEEK_SET)
+  rescue Errno::ESPIPE
+    @unseekable = true
   end
 
   # Bytes already read ahead, or what one read(2) returns (waiting for some); EOFError at the end.
@@ -186,5 +195,68 @@ class TCPSocket
       end
     end
     raise error || SocketError.new("getaddrinfo: no address for #{host}")
+  end
+end
+
+class TCPServer
+  # CRuby listens with a backlog of SOMAXCONN; mruby-socket's 5 drops connections under load.
+  def initialize(host = nil, service)
+    ai = Addrinfo.getaddrinfo(host, service, nil, Socket::SOCK_STREAM, nil, Socket::AI_PASSIVE)[0]
+    @init_with_fd = true
+    super(Socket._socket(ai.afamily, Socket::SOCK_STREAM, 0), "r+")
+    setsockopt(Socket::SOL_SOCKET, Socket::SO_REUSEADDR, true)
+    Socket._bind(fileno, ai.to_sockaddr)
+    listen(Socket::SOMAXCONN)
+    self
+  end
+
+  # The listening socket stays non-blocking (mruby-socket's toggled it back to blocking).
+  def accept_nonblock(exception: true)
+    if _wait(IO::READABLE, 0) == 0
+      return :wait_readable unless exception
+      raise IO::EAGAINWaitReadable, "accept(2) would block"
+    end
+    accept
+  end
+end
+
+class UNIXServer
+  def initialize(path)
+    fd = Socket._socket(Socket::AF_UNIX, Socket::SOCK_STREAM, 0)
+    begin
+      super(fd)
+      Socket._bind(fd, Socket.pack_sockaddr_un(path))
+      listen(Socket::SOMAXCONN)
+    rescue => e
+      IO._sysclose(fd) rescue nil
+      raise e
+    end
+    if block_given?
+      begin
+        yield self
+      ensure
+        close rescue nil
+        File.unlink(path) rescue nil
+      end
+    end
+  end
+end
+
+class File
+  # File.write(path, data, offset = nil, mode: "w"): the number of bytes written (CRuby)
+  def self.write(path, data, offset = nil, mode: nil)
+    mode ||= offset ? "r+" : "w"
+    File.open(path, mode) do |f|
+      f.seek(offset) if offset
+      f.write(data)
+    end
+  end
+
+  def self.binwrite(path, data, offset = nil, mode: nil)
+    write(path, data, offset, mode: mode)
+  end
+
+  def self.readlines(path, sep = "\n", chomp: false)
+    File.open(path) { |f| f.each_line(sep).map { |l| chomp ? l.chomp(sep) : l } }
   end
 end

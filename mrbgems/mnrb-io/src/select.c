@@ -66,9 +66,12 @@ static mrb_value ready_sets(mrb_state *mrb, sel *s, mrb_bool polled) {
     if (mrb_nil_p(s->sets[k])) continue;
     for (mrb_int i = 0; i < RARRAY_LEN(s->sets[k]); i++, j++) {
       mrb_value orig = RARRAY_PTR(s->sets[k])[i];
-      short rev = polled ? s->pfd[j].revents : 0;
-      mrb_bool ready = k == SET_ERROR ? (rev & POLLPRI) != 0
-                                      : (rev & (s->pfd[j].events | POLLHUP | POLLERR | POLLNVAL)) != 0;
+      mrb_bool ready = FALSE;
+      if (polled) {
+        short rev = s->pfd[j].revents;
+        ready = k == SET_ERROR ? (rev & POLLPRI) != 0
+                               : (rev & (s->pfd[j].events | POLLHUP | POLLERR | POLLNVAL)) != 0;
+      }
       if (k == SET_READ && buffered(mrb, to_io(mrb, orig))) ready = TRUE;
       if (ready) { mrb_ary_push(mrb, out, orig); found++; }
     }

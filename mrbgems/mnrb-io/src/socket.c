@@ -15,6 +15,7 @@
 #include <mruby/data.h>
 #include <mruby/ext/io.h>
 #include <mruby/string.h>
+#include <mruby/variable.h>
 #include "mnrb/thread.h"
 
 extern struct mrb_data_type mrb_io_type;
@@ -38,30 +39,26 @@ static mrb_value sock_s_socket(mrb_state *mrb, mrb_value klass) {
 }
 
 /* Socket._connect(fd, sockaddr, timeout = nil): connects, waiting for the handshake in the event
- * loop. A timeout raises Errno::ETIMEDOUT "user specified timeout", as CRuby's connect_timeout. */
+ * loop. A timeout raises Errno::ETIMEDOUT "user specified timeout", as CRuby's connect_timeout.
+ * Once writable, connect(2) again says how it went (0 or EISCONN: connected; else the error). Not
+ * SO_ERROR: a reset arriving just after the handshake would read as a failed connect, where CRuby's
+ * blocking connect succeeds and the reset shows at the first read. */
 static mrb_value sock_s_connect(mrb_state *mrb, mrb_value klass) {
   mrb_int fd;
   mrb_value sa, timeout = mrb_nil_value();
   mrb_get_args(mrb, "iS|o", &fd, &sa, &timeout);
   uint64_t deadline = mnrb_deadline_after(mrb, timeout);
-  if (connect((int)fd, (struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa)) == 0) return mrb_nil_value();
-  int err = errno;
-  if (err == EINTR || err == EINPROGRESS || err == EALREADY) {
-    for (;;) {
-      if (deadline != MN_FOREVER && mn_now_ns() >= deadline) mnrb_sys_fail(mrb, ETIMEDOUT, "user specified timeout");
-      int rc = mnrb_io_wait(mrb, (int)fd, MN_IO_WRITE, deadline);
-      if (rc > 0) break;
-      if (rc < 0) {
-        err = mn_errno();
-        if (err == EBADF) mrb_raise(mrb, E_IO_ERROR, "stream closed in another thread");
-        mnrb_sys_fail(mrb, err, "connect(2)");
-      }
+  for (;;) {
+    int err = connect((int)fd, (struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa)) == 0 ? 0 : errno;
+    if (err == 0 || err == EISCONN) return mrb_nil_value();
+    if (err != EINTR && err != EINPROGRESS && err != EALREADY) mnrb_sys_fail(mrb, err, "connect(2)");
+    if (deadline != MN_FOREVER && mn_now_ns() >= deadline) mnrb_sys_fail(mrb, ETIMEDOUT, "user specified timeout");
+    if (mnrb_io_wait(mrb, (int)fd, MN_IO_WRITE, deadline) < 0) {
+      err = mn_errno();
+      if (err == EBADF) mrb_raise(mrb, E_IO_ERROR, "stream closed in another thread");
+      mnrb_sys_fail(mrb, err, "connect(2)");
     }
-    socklen_t len = sizeof err;
-    if (getsockopt((int)fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0) err = errno;
-    if (err == 0) return mrb_nil_value();
   }
-  mnrb_sys_fail(mrb, err, "connect(2)");
 }
 
 static mrb_value accept_one(mrb_state *mrb, mrb_int fd, struct sockaddr_storage *ss, socklen_t *len) {
@@ -201,4 +198,6 @@ void mnrb_init_socket(mrb_state *mrb) {
   mrb_define_method(mrb, bsock, "_recvfrom", bsock_recvfrom, MRB_ARGS_ARG(1, 1));
   mrb_define_method(mrb, bsock, "send", bsock_send, MRB_ARGS_ARG(2, 1));
   mrb_define_class_method(mrb, mrb_class_get(mrb, "Addrinfo"), "_lookup", ai_s_lookup, MRB_ARGS_REQ(6));
+  if (!mrb_const_defined_at(mrb, mrb_obj_value(sock), mrb_intern_lit(mrb, "SOMAXCONN")))
+    mrb_define_const(mrb, sock, "SOMAXCONN", mrb_fixnum_value(SOMAXCONN));
 }

@@ -1,0 +1,11 @@
+# Seed 002's latency server: answers each line after 5 ms, a thread per connection.
+#   latency_server.rb PORTFILE [DELAY_S]: writes its port to PORTFILE, serves until killed.
+require 'socket' unless Object.const_defined?(:TCPServer)
+delay = (ARGV[1] || 0.005).to_f
+srv = TCPServer.new('127.0.0.1', 0)
+File.write(ARGV[0] + ".tmp", srv.addr[1].to_s)
+File.rename(ARGV[0] + ".tmp", ARGV[0])
+loop do
+  c = srv.accept
+  Thread.new(c) { |s| while (l = s.gets); sleep delay; s.write(l); end; s.close }
+end

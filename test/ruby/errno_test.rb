@@ -1,0 +1,56 @@
+# SystemCallError and Errno (CRuby 3.1 semantics).
+
+class ErrnoTest < MnTest::Case
+  def test_errno_classes_carry_their_number_and_message
+    e = Errno::ENOENT.new("path")
+    assert_equal "No such file or directory - path", e.message
+    assert_equal Errno::ENOENT::Errno, e.errno
+    assert_kind_of SystemCallError, e
+    assert_kind_of StandardError, e
+    assert_equal "Broken pipe", Errno::EPIPE.new.message
+  end
+
+  def test_system_call_error_new_with_a_number_picks_the_errno_class
+    e = SystemCallError.new("x", Errno::ECONNREFUSED::Errno)
+    assert_equal Errno::ECONNREFUSED, e.class
+    assert_equal Errno::ECONNREFUSED::Errno, e.errno
+  end
+
+  def test_ewouldblock_is_eagain
+    assert_same Errno::EAGAIN, Errno::EWOULDBLOCK
+  end
+
+  def test_opening_a_missing_file_raises_enoent
+    e = assert_raise(Errno::ENOENT) { File.open("/nonexistent/mnrb/file") }
+    assert_equal Errno::ENOENT::Errno, e.errno
+  end
+
+  def test_errors_can_be_rescued_as_system_call_error
+    r = begin
+      File.open("/nonexistent/mnrb/file")
+    rescue SystemCallError => e
+      e.class
+    end
+    assert_equal Errno::ENOENT, r
+  end
+end
+
+class BlockingFileTest < MnTest::Case
+  # Regular files cannot wait in epoll: their reads run as blocking calls without the GVL, so the
+  # other threads go on (and the data is right).
+  def test_file_reads_and_writes_beside_other_threads
+    path = "/tmp/mnrb-file-test-#{Process.pid}-#{rand(1_000_000)}"
+    data = (0...20000).map { |i| "line #{i}\n" }.join
+    File.open(path, "w") { |f| f.write data }
+    ticks = 0
+    ticker = Thread.new { loop { ticks += 1; sleep 0.001 } }
+    readers = 4.times.map { Thread.new { File.open(path) { |f| f.read } } }
+    readers.each { |t| assert_equal data, t.value }
+    lines = 0
+    File.open(path) { |f| f.each_line { lines += 1 } }
+    assert_equal 20000, lines
+    ticker.kill
+    ticker.join
+    File.unlink(path)
+  end
+end
