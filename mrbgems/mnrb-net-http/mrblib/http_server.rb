@@ -53,15 +53,12 @@ module MNRB
 
     class BadRequest < StandardError; end
 
-    BACKLOG = Socket.const_defined?(:SOMAXCONN) ? Socket::SOMAXCONN : 4096
-
     attr_reader :host, :port
 
     def initialize(host: "127.0.0.1", port: 0, &handler)
       raise ArgumentError, "MNRB::HTTPServer.new needs a handler block" unless handler
       @handler = handler
       @server = TCPServer.new(host, port)
-      @server.listen(BACKLOG)   # mruby's TCPServer listens with a backlog of 5: a burst of connects would wait for SYN retries
       @host = host
       @port = @server.addr[1]
       @lock = Mutex.new

@@ -66,8 +66,7 @@ module MNRB
       !s.empty? && s.each_char.all? { |c| ("0".."9").include?(c) || ("a".."f").include?(c.downcase) }
     end
 
-    # Writes all of `data`. syswrite, not write: mruby's IO#write seeks back over unread
-    # buffered input first, which a socket (ESPIPE) refuses.
+    # Writes all of `data` with syswrite: no user-space buffering between request and response.
     def self.write(io, data)
       while data.bytesize > 0
         n = io.syswrite(data)
