@@ -15,6 +15,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-thread"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-compat"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-io"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-process"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-gvl-tracing"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-gvltools"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-require"

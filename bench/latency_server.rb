@@ -1,7 +1,8 @@
 # Seed 002's latency server: answers each line after 5 ms, a thread per connection.
-#   latency_server.rb PORTFILE [DELAY_S]: writes its port to PORTFILE, serves until killed.
+#   latency_server.rb PORTFILE: writes its port to PORTFILE, serves until killed; LATENCY_S (env)
+#   sets the delay (default 0.005).
 require 'socket' unless Object.const_defined?(:TCPServer)
-delay = (ARGV[1] || 0.005).to_f
+delay = (ENV["LATENCY_S"] || 0.005).to_f
 srv = TCPServer.new('127.0.0.1', 0)
 File.write(ARGV[0] + ".tmp", srv.addr[1].to_s)
 File.rename(ARGV[0] + ".tmp", ARGV[0])

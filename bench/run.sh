@@ -95,3 +95,4 @@ echo
 echo "Timer accuracy (200 sleeps of 0.5 ms), mnrb vs CRuby:"
 $MNRB bench/sleep.rb 0.0005 200 | sed 's/^/  mnrb:  /'
 ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'
+bash bench/io.sh

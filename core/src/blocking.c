@@ -141,6 +141,18 @@ void *mn_blocking_call(mn_thread *self, void *(*fn)(void *), void *arg, mn_unblo
   return result;
 }
 
+void mn_blocking_fork_lock(bool take) {
+  if (take) { pthread_mutex_lock(&bl.lock); pthread_mutex_lock(&bl.unblock_lock); }
+  else { pthread_mutex_unlock(&bl.unblock_lock); pthread_mutex_unlock(&bl.lock); }
+}
+
+void mn_blocking_after_fork(void) {   /* every call in progress was another thread's */
+  bl.active = 0;
+  bl.head = bl.tail = NULL;
+  bl.nunblocking = 0;
+  atomic_store(&bl.now, 0);
+}
+
 void mn_blocking_stats(mn_stats *out) {
   out->blocking_now = MN_RELAXED(&bl.now);
   out->blocking_calls = MN_RELAXED(&bl.calls);

@@ -19,6 +19,11 @@
 enum { EVENTS_PER_WAIT = 64 };
 #define TAG_TIMER UINT64_MAX          /* epoll data of the timerfd; descriptors use their number */
 #define TAG_KICK (UINT64_MAX - 1)
+#define TAG_WATCH (UINT64_MAX - 16)       /* + index: a descriptor watched by mn_loop_watch */
+enum { WATCHES = 8 };
+
+static struct { int fd; void (*fn)(void *); void *arg; } watches[WATCHES];   /* set before use */
+static _Atomic int nwatches;
 
 static int epfd = -1, kickfd = -1;
 
@@ -49,6 +54,7 @@ static void *loop_main(void *arg) {
       uint64_t tag = evs[i].data.u64;
       if (tag == TAG_TIMER) drain(mn_timer_fd());
       else if (tag == TAG_KICK) drain(kickfd);
+      else if (tag >= TAG_WATCH && tag < TAG_WATCH + WATCHES) watches[tag - TAG_WATCH].fn(watches[tag - TAG_WATCH].arg);
       else mn_io_ready((int)tag, evs[i].events);
     }
     mn_timer_expire();
@@ -59,6 +65,30 @@ static void *loop_main(void *arg) {
 static int watch(int fd, uint64_t tag) {
   struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
   return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int mn_loop_watch(int fd, void (*fn)(void *), void *arg) {
+  int i = atomic_load(&nwatches);
+  if (i >= WATCHES) return -1;
+  watches[i].fd = fd;
+  watches[i].fn = fn;
+  watches[i].arg = arg;
+  atomic_store(&nwatches, i + 1);
+  struct epoll_event ev = { .events = EPOLLIN, .data.u64 = TAG_WATCH + (uint64_t)i };
+  return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* The parent's epoll set and eventfd are shared kernel objects: the child makes its own (with the
+ * same watches: their descriptors were inherited). */
+int mn_loop_after_fork(void) {
+  close(epfd);
+  close(kickfd);
+  if (mn_loop_init() != 0) return -1;
+  for (int i = 0; i < atomic_load(&nwatches); i++) {
+    struct epoll_event ev = { .events = EPOLLIN, .data.u64 = TAG_WATCH + (uint64_t)i };
+    if (epoll_ctl(epfd, EPOLL_CTL_ADD, watches[i].fd, &ev) < 0) return -1;
+  }
+  return 0;
 }
 
 int mn_loop_init(void) {

@@ -263,6 +263,22 @@ int mn_blocking_init(void);
 void mn_blocking_stats(mn_stats *out);
 extern _Atomic uint64_t mn_stat_wakeup_preemptions;
 
+/* ---- fork (fork.c): each module takes (true) or releases (false) its locks around fork(2), and
+ * rebuilds its state in the child ---- */
+void mn_io_fork_lock(bool take);
+void mn_blocking_fork_lock(bool take);
+void mn_sched_fork_lock(bool take);
+void mn_timer_fork_lock(bool take);
+void mn_pool_fork_lock(bool take);
+void mn_stack_pool_fork_lock(bool take);
+void mn_sched_after_fork(mn_thread *self);
+void mn_pool_after_fork(mn_nt *nt);
+void mn_blocking_after_fork(void);
+void mn_io_after_fork(void);
+void mn_timer_after_fork(void);
+int mn_loop_after_fork(void);
+void mn_pool_set_main_thread(mn_thread *t);
+
 /* ---- misc ---- */
 extern mn_config mn_cfg;
 extern _Atomic uint64_t mn_stat_preemptions;

@@ -195,6 +195,15 @@ int mn_io_wait_any(mn_thread *self, const int *fds, const unsigned *events, size
   return rc;
 }
 
+void mn_io_fork_lock(bool take) {
+  if (take) pthread_mutex_lock(&io.lock); else pthread_mutex_unlock(&io.lock);
+}
+
+/* The waiters were other threads: gone. The epoll set is rebuilt empty (event_loop.c). */
+void mn_io_after_fork(void) {
+  memset(io.slots, 0, io.nslots * sizeof *io.slots);
+}
+
 int mn_io_close(int fd) {
   int woken = 0;
   pthread_mutex_lock(&io.lock);

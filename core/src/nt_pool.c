@@ -364,6 +364,32 @@ static void stop_when_done(bool requested, bool main_dead) {
 
 void mn_runtime_stop(void) { stop_when_done(true, false); }
 
+void mn_pool_fork_lock(bool take) {
+  if (take) pthread_mutex_lock(&pool.lock); else pthread_mutex_unlock(&pool.lock);
+}
+
+/* The child's pool is the forking native thread alone; it is the one that stops the runtime. */
+void mn_pool_after_fork(mn_nt *nt) {
+  pool.head = pool.tail = NULL;
+  pool.nshared = nt->bound ? 0 : 1;
+  pool.nidle = pool.nspare = 0;
+  pool.starting = false;
+  pool.free_records = NULL;
+  pool.stop_requested = pool.main_dead = pool.stopping = false;
+  pool.main_thread = nt->bound ? nt->bound : NULL;
+  if (pool.main_nt) pool.main_nt->is_main = false;
+  pool.main_nt = nt;
+  nt->is_main = true;
+  nt->detached = false;
+  pthread_mutex_init(&nt->mu, NULL);
+  pthread_cond_init(&nt->cv, NULL);
+  pthread_cond_init(&pool.cv, NULL);
+  pthread_cond_init(&pool.spare_cv, NULL);
+  atomic_store(&mn_native_thread_count, 1);
+}
+
+void mn_pool_set_main_thread(mn_thread *t) { pool.main_thread = t; }
+
 void mn_nt_thread_gone(mn_thread *t) {
   if (t == pool.main_thread) stop_when_done(false, true);
 }

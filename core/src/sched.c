@@ -534,6 +534,48 @@ void mn_sched_leave_blocking(mn_thread *self) {
   mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
 }
 
+/* ---------------- fork (fork.c) ---------------- */
+
+void mn_sched_fork_lock(bool take) {
+  if (take) {
+    pthread_mutex_lock(&registry_lock);
+    for (mn_ractor *r = ractors; r; r = r->all_next) mn_lock_acquire(&r->lock);
+  } else {
+    for (mn_ractor *r = ractors; r; r = r->all_next) mn_lock_release(&r->lock);
+    pthread_mutex_unlock(&registry_lock);
+  }
+}
+
+/* In the child: self's ractor keeps self alone, running; the other ractors are gone. */
+void mn_sched_after_fork(mn_thread *self) {
+  mn_ractor *mine = self->ractor;
+  for (mn_thread *t = mine->threads, *next; t; t = next) {
+    next = t->all_next;
+    if (t == self) continue;
+    t->state = MN_DEAD;
+    t->heap_index = SIZE_MAX;
+    mn_co_destroy(&t->co);
+    mn_stack_release(&t->stack);
+  }
+  self->all_next = self->all_prev = NULL;
+  self->rq_next = NULL;
+  self->permit = false;
+  mine->threads = self;
+  mine->nthreads = 1;
+  mine->nwaiting_forever = 0;
+  mine->main = self;
+  mine->running = self;
+  mine->state = MN_R_RUNNING;
+  mine->runnext = mine->rq_head = mine->rq_tail = mine->urgent_tail = NULL;
+  mine->preempt_target = NULL;
+  mine->wakeup_preempt = false;
+  atomic_store(&mine->nready, 0);
+  mine->all_next = NULL;
+  ractors = mine;
+  atomic_store(&live_threads, 1);
+  mn_pool_set_main_thread(self);
+}
+
 /* ---------------- timeslices (timer thread) ---------------- */
 
 void mn_sched_tick(mn_ractor *r, void *arg) {

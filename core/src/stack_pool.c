@@ -128,6 +128,10 @@ void mn_stack_release(mn_stack *s) {
   s->lo = s->hi = NULL;
 }
 
+void mn_stack_pool_fork_lock(bool take) {
+  if (take) pthread_mutex_lock(&pool.lock); else pthread_mutex_unlock(&pool.lock);
+}
+
 void mn_stack_counts(size_t *guarded, size_t *unguarded) {
   pthread_mutex_lock(&pool.lock);
   *guarded = pool.guarded;

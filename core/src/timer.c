@@ -190,6 +190,22 @@ void mn_timer_expire(void) {
   }
 }
 
+void mn_timer_fork_lock(bool take) {
+  if (take) pthread_mutex_lock(&tm.lock); else pthread_mutex_unlock(&tm.lock);
+}
+
+/* Timed parks were other threads'; the timerfd is the parent's (a shared kernel object): a new one. */
+void mn_timer_after_fork(void) {
+  tm.n = 0;
+  tm.armed = UINT64_MAX;
+  tm.next_tick = UINT64_MAX;
+  tm.quiet_ticks = 0;
+  atomic_store(&tm.ticking, false);
+  atomic_store(&live_seen, 1);
+  close(tm.tfd);
+  tm.tfd = -1;
+}
+
 int mn_timer_init(void) {
   tm.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   return tm.tfd < 0 ? -1 : 0;

@@ -29,18 +29,24 @@ picture ten-cpu-bound -- -e '
   ths = 10.times.map { Thread.new { i = 0; i += 1 while i < 8_000_000 } }
   ths.each(&:join)'
 
-# (3) a latency-sensitive thread (sleeps 1 ms in a loop: a stand-in for an I/O thread, as mnrb has no
-#     managed I/O yet) next to a CPU-bound one: each wake-up waits up to a timeslice for the GVL
-picture latency -- -e '
+# (3) seed 002: a thread serving I/O (reads a pipe another thread writes every 2 ms) next to a
+#     CPU-bound one. With CRuby's policy (MNRB_WAKEUP_PREEMPT=0) each readiness waits up to a
+#     timeslice for the GVL; with mnrb's wake-up preemption the reader runs at once.
+io_neighbour='
+  r, w = IO.pipe
   done = false
-  lat = Thread.new { n = 0; until done; sleep 0.001; n += 1; end; n }
+  Thread.new { until done; sleep 0.002; w.write "x"; end }
+  reader = Thread.new { n = 0; until done; r.read(1); n += 1; end; n }
   Thread.new { i = 0; i += 1 while i < 30_000_000; done = true }.join
-  lat.join'
+  w.write "x"; reader.join'
+MNRB_WAKEUP_PREEMPT=0 picture io-neighbour-cruby-policy -- -e "$io_neighbour"
+picture io-neighbour -- -e "$io_neighbour"
 
-# (3b) the same, zoomed on the first timeslice's end: the latency thread runs for microseconds,
-#      sleeps 1 ms, then wants the GVL for a whole timeslice
-bin/mnrb-trace svg "$tmp/latency.pftrace" --from=100 --to=130 > "$out/latency-zoom.svg"
-echo "$out/latency-zoom.svg: $(wc -c < "$out/latency-zoom.svg") bytes"
+# (3b) the same, zoomed on 30 ms: the reader waits ~100 ms per byte with CRuby's policy; with
+#      mnrb's it runs within microseconds of each readiness, preempting the counter
+bin/mnrb-trace svg "$tmp/io-neighbour-cruby-policy.pftrace" --from=100 --to=130 > "$out/io-neighbour-cruby-policy-zoom.svg"
+bin/mnrb-trace svg "$tmp/io-neighbour.pftrace" --from=100 --to=130 > "$out/io-neighbour-zoom.svg"
+echo "$out/io-neighbour*-zoom.svg written"
 
 # (4) a Queue ping-pong (10 microseconds of it): each push hands the GVL to the popper, a wake
 #     arrow and a switch on the same native thread

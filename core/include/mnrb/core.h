@@ -162,6 +162,11 @@ int mn_io_wait_any(mn_thread *self, const int *fds, const unsigned *events, size
  * (so a descriptor that reuses the number starts clean). Returns how many threads were waiting. */
 int mn_io_close(int fd);
 
+/* Calls fn(arg) on the event-loop thread whenever `fd` is readable (level-triggered: fn must read
+ * what is there). For the few process-wide sources the runtime itself watches (the signal pipe).
+ * fn must be quick and must not call into the interpreter; it may mn_unpark. At most 8. */
+int mn_loop_watch(int fd, void (*fn)(void *), void *arg);
+
 /* ---- blocking calls without the GVL (blocking.c) ----
  *
  * For what cannot be made non-blocking (regular files, getaddrinfo, waitpid, flock, an embedder's C
@@ -180,6 +185,13 @@ void mn_blocking_begin(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg);
 void mn_blocking_end(mn_thread *self);
 /* begin, fn(arg), end. */
 void *mn_blocking_call(mn_thread *self, void *(*fn)(void *), void *arg, mn_unblock_fn *ubf, void *ubf_arg);
+
+/* ---- processes (fork.c) ---- */
+/* fork(2) for the running thread `self`: in the child, `self` is the only thread left (of every
+ * ractor), on a fresh pool of one native thread and a fresh event loop. Returns the child's pid in
+ * the parent, 0 in the child, -1 (errno) on failure. Call it holding the GVL. */
+int mn_fork(mn_thread *self);
+/* In the child every other thread is dead (mn_thread_dead) and may be freed. */
 
 /* ---- event hooks (GVL instrumentation: CRuby 3.2's API shape, with richer event data) ----
  *

@@ -221,6 +221,28 @@ mnrb_compat_final_status(mrb_state *mrb, mrb_value exc)
   return !mrb_nil_p(exc) && system_exit_p(mrb, exc) ? mnrb_compat_exit_status(mrb, exc) : EXIT_FAILURE;
 }
 
+/* CRuby prints nothing for an uncaught SignalException (SIGTERM...), but does for Interrupt. */
+static mrb_bool
+quiet_signal_p(mrb_state *mrb, mrb_value exc)
+{
+  if (mrb_nil_p(exc) || !mrb_class_defined(mrb, "SignalException")) return FALSE;
+  return mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "SignalException")) &&
+         !mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "Interrupt"));
+}
+
+/* An uncaught SignalException (Interrupt: Ctrl-C) ends the process by its signal, as in CRuby, so
+   that a parent shell sees it killed (Process._die_by, from mnrb-process, when present). */
+static void
+die_by_uncaught_signal(mrb_state *mrb, mrb_value exc)
+{
+  struct RClass *process = mrb_module_get_id(mrb, MRB_SYM(Process));
+  if (mrb_nil_p(exc) || !mrb_class_defined(mrb, "SignalException")) return;
+  if (!mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "SignalException"))) return;
+  if (!mrb_respond_to(mrb, mrb_obj_value(process), mrb_intern_lit(mrb, "_die_by"))) return;
+  mrb_value signo = mrb_funcall(mrb, exc, "signo", 0);
+  if (mrb_integer_p(signo)) mrb_funcall(mrb, mrb_obj_value(process), "_die_by", 1, signo);
+}
+
 MRB_API int
 mnrb_compat_finish(mrb_state *mrb, mrb_value exc)
 {
@@ -229,8 +251,9 @@ mnrb_compat_finish(mrb_state *mrb, mrb_value exc)
 
   mrb_gc_protect(mrb, exc);
   mnrb_compat_run_at_exit(mrb);
-  mnrb_compat_print_error(mrb, exc);
+  if (!quiet_signal_p(mrb, exc)) mnrb_compat_print_error(mrb, exc);
   status = mnrb_compat_final_status(mrb, exc);
+  die_by_uncaught_signal(mrb, exc);
   mrb_gc_arena_restore(mrb, ai);
   return status;
 }

@@ -73,6 +73,9 @@ struct mnrb_vm {
   _Atomic int preempt;          /* set by the timer thread */
   int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
   mrb_bool report_on_exception, abort_on_exception;
+  mrb_bool forked_child;        /* this process is a child forked by Process.fork (fork.c) */
+  _Atomic uint64_t signals;     /* signals caught, not yet handled by the main thread (signal.c) */
+  void (*safepoint)(mrb_state *, const struct mrb_irep *, const mrb_code *);  /* for signal.c */
 };
 
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
@@ -82,9 +85,11 @@ static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on);
 void mnrb_pass(mrb_state *mrb);
+void mnrb_kill_and_join_others(mrb_state *mrb);   /* kills every other thread and joins it */
 void mnrb_suspend(mrb_state *mrb, mnrb_thread *th, const char *on);
 void mnrb_resume(mrb_state *mrb, mnrb_thread *th);
 void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th);
+void mnrb_deliver_signals(mrb_state *mrb, mnrb_vm *vm);  /* main thread: runs Signal._deliver */
 mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb);
 mrb_noreturn void mnrb_raise_kill(mrb_state *mrb);
 void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc);

@@ -47,6 +47,8 @@ static void save(mrb_state *mrb, mnrb_thread *th) {
   if (mrb->c->fib) mrb_write_barrier(mrb, (struct RBasic *)mrb->c->fib);
 }
 
+static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc);
+
 static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->c = th->c;
   mrb->root_c = th->root_c;
@@ -56,7 +58,11 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->gc.arena_idx = th->arena_idx;
   mrb->gc.arena_capa = th->arena_capa;
   mrb->cstack_limit = th->cstack_limit;
-  mnrb_vm_of(mrb)->current = th;
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  vm->current = th;
+  /* a signal caught while another thread ran: the main thread handles it at its next safepoint */
+  if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED))
+    __atomic_store_n(&mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
 }
 
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
@@ -106,6 +112,7 @@ mrb_noreturn void mnrb_raise_kill(mrb_state *mrb) {
 }
 
 void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th) {
+  if (th == th->vm->main && __atomic_load_n(&th->vm->signals, __ATOMIC_RELAXED)) mnrb_deliver_signals(mrb, th->vm);
   if (th->pending == MNRB_INT_NONE) return;
   mnrb_intr kind = th->pending;
   th->pending = MNRB_INT_NONE;
@@ -277,6 +284,9 @@ static void thread_main(mn_thread *core, void *arg) {
   restore(mrb, th);
   mrb_bool failed;
   mrb_value v = mrb_protect_error(mrb, thread_body, th, &failed);
+  /* In a forked child this thread may have become the main one: its end is the process's. */
+  if (th->vm->forked_child && th == th->vm->main)
+    mnrb_forked_child_exit(mrb, failed && mrb_obj_ptr(v) != th->vm->kill_token ? v : mrb_nil_value());
   if (!failed) th->value = v;
   else if (mrb_obj_ptr(v) == th->vm->kill_token) th->killed = TRUE;
   else th->error = v;
@@ -342,6 +352,16 @@ static mrb_value main_body(mrb_state *mrb, void *ud) {
   return v;
 }
 
+static mrb_value kill_and_join_others(mrb_state *mrb, void *ud);
+
+void mnrb_kill_and_join_others(mrb_state *mrb) {
+  mrb_bool failed;
+  for (;;) {                      /* a thread may raise into main (abort_on_exception) meanwhile */
+    mrb_protect_error(mrb, kill_and_join_others, NULL, &failed);
+    if (!failed) break;
+  }
+}
+
 /* Main thread exit: kill every other thread, then join them (their ensure blocks run). Threads
  * started meanwhile (by an ensure block) are caught by the next round. */
 static mrb_value kill_and_join_others(mrb_state *mrb, void *ud) {
@@ -372,6 +392,7 @@ static void main_entry(mn_thread *core, void *arg) {
   mrb_value exc = mrb_nil_value();
   if (failed && mrb_obj_ptr(v) != th->vm->kill_token) exc = v;   /* Thread.main.kill: status 0 */
   mrb->exc = NULL;
+  if (th->vm->forked_child) mnrb_forked_child_exit(mrb, exc);
   m->status = mnrb_compat_finish(mrb, exc);   /* at_exit handlers, error report, exit status */
   for (;;) {                      /* a thread may raise into main (abort_on_exception) meanwhile */
     mrb_protect_error(mrb, kill_and_join_others, NULL, &failed);
@@ -445,6 +466,7 @@ void mnrb_ractor_init(mrb_state *mrb) {
   vm->kill_token->flags |= MRB_FL_OBJ_IS_FROZEN;
   mrb->gc_mark_roots = mark_roots;
   mrb->gc_event = gc_event;
+  vm->safepoint = safepoint;
 
   mnrb_init_thread(mrb, vm);     /* creates vm->main around the current state */
   mnrb_thread *main = vm->main;

@@ -64,5 +64,20 @@ MRB_API void *mnrb_blocking_call(mrb_state *mrb, void *(*fn)(void *), void *arg,
  * ArgumentError as Kernel#sleep does. */
 MRB_API uint64_t mnrb_deadline_after(mrb_state *mrb, mrb_value seconds);
 
+/* ---- processes and signals ---- */
+
+/* Catches (or, catch_it false, restores the default action of) signal `signo` for the process: a
+ * caught signal makes the main thread call Signal._deliver(signo) at its next safepoint, waking it
+ * from a wait. False when it cannot be caught. */
+MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it);
+
+/* fork(2) for the current Ruby thread (Process.fork): returns the child's pid in the parent and 0 in
+ * the child, where the caller is the only thread left and becomes the main thread; -1 (errno) on
+ * failure. */
+MRB_API int mnrb_fork(mrb_state *mrb);
+/* In a forked child: ends the process as its main thread's end would (at_exit handlers, the report
+ * of `exc` if not nil, CRuby's exit status). */
+MRB_API mrb_noreturn void mnrb_forked_child_exit(mrb_state *mrb, mrb_value exc);
+
 MRB_END_DECL
 #endif

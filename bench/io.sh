@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `make bench`, I/O part: seed 002's noisy neighbour, seed 001's I/O-bound sweep, a 10,000-connection
+# echo server, seed 003's fib x 10 (serial, threads, fork); mnrb beside CRuby (and Go) in one run.
+# Loopback only. Called by bench/run.sh; runs alone too: bash bench/io.sh
+set -u
+cd "$(dirname "$0")/.."
+MNRB=${MNRB:-bin/mnrb}
+GOECHO=build/bench/go-echo
+CONNS=${ECHO_CONNS:-10000}
+mkdir -p build/bench
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin; fi
+(cd bench/go && go build -o ../../$GOECHO ./echo) || { echo "cannot build the Go echo tools" >&2; exit 1; }
+ulimit -n 20000 2>/dev/null || true
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+start_server() {  # start_server NAME COMMAND...: starts it, waits for its port file
+  local name=$1; shift
+  rm -f "$tmp/$name"
+  "$@" "$tmp/$name" > /dev/null 2>&1 &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$tmp/$name" ] && return 0; sleep 0.1; done
+  echo "server $name did not start" >&2
+  return 1
+}
+
+echo
+echo "Noisy neighbour (seed 002): request/response with a server answering after 5 ms, for 2 s, alone and"
+echo "next to a thread doing c += 1; the counter's rate shows what it keeps of a core (server: CRuby)"
+start_server lat5 ruby bench/latency_server.rb
+for who in mnrb "mnrb, CRuby's policy (MNRB_WAKEUP_PREEMPT=0)" CRuby; do
+  case $who in
+    mnrb) cmd=($MNRB) ;;
+    CRuby) cmd=(ruby) ;;
+    *) cmd=(env MNRB_WAKEUP_PREEMPT=0 $MNRB) ;;
+  esac
+  for mode in alone cpu counter; do
+    echo "  $who: $("${cmd[@]}" bench/noisy_neighbor.rb "$tmp/lat5" $mode)"
+  done
+done
+
+echo
+echo "I/O-bound sweep (seed 001): 30 requests to a loopback server answering after 50 ms (server: mnrb)"
+start_server lat50 env LATENCY_S=0.05 $MNRB bench/latency_server.rb
+echo "  mnrb:"
+$MNRB bench/io_sweep.rb "$tmp/lat50" | sed 's/^/    /'
+echo "  CRuby $(ruby -e 'print RUBY_VERSION'):"
+ruby bench/io_sweep.rb "$tmp/lat50" | sed 's/^/    /'
+
+echo
+echo "Echo server, a thread (goroutine) per connection: $CONNS connections held at once, 10 lines each"
+echo "(load generator: Go)"
+start_server echo-mnrb $MNRB bench/echo_server.rb
+echo "  mnrb:  $($GOECHO load "$tmp/echo-mnrb" "$CONNS" 10)"
+start_server echo-cruby ruby bench/echo_server.rb
+echo "  CRuby: $(timeout 300 $GOECHO load "$tmp/echo-cruby" "$CONNS" 10 || echo 'did not finish in 300 s')"
+start_server echo-go $GOECHO server
+echo "  Go:    $($GOECHO load "$tmp/echo-go" "$CONNS" 10)"
+
+echo
+echo "Seed 003: fib(27) x 10, serially, in 10 threads, in 10 forked processes (peak memory: the"
+echo "parent's plus each child's)"
+for m in serial threads fork; do
+  echo "  mnrb:  $($MNRB bench/fib_modes.rb $m 27)"
+  echo "  CRuby: $(ruby bench/fib_modes.rb $m 27)"
+done

@@ -1,0 +1,220 @@
+/*
+ * Processes: fork (mnrb_fork: the child keeps only the forking thread), waitpid as a blocking call
+ * without the GVL (other threads run; Thread#raise interrupts it), spawn through posix_spawn(3) (no
+ * copy of a large multi-threaded parent, as CRuby does with vfork), kill, and the signal plumbing
+ * under Signal.trap. The Ruby API (mrblib/process.rb) is built on these primitives.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <mruby.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/error.h>
+#include <mruby/string.h>
+#include "mnrb/thread.h"
+
+extern char **environ;
+
+static mrb_noreturn void sys_fail(mrb_state *mrb, int err, const char *msg) {
+  errno = err;
+  mrb_sys_fail(mrb, msg);
+}
+
+/* Process._fork: the child's pid, or nil in the child. */
+static mrb_value p_fork(mrb_state *mrb, mrb_value self) {
+  int pid = mnrb_fork(mrb);
+  if (pid < 0) sys_fail(mrb, errno, "fork(2)");
+  return pid == 0 ? mrb_nil_value() : mrb_fixnum_value(pid);
+}
+
+/* Process._child_exit(exception or nil): ends a forked child as its main thread's end would. */
+static mrb_value p_child_exit(mrb_state *mrb, mrb_value self) {
+  mrb_value exc;
+  mrb_get_args(mrb, "o", &exc);
+  mnrb_forked_child_exit(mrb, exc);
+}
+
+typedef struct waiting { pid_t pid; int flags, status; pid_t got; int err; } waiting;
+static void *run_waitpid(void *arg) {
+  waiting *w = arg;
+  w->got = waitpid(w->pid, &w->status, w->flags);
+  w->err = w->got < 0 ? errno : 0;
+  return NULL;
+}
+
+/* Process._waitpid(pid, flags): [pid, raw status], or nil (WNOHANG and no child changed state).
+ * Waits without the GVL; an interrupt (Thread#raise, a signal for the main thread) ends the wait. */
+static mrb_value p_waitpid(mrb_state *mrb, mrb_value self) {
+  mrb_int pid, flags;
+  mrb_get_args(mrb, "ii", &pid, &flags);
+  waiting w = { .pid = (pid_t)pid, .flags = (int)flags };
+  for (;;) {
+    if (flags & WNOHANG) run_waitpid(&w);
+    else mnrb_blocking_call(mrb, run_waitpid, &w, MN_UNBLOCK_SIGNAL, NULL);
+    if (w.got >= 0 || w.err != EINTR) break;
+  }
+  if (w.got < 0) sys_fail(mrb, w.err, NULL);
+  if (w.got == 0) return mrb_nil_value();
+  mrb_value pair = mrb_ary_new_capa(mrb, 2);
+  mrb_ary_push(mrb, pair, mrb_fixnum_value(w.got));
+  mrb_ary_push(mrb, pair, mrb_fixnum_value(w.status));
+  return pair;
+}
+
+/* Process._kill(signo, pid): 1 */
+static mrb_value p_kill(mrb_state *mrb, mrb_value self) {
+  mrb_int sig, pid;
+  mrb_get_args(mrb, "ii", &sig, &pid);
+  if (kill((pid_t)pid, (int)sig) != 0) sys_fail(mrb, errno, NULL);
+  return mrb_fixnum_value(1);
+}
+
+/* Raw status decoding for Process::Status. */
+static mrb_value p_status_fields(mrb_state *mrb, mrb_value self) {
+  mrb_int st;
+  mrb_get_args(mrb, "i", &st);
+  int s = (int)st;
+  mrb_value a = mrb_ary_new_capa(mrb, 4);
+  mrb_ary_push(mrb, a, WIFEXITED(s) ? mrb_fixnum_value(WEXITSTATUS(s)) : mrb_nil_value());
+  mrb_ary_push(mrb, a, WIFSIGNALED(s) ? mrb_fixnum_value(WTERMSIG(s)) : mrb_nil_value());
+  mrb_ary_push(mrb, a, WIFSTOPPED(s) ? mrb_fixnum_value(WSTOPSIG(s)) : mrb_nil_value());
+  mrb_ary_push(mrb, a, mrb_bool_value(WIFSIGNALED(s) && WCOREDUMP(s)));
+  return a;
+}
+
+/* ---- spawn ---- */
+
+static char *cstr(mrb_state *mrb, mrb_value v) { return (char *)mrb_string_cstr(mrb, mrb_obj_as_string(mrb, v)); }
+
+/* Process._spawn(env, argv, redirects, chdir, pgroup): the pid. env: [[name, value or nil]...];
+ * argv: the program and its arguments (the Ruby side adds /bin/sh -c for shell commands);
+ * redirects: [[child_fd, :close | parent_fd | [path, flags, perm]]...]. */
+static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
+  mrb_value env, argv, redirects, chdir, pgroup;
+  mrb_get_args(mrb, "AAAoo", &env, &argv, &redirects, &chdir, &pgroup);
+  mrb_int argc = RARRAY_LEN(argv);
+  if (argc < 1) mrb_raise(mrb, E_ARGUMENT_ERROR, "wrong number of arguments (given 0, expected 1+)");
+  char **args = (char **)RSTRING_PTR(mrb_str_new(mrb, NULL, (mrb_int)sizeof(char *) * (argc + 1)));
+  for (mrb_int i = 0; i < argc; i++) args[i] = cstr(mrb, RARRAY_PTR(argv)[i]);
+  args[argc] = NULL;
+
+  /* the environment: the parent's, with the changes */
+  size_t nenv = 0;
+  while (environ[nenv]) nenv++;
+  mrb_int nchg = RARRAY_LEN(env);
+  char **envp = (char **)RSTRING_PTR(mrb_str_new(mrb, NULL, (mrb_int)(sizeof(char *) * (nenv + (size_t)nchg + 1))));
+  size_t k = 0;
+  for (size_t i = 0; i < nenv; i++) {
+    mrb_bool replaced = FALSE;
+    for (mrb_int j = 0; j < nchg && !replaced; j++) {
+      const char *name = cstr(mrb, RARRAY_PTR(RARRAY_PTR(env)[j])[0]);
+      size_t len = strlen(name);
+      replaced = strncmp(environ[i], name, len) == 0 && environ[i][len] == '=';
+    }
+    if (!replaced) envp[k++] = environ[i];
+  }
+  for (mrb_int j = 0; j < nchg; j++) {
+    mrb_value pair = RARRAY_PTR(env)[j];
+    if (mrb_nil_p(RARRAY_PTR(pair)[1])) continue;
+    mrb_value s = mrb_str_dup(mrb, mrb_obj_as_string(mrb, RARRAY_PTR(pair)[0]));
+    mrb_str_cat_lit(mrb, s, "=");
+    mrb_str_cat_str(mrb, s, mrb_obj_as_string(mrb, RARRAY_PTR(pair)[1]));
+    envp[k++] = (char *)mrb_string_cstr(mrb, s);
+  }
+  envp[k] = NULL;
+
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawnattr_init(&at);
+  for (mrb_int i = 0; i < RARRAY_LEN(redirects); i++) {
+    mrb_value r = RARRAY_PTR(redirects)[i];
+    int child = (int)mrb_integer(RARRAY_PTR(r)[0]);
+    mrb_value to = RARRAY_PTR(r)[1];
+    if (mrb_symbol_p(to)) posix_spawn_file_actions_addclose(&fa, child);
+    else if (mrb_integer_p(to)) posix_spawn_file_actions_adddup2(&fa, (int)mrb_integer(to), child);
+    else posix_spawn_file_actions_addopen(&fa, child, cstr(mrb, RARRAY_PTR(to)[0]),
+                                          (int)mrb_integer(RARRAY_PTR(to)[1]), (mode_t)mrb_integer(RARRAY_PTR(to)[2]));
+  }
+  if (!mrb_nil_p(chdir)) posix_spawn_file_actions_addchdir_np(&fa, cstr(mrb, chdir));
+  /* the child starts with default dispositions (mnrb ignores SIGPIPE, catches others) and no mask */
+  sigset_t def, none;
+  sigfillset(&def);
+  sigdelset(&def, SIGKILL);
+  sigdelset(&def, SIGSTOP);
+  sigemptyset(&none);
+  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+  posix_spawnattr_setsigdefault(&at, &def);
+  posix_spawnattr_setsigmask(&at, &none);
+  if (!mrb_nil_p(pgroup)) { flags |= POSIX_SPAWN_SETPGROUP; posix_spawnattr_setpgroup(&at, (pid_t)mrb_as_int(mrb, pgroup)); }
+  posix_spawnattr_setflags(&at, flags);
+  pid_t pid;
+  int err = posix_spawnp(&pid, args[0], &fa, &at, args, envp);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  if (err != 0) sys_fail(mrb, err, args[0]);
+  return mrb_fixnum_value(pid);
+}
+
+/* Signal._catch(signo, catch_it) */
+static mrb_value s_catch(mrb_state *mrb, mrb_value self) {
+  mrb_int signo;
+  mrb_bool on;
+  mrb_get_args(mrb, "ib", &signo, &on);
+  if (signo <= 0 || signo >= 64 || signo == SIGKILL || signo == SIGSTOP || signo == SIGVTALRM)
+    mrb_raisef(mrb, E_ARGUMENT_ERROR, "can't trap reserved signal: SIG%d", (int)signo);
+  if (!mnrb_signal_catch(mrb, (int)signo, on)) sys_fail(mrb, errno, "sigaction");
+  return mrb_nil_value();
+}
+
+/* Signal._ignore(signo, ignore_it) */
+static mrb_value s_ignore(mrb_state *mrb, mrb_value self) {
+  mrb_int signo;
+  mrb_bool on;
+  mrb_get_args(mrb, "ib", &signo, &on);
+  signal((int)signo, on ? SIG_IGN : SIG_DFL);
+  return mrb_nil_value();
+}
+
+/* Process._die_by(signo): the default action of a signal, on this process (an uncaught
+ * SignalException ends the process by its signal, as in CRuby). */
+static mrb_value p_die_by(mrb_state *mrb, mrb_value self) {
+  mrb_int signo;
+  mrb_get_args(mrb, "i", &signo);
+  fflush(stdout);
+  fflush(stderr);
+  signal((int)signo, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, (int)signo);
+  pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+  kill(getpid(), (int)signo);
+  return mrb_nil_value();
+}
+
+void mrb_mnrb_process_gem_init(mrb_state *mrb) {
+  struct RClass *process = mrb_module_get(mrb, "Process");
+  mrb_define_module_function(mrb, process, "_fork", p_fork, MRB_ARGS_NONE());
+  mrb_define_module_function(mrb, process, "_child_exit", p_child_exit, MRB_ARGS_REQ(1));
+  mrb_define_module_function(mrb, process, "_waitpid", p_waitpid, MRB_ARGS_REQ(2));
+  mrb_define_module_function(mrb, process, "_kill", p_kill, MRB_ARGS_REQ(2));
+  mrb_define_module_function(mrb, process, "_spawn", p_spawn, MRB_ARGS_REQ(5));
+  mrb_define_module_function(mrb, process, "_status_fields", p_status_fields, MRB_ARGS_REQ(1));
+  mrb_define_module_function(mrb, process, "_die_by", p_die_by, MRB_ARGS_REQ(1));
+  mrb_define_const(mrb, process, "WNOHANG", mrb_fixnum_value(WNOHANG));
+  mrb_define_const(mrb, process, "WUNTRACED", mrb_fixnum_value(WUNTRACED));
+  struct RClass *sig = mrb_define_module(mrb, "Signal");
+  mrb_define_module_function(mrb, sig, "_catch", s_catch, MRB_ARGS_REQ(2));
+  mrb_define_module_function(mrb, sig, "_ignore", s_ignore, MRB_ARGS_REQ(2));
+}
+
+void mrb_mnrb_process_gem_final(mrb_state *mrb) { (void)mrb; }

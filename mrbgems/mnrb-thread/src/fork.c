@@ -1,0 +1,51 @@
+/*
+ * Process.fork for the thread bindings. In the child only the forking thread lives on (core:
+ * mn_fork); here its ractor's records follow: every other Thread is dead, and the forking thread is
+ * the child's main thread (as in CRuby). When the child's main thread ends, the child runs its
+ * at_exit handlers, reports an uncaught exception and exits with CRuby's status at once: the native
+ * thread it ends on is not the process's initial one, so there is no mnrb_run_main to return to.
+ */
+#include <stdio.h>
+#include <unistd.h>
+#include "internal.h"
+#include "mnrb/compat.h"
+
+/* Records of the threads that did not survive: dead, their waits and hand-offs void. */
+static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
+  for (mnrb_thread *th = vm->all; th; th = th->all_next) {
+    if (th == self || !th->started || th->finished) continue;
+    th->finished = TRUE;
+    th->killed = TRUE;
+    th->sleeping = FALSE;
+    th->pending = MNRB_INT_NONE;
+    th->joiners.head = th->joiners.tail = NULL;
+    th->joiners.count = 0;
+    th->held = NULL;
+  }
+  self->joiners.head = self->joiners.tail = NULL;
+  self->joiners.count = 0;
+}
+
+MRB_API int mnrb_fork(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mnrb_thread *self = vm->current;
+  fflush(stdout);
+  fflush(stderr);
+  int pid = mn_fork(self->core);
+  if (pid != 0) return pid;
+  bury_lost_threads(vm, self);
+  vm->main = self;
+  vm->forked_child = TRUE;
+  return 0;
+}
+
+MRB_API mrb_noreturn void mnrb_forked_child_exit(mrb_state *mrb, mrb_value exc) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mrb->exc = NULL;
+  int status = mnrb_compat_finish(mrb, exc);
+  mnrb_kill_and_join_others(mrb);
+  fflush(stdout);
+  fflush(stderr);
+  (void)vm;
+  _exit(status);
+}

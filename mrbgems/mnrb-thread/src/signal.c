@@ -1,0 +1,70 @@
+/*
+ * Signals, delivered as CRuby delivers them: to the main thread of the main ractor, between two
+ * Ruby operations. The C handler only writes the signal's number into a pipe (async-signal-safe);
+ * the event loop reads it (mn_loop_watch), records it in the vm and wakes the main thread, whether
+ * it runs (its next safepoint), parks (sleep, Queue#pop, an I/O wait: woken) or sits in a blocking
+ * call (interrupted with EINTR). The main thread then calls Signal._deliver(signo) (mnrb-process's
+ * Ruby side: the trap handler, or Interrupt / SignalException).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+#include <mruby/class.h>
+
+static int sigpipe_fds[2] = { -1, -1 };
+static mnrb_vm *main_vm;                 /* the main ractor's: where signals go */
+
+static void on_signal(int signo) {
+  int saved = errno;
+  unsigned char b = (unsigned char)signo;
+  ssize_t rc = write(sigpipe_fds[1], &b, 1);
+  (void)rc;
+  errno = saved;
+}
+
+/* On the event-loop thread. */
+static void signals_arrived(void *arg) {
+  (void)arg;
+  unsigned char buf[64];
+  ssize_t n;
+  while ((n = read(sigpipe_fds[0], buf, sizeof buf)) > 0) {
+    mnrb_vm *vm = main_vm;
+    for (ssize_t i = 0; i < n; i++) __atomic_fetch_or(&vm->signals, 1ull << (buf[i] & 63), __ATOMIC_RELEASE);
+    mnrb_thread *m = vm->main;
+    __atomic_store_n(&vm->mrb->safepoint_hook, vm->safepoint, __ATOMIC_RELEASE);
+    if (m && m->core) mn_unpark(m->core);
+  }
+}
+
+/* Starts catching `signo` (Signal.trap). False if it cannot be caught. */
+MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it) {
+  if (sigpipe_fds[0] < 0) {
+    if (pipe2(sigpipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) return FALSE;
+    main_vm = mnrb_vm_of(mrb);
+    if (mn_loop_watch(sigpipe_fds[0], signals_arrived, NULL) != 0) return FALSE;
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = catch_it ? on_signal : SIG_DFL;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  return sigaction(signo, &sa, NULL) == 0;
+}
+
+void mnrb_deliver_signals(mrb_state *mrb, mnrb_vm *vm) {
+  uint64_t pending = __atomic_exchange_n(&vm->signals, 0, __ATOMIC_ACQ_REL);
+  struct RClass *sig = mrb_class_defined(mrb, "Signal") ? mrb_module_get(mrb, "Signal") : NULL;
+  for (int s = 1; s < 64; s++) {
+    if (!(pending & (1ull << s))) continue;
+    if (!sig) continue;
+    mrb_value e = mrb_funcall(mrb, mrb_obj_value(sig), "_deliver", 1, mrb_fixnum_value(s));
+    if (mrb_exception_p(e)) {        /* later signals wait for the next check */
+      __atomic_fetch_or(&vm->signals, pending & ~((2ull << s) - 1), __ATOMIC_RELEASE);
+      mrb_exc_raise(mrb, e);
+    }
+  }
+}
