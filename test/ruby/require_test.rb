@@ -185,4 +185,26 @@ class RequireTest < MnTest::Case
     assert_equal true, second.value
     assert_include $LOADED_FEATURES, fixture("mnrb_req_gate_kill.rb")
   end
+
+  # Only the forking thread lives on in the child: a file another thread was loading is loaded
+  # afresh there instead of waiting for a loader that does not exist.
+  def test_a_forked_child_can_require_a_file_being_loaded_in_the_parent
+    $mnrb_req_gate_fork_entered = Queue.new
+    $mnrb_req_gate_fork_release = Queue.new
+    loader = Thread.new { require "mnrb_req_gate_fork" }
+    $mnrb_req_gate_fork_entered.pop
+    r, w = IO.pipe
+    pid = fork do
+      r.close
+      $mnrb_req_gate_fork_child = true
+      w.write(require("mnrb_req_gate_fork").inspect + " #{$mnrb_req_gate_fork_runs}")
+      w.close
+      exit!(0)
+    end
+    w.close
+    assert_equal "true 2", r.read
+    Process.wait(pid)
+    $mnrb_req_gate_fork_release << :go
+    assert_equal true, loader.value
+  end
 end

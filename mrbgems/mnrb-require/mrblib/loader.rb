@@ -80,6 +80,7 @@ module MNRB
             return false if $LOADED_FEATURES.include?(path)
             owner, done = LOADING[path]
             break unless owner
+            break unless owner.alive?   # its loader is gone without releasing (a forked child)
             if owner == Thread.current
               warn "loading in progress, circular require considered harmful - #{path}" if $VERBOSE
               return false
