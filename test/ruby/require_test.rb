@@ -68,6 +68,14 @@ class RequireTest < MnTest::Case
     assert_kind_of ScriptError, e
   end
 
+  def test_load_error_backtrace_leads_to_the_require_call
+    line = __LINE__ + 1
+    e = assert_raise(LoadError) { require "mnrb_no_such_feature" }
+    first_here = e.backtrace.find { |l| l.start_with?(__FILE__) }
+    assert first_here.start_with?("#{__FILE__}:#{line}:"), e.backtrace.inspect
+    refute e.backtrace.any? { |l| l.include?("cannot_load") || l.include?("find_feature") }, e.backtrace.inspect
+  end
+
   def test_require_converts_its_argument_as_cruby
     assert_equal "no implicit conversion of nil into String", assert_raise(TypeError) { require nil }.message
     assert_equal "no implicit conversion of Integer into String", assert_raise(TypeError) { require 3 }.message

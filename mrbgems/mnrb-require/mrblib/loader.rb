@@ -18,6 +18,9 @@ module MNRB
     LOADING = {}
     # feature name without extension => its $LOADED_FEATURES entry, for what mnrb has built in
     BUILTIN = {}
+    # methods whose frames a LoadError's backtrace leaves out
+    LOADER_METHODS = %w(require require_relative load require_path claim cannot_load find_feature
+                        find_file search_load_path)
 
     class << self
       def require(feature)
@@ -49,6 +52,7 @@ module MNRB
       def cannot_load(name)
         e = LoadError.new("cannot load such file -- #{name}")
         e.instance_variable_set(:@path, name)
+        e.set_backtrace(backtrace_from_require(caller))
         raise e
       end
 
@@ -140,6 +144,13 @@ module MNRB
         entry, present = CONDITIONAL[feature]
         return false unless present && present.call
         provide(feature, entry)
+      end
+
+      # The loader's own frames (built in, so they show their caller's place) folded into one
+      # "in require" frame, as CRuby's report starts at require; none without a place (-r).
+      def backtrace_from_require(bt)
+        k = bt.index { |l| !LOADER_METHODS.include?(l.split(":in ", 2)[1].to_s) } || bt.size
+        bt[(k > 0 ? k - 1 : 0), bt.size].reject { |l| l.start_with?("(unknown)") }
       end
 
       # String, or what to_path / to_str give, as CRuby converts require's argument.
