@@ -42,6 +42,11 @@ check "-r built-in feature"      0 "false"                -- "$BIN" -r benchmark
 check "RUBYLIB is on \$LOAD_PATH" 0 "lib loaded"          -- env RUBYLIB="/nonexistent:$tmp" "$BIN" -e 'require "lib"'
 check "-I comes before RUBYLIB"  0 '"/i"'                 -- env RUBYLIB=/r "$BIN" -I /i -e 'p $:.first'
 check "-w sets \$VERBOSE"        0 "true"                 -- "$BIN" -w -e 'p $VERBOSE'
+printf 'require_relative "circ_b"\n' > "$tmp/circ_a.rb"
+printf 'require_relative "circ_a"\n' > "$tmp/circ_b.rb"
+check "-w warns of a circular require" 0 "circ_b.rb:1: warning: loading in progress, circular require considered harmful - " \
+  -- "$BIN" -w -e "require '$tmp/circ_a'"
+check "no circular warning without -w" 0 "quiet"          -- sh -c "'$BIN' -e \"require '$tmp/circ_a'\" 2>&1 | grep -q warning || echo quiet"
 check "missing script"           1 "No such file"         -- "$BIN" "$tmp/none.rb"
 check "unknown option"           2 "invalid option"       -- "$BIN" --frobnicate
 check "syntax error names line"  1 "syntax.rb:"           -- "$BIN" "$tmp/syntax.rb"

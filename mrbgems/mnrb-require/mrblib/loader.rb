@@ -20,7 +20,7 @@ module MNRB
     BUILTIN = {}
     # methods whose frames a LoadError's backtrace leaves out
     LOADER_METHODS = %w(require require_relative load require_path claim cannot_load find_feature
-                        find_file search_load_path)
+                        find_file search_load_path synchronize loop warn_circular)
 
     class << self
       def require(feature)
@@ -86,7 +86,7 @@ module MNRB
             break unless owner
             break unless owner.alive?   # its loader is gone without releasing (a forked child)
             if owner == Thread.current
-              warn "loading in progress, circular require considered harmful - #{path}" if $VERBOSE
+              warn_circular(path) if $VERBOSE
               return false
             end
             done.wait(LOCK)
@@ -144,6 +144,13 @@ module MNRB
         entry, present = CONDITIONAL[feature]
         return false unless present && present.call
         provide(feature, entry)
+      end
+
+      # CRuby's warning, at the place of the require that closes the cycle.
+      def warn_circular(path)
+        where = backtrace_from_require(caller)[0]
+        where = where ? where.split(":in ", 2)[0] + ": " : ""
+        warn "#{where}warning: loading in progress, circular require considered harmful - #{path}"
       end
 
       # The loader's own frames (built in, so they show their caller's place) folded into one
