@@ -42,6 +42,12 @@ for who in mnrb "mnrb, CRuby's policy (MNRB_WAKEUP_PREEMPT=0)" CRuby; do
 done
 
 echo
+echo "Wake-up latency beside a CPU-bound thread (1 ms sleeps, 200 of them):"
+echo "  mnrb:                $($MNRB bench/wake_latency.rb)"
+echo "  mnrb, CRuby's policy: $(MNRB_WAKEUP_PREEMPT=0 $MNRB bench/wake_latency.rb)"
+echo "  CRuby:               $(ruby bench/wake_latency.rb)"
+
+echo
 echo "I/O-bound sweep (seed 001): 30 requests to a loopback server answering after 50 ms (server: mnrb)"
 start_server lat50 env LATENCY_S=0.05 $MNRB bench/latency_server.rb
 echo "  mnrb:"

@@ -35,7 +35,7 @@ static struct {
   _Atomic int now;                  /* inside a call (stats) */
   pthread_mutex_t unblock_lock;     /* a leaf lock: taken under ractor locks */
   mn_thread *unblocking[64];        /* threads signalled and still blocked; guarded by unblock_lock */
-  int nunblocking;
+  _Atomic int nunblocking;
 } bl = { .lock = PTHREAD_MUTEX_INITIALIZER, .unblock_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void on_unblock_signal(int sig) { (void)sig; }

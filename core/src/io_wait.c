@@ -201,7 +201,7 @@ void mn_io_fork_lock(bool take) {
 
 /* The waiters were other threads: gone. The epoll set is rebuilt empty (event_loop.c). */
 void mn_io_after_fork(void) {
-  memset(io.slots, 0, io.nslots * sizeof *io.slots);
+  if (io.slots) memset(io.slots, 0, io.nslots * sizeof *io.slots);
 }
 
 int mn_io_close(int fd) {

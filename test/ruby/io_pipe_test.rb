@@ -179,3 +179,20 @@ class IOTimeoutTest < MnTest::Case
     w.close
   end
 end
+
+class IODeadlockTest < MnTest::Case
+  # A thread waiting on I/O can be woken from outside (another process, a signal): joining it is not
+  # a deadlock, even when every other thread waits too (CRuby counts such waits the same way).
+  def test_joining_a_thread_blocked_on_io_is_not_reported_as_a_deadlock
+    r, w = IO.pipe
+    reader = Thread.new { r.read(3) }
+    q = Queue.new
+    writer = Thread.new { q.pop; w.write "abc" }
+    wait_until("the reader to block") { reader.status == "sleep" }
+    Thread.new { sleep 0.01; q << :go }
+    assert_equal "abc", reader.value
+    writer.join
+    r.close
+    w.close
+  end
+end

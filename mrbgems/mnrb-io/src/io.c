@@ -51,13 +51,20 @@ static mrb_value read_buffer(mrb_state *mrb, mrb_value buf, mrb_int maxlen) {
   return buf;
 }
 
+/* The arguments (maxlen, outbuf = nil) of a read: the descriptor, the buffer, maxlen. */
+static int read_args(mrb_state *mrb, mrb_value self, mrb_value *buf, mrb_int *maxlen) {
+  *buf = mrb_nil_value();
+  mrb_get_args(mrb, "i|S!", maxlen, buf);
+  int fd = read_fd(mrb, self);
+  *buf = read_buffer(mrb, *buf, *maxlen);
+  return fd;
+}
+
 /* IO#sysread(maxlen, outbuf = nil): waits until some bytes can be read; EOFError at the end. */
 static mrb_value io_sysread(mrb_state *mrb, mrb_value self) {
   mrb_int maxlen;
-  mrb_value buf = mrb_nil_value();
-  mrb_get_args(mrb, "i|S!", &maxlen, &buf);
-  int fd = read_fd(mrb, self);
-  buf = read_buffer(mrb, buf, maxlen);
+  mrb_value buf;
+  int fd = read_args(mrb, self, &buf, &maxlen);
   if (maxlen == 0) return buf;
   io_call c = { .op = IO_READ, .fd = fd, .str = buf, .len = (size_t)maxlen };
   if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "read");
@@ -81,10 +88,8 @@ static mrb_value io_syswrite(mrb_state *mrb, mrb_value self) {
 /* IO#_read_nonblock(maxlen, buf): a string, nil at EOF, or :wait_readable. Never waits. */
 static mrb_value io_read_nonblock(mrb_state *mrb, mrb_value self) {
   mrb_int maxlen;
-  mrb_value buf = mrb_nil_value();
-  mrb_get_args(mrb, "i|S!", &maxlen, &buf);
-  int fd = read_fd(mrb, self);
-  buf = read_buffer(mrb, buf, maxlen);
+  mrb_value buf;
+  int fd = read_args(mrb, self, &buf, &maxlen);
   if (maxlen == 0) return buf;
   struct pollfd p = { .fd = fd, .events = POLLIN };
   if (poll(&p, 1, 0) == 0) return mrb_symbol_value(mrb_intern_lit(mrb, "wait_readable"));

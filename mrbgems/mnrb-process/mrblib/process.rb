@@ -348,3 +348,76 @@ module Kernel
     out
   end
 end
+
+class IO
+  # IO.popen([env,] cmd, mode = "r" [, opts]) [{ |io| }]: the command runs through spawn, its standard
+  # output (mode "r"), input ("w") or both ("r+", over a socket pair) connected to the IO returned;
+  # closing it waits for the command and sets $?. With a block: the block's value, the IO closed.
+  def self.popen(*args, &block)
+    env = args.first.is_a?(Hash) ? args.shift : {}
+    opts = args.last.is_a?(Hash) ? args.pop : {}
+    cmd = args.shift
+    mode = args.shift || opts.delete(:mode) || "r"
+    raise ArgumentError, "wrong number of arguments" if cmd.nil? || !args.empty?
+    raise NotImplementedError, "IO.popen(\"-\") (fork) is not supported; use fork" if cmd == "-"
+    cmdargs = cmd.is_a?(Array) ? cmd : [cmd]
+    cmdargs = [cmdargs[0].is_a?(Array) ? cmdargs[0][0] : cmdargs[0]] + cmdargs[1..-1] if cmd.is_a?(Array)
+    m = mode.to_s.delete("b")
+    if m == "r"
+      io, child = IO.pipe
+      redirect = { out: child }
+    elsif m == "w"
+      child, io = IO.pipe
+      redirect = { in: child }
+    elsif m == "r+" || m == "w+"
+      io, child = UNIXSocket.pair
+      redirect = { in: child, out: child }
+    else
+      raise ArgumentError, "invalid access mode #{mode}"
+    end
+    begin
+      pid = Process.spawn(env, *cmdargs, opts.merge(redirect))
+    rescue SystemCallError
+      io.close
+      raise
+    ensure
+      child.close
+    end
+    io._popen_pid = pid
+    return io unless block
+    begin
+      yield io
+    ensure
+      io.close unless io.closed?
+    end
+  end
+
+  def _popen_pid=(pid)
+    @popen_pid = pid
+  end
+
+  def pid
+    @popen_pid
+  end
+
+  alias _close_before_popen close
+  def close
+    r = _close_before_popen
+    if @popen_pid
+      pid = @popen_pid
+      @popen_pid = nil
+      Process.wait(pid)
+    end
+    r
+  end
+
+  alias _close_write_before_popen close_write
+  def close_write
+    if @popen_pid && respond_to?(:shutdown)
+      shutdown(Socket::SHUT_WR)
+      nil
+    else
+      _close_write_before_popen
+    end
+  end
+end

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -93,6 +94,12 @@ static mrb_value p_status_fields(mrb_state *mrb, mrb_value self) {
 
 /* ---- spawn ---- */
 
+/* A GC-owned array of n pointers (freed even if something below raises), aligned for them. */
+static char **pointer_array(mrb_state *mrb, size_t n) {
+  char *raw = RSTRING_PTR(mrb_str_new(mrb, NULL, (mrb_int)(sizeof(char *) * (n + 1))));
+  return (char **)(((uintptr_t)raw + sizeof(char *) - 1) & ~(uintptr_t)(sizeof(char *) - 1));
+}
+
 static char *cstr(mrb_state *mrb, mrb_value v) { return (char *)mrb_string_cstr(mrb, mrb_obj_as_string(mrb, v)); }
 
 /* Process._spawn(env, argv, redirects, chdir, pgroup): the pid. env: [[name, value or nil]...];
@@ -103,7 +110,7 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "AAAoo", &env, &argv, &redirects, &chdir, &pgroup);
   mrb_int argc = RARRAY_LEN(argv);
   if (argc < 1) mrb_raise(mrb, E_ARGUMENT_ERROR, "wrong number of arguments (given 0, expected 1+)");
-  char **args = (char **)RSTRING_PTR(mrb_str_new(mrb, NULL, (mrb_int)sizeof(char *) * (argc + 1)));
+  char **args = pointer_array(mrb, (size_t)argc + 1);
   for (mrb_int i = 0; i < argc; i++) args[i] = cstr(mrb, RARRAY_PTR(argv)[i]);
   args[argc] = NULL;
 
@@ -111,7 +118,7 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
   size_t nenv = 0;
   while (environ[nenv]) nenv++;
   mrb_int nchg = RARRAY_LEN(env);
-  char **envp = (char **)RSTRING_PTR(mrb_str_new(mrb, NULL, (mrb_int)(sizeof(char *) * (nenv + (size_t)nchg + 1))));
+  char **envp = pointer_array(mrb, nenv + (size_t)nchg + 1);
   size_t k = 0;
   for (size_t i = 0; i < nenv; i++) {
     mrb_bool replaced = FALSE;
@@ -141,7 +148,13 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
     int child = (int)mrb_integer(RARRAY_PTR(r)[0]);
     mrb_value to = RARRAY_PTR(r)[1];
     if (mrb_symbol_p(to)) posix_spawn_file_actions_addclose(&fa, child);
-    else if (mrb_integer_p(to)) posix_spawn_file_actions_adddup2(&fa, (int)mrb_integer(to), child);
+    else if (mrb_integer_p(to)) {
+      /* The child gets a blocking descriptor, as CRuby's children do: the flag belongs to the open
+       * file, which the parent shares, so the parent's IO falls back to poll + blocking calls. */
+      int src = (int)mrb_integer(to), fl = fcntl(src, F_GETFL);
+      if (fl >= 0 && (fl & O_NONBLOCK)) fcntl(src, F_SETFL, fl & ~O_NONBLOCK);
+      posix_spawn_file_actions_adddup2(&fa, src, child);
+    }
     else posix_spawn_file_actions_addopen(&fa, child, cstr(mrb, RARRAY_PTR(to)[0]),
                                           (int)mrb_integer(RARRAY_PTR(to)[1]), (mode_t)mrb_integer(RARRAY_PTR(to)[2]));
   }
