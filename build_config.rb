@@ -18,6 +18,9 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-process"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-gvl-tracing"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-gvltools"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-require"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-stdlib"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-net-http"
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   conf.cc.flags << '-pthread'
 end

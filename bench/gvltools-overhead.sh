@@ -12,7 +12,7 @@ best() { sort -n | head -n1; }
 off=() on=()
 for ((i = 0; i < runs; i++)); do
   off+=("$(bin/mnrb bench/ring.rb "$n" "$laps" | secs)")
-  on+=("$(bin/mnrb -r bench/gvltools_on.rb bench/ring.rb "$n" "$laps" | secs)")
+  on+=("$(bin/mnrb -r ./bench/gvltools_on.rb bench/ring.rb "$n" "$laps" | secs)")
 done
 m_off=$(printf '%s\n' "${off[@]}" | median) b_off=$(printf '%s\n' "${off[@]}" | best)
 m_on=$(printf '%s\n' "${on[@]}" | median) b_on=$(printf '%s\n' "${on[@]}" | best)

@@ -4,7 +4,8 @@
  *   mnrb [options] script.rb [args]      mnrb [options] -e 'code' [args]
  *
  * Like `ruby`: ARGV and $0, an uncaught exception prints its message and backtrace and exits 1,
- * a syntax error names the line, exit/exit!/at_exit behave as in CRuby.
+ * a syntax error names the line, exit/exit!/at_exit behave as in CRuby. -I puts directories in
+ * front of $LOAD_PATH and -r requires a feature through Kernel#require (mrbgems/mnrb-require).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,9 +28,14 @@ typedef struct script {
   size_t len;
 } script;
 
+#define MAX_LIST_OPTS 64
+
 typedef struct options {
-  script libs[64];            /* -r */
+  const char *libs[MAX_LIST_OPTS];      /* -r, in order */
   int nlibs;
+  const char *incdirs[MAX_LIST_OPTS];   /* -I, in order */
+  int nincdirs;
+  int verbose;                          /* -w */
   script main;
   char **argv;                /* ARGV */
   int argc;
@@ -40,7 +46,9 @@ typedef struct options {
 static void usage(FILE *f) {
   fputs("Usage: mnrb [options] [--] [script.rb | -e 'code'] [arguments]\n"
         "  -e 'code'          run this code (may be given more than once, one line each)\n"
-        "  -r file.rb         load file.rb before the script\n"
+        "  -I dir             put dir in front of $LOAD_PATH (may be given more than once)\n"
+        "  -r feature         require feature before the script (may be given more than once)\n"
+        "  -w                 turn warnings on ($VERBOSE = true)\n"
         "  --max-proc=N       native threads for Ruby threads (env RUBY_MAX_PROC; default: usable CPUs)\n"
         "  --timeslice=MS     preempt a thread after MS ms while others wait (env MNRB_TIMESLICE; 100)\n"
         "  --trace=FILE       write a timeline of every thread's GVL states to FILE (Perfetto format)\n"
@@ -79,6 +87,18 @@ static long parse_long_opt(const char *arg, const char *name, long min, long max
   return v;
 }
 
+/* Adds the value of -I/-r (joined, "-Idir", or the next argument) to a list. */
+static int list_opt(int argc, char **argv, int i, const char **list, int *n) {
+  const char *a = argv[i], *v = a + 2;
+  if (*v == '\0') {
+    if (i + 1 >= argc) { fprintf(stderr, "mnrb: no argument given for %s\n", a); exit(2); }
+    v = argv[++i];
+  }
+  if (*n == MAX_LIST_OPTS) { fprintf(stderr, "mnrb: too many %.2s options\n", a); exit(2); }
+  list[(*n)++] = v;
+  return i;
+}
+
 static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
   size_t elen = 0;
   char *ecode = NULL;
@@ -87,24 +107,20 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) { i++; break; }
     if (a[0] != '-' || a[1] == '\0') break;
-    if (strcmp(a, "-e") == 0 || strcmp(a, "-r") == 0) {
+    if (strcmp(a, "-e") == 0) {
       if (i + 1 >= argc) { fprintf(stderr, "mnrb: no code specified for %s\n", a); exit(2); }
       const char *v = argv[++i];
-      if (a[1] == 'e') {
-        size_t vl = strlen(v);
-        ecode = realloc(ecode, elen + vl + 2);
-        memcpy(ecode + elen, v, vl);
-        elen += vl;
-        ecode[elen++] = '\n';
-      } else {
-        if (o->nlibs == 64) { fputs("mnrb: too many -r\n", stderr); exit(2); }
-        script *s = &o->libs[o->nlibs++];
-        s->name = v;
-        if (!(s->code = read_file(v, &s->len))) {
-          fprintf(stderr, "mnrb: cannot load such file -- %s (%s)\n", v, strerror(errno));
-          exit(1);
-        }
-      }
+      size_t vl = strlen(v);
+      ecode = realloc(ecode, elen + vl + 2);
+      memcpy(ecode + elen, v, vl);
+      elen += vl;
+      ecode[elen++] = '\n';
+    } else if (strncmp(a, "-r", 2) == 0) {
+      i = list_opt(argc, argv, i, o->libs, &o->nlibs);
+    } else if (strncmp(a, "-I", 2) == 0) {
+      i = list_opt(argc, argv, i, o->incdirs, &o->nincdirs);
+    } else if (strcmp(a, "-w") == 0) {
+      o->verbose = 1;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
       version();
       exit(0);
@@ -167,10 +183,22 @@ static mrb_value run_script(mrb_state *mrb, script *s) {
   return v;
 }
 
+/* -I directories, expanded as CRuby does, go in front of $LOAD_PATH (which holds RUBYLIB's). */
+static void add_include_dirs(mrb_state *mrb, options *o) {
+  mrb_value load_path = mrb_gv_get(mrb, mrb_intern_lit(mrb, "$LOAD_PATH"));
+  mrb_value file = mrb_obj_value(mrb_class_get(mrb, "File"));
+  for (int i = o->nincdirs - 1; i >= 0; i--) {
+    mrb_value dir = mrb_funcall(mrb, file, "expand_path", 1, mrb_str_new_cstr(mrb, o->incdirs[i]));
+    mrb_funcall(mrb, load_path, "unshift", 1, dir);
+  }
+}
+
 static mrb_value main_body(mrb_state *mrb, void *arg) {
   options *o = arg;
+  if (o->verbose) mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"), mrb_true_value());
+  add_include_dirs(mrb, o);
   for (int i = 0; i < o->nlibs; i++) {
-    run_script(mrb, &o->libs[i]);
+    mrb_funcall(mrb, mrb_top_self(mrb), "require", 1, mrb_str_new_cstr(mrb, o->libs[i]));
     if (mrb->exc) return mrb_nil_value();
   }
   return run_script(mrb, &o->main);
@@ -203,7 +231,6 @@ int main(int argc, char **argv) {
     if (status == 0) status = 1;
   }
   mnrb_close(mrb);
-  for (int i = 0; i < o.nlibs; i++) free(o.libs[i].code);
   free(o.main.code);
   return status;
 }

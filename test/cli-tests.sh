@@ -32,6 +32,21 @@ check "script ARGV"              0 '["x", "--y"]'         -- "$BIN" "$tmp/args.r
 check "script \$0"               0 "args.rb"              -- "$BIN" "$tmp/args.rb"
 check "-- ends options"          0 '["-v"]'               -- "$BIN" -- "$tmp/args.rb" -v
 check "-r loads first"           0 "lib loaded"           -- "$BIN" -r "$tmp/lib.rb" -e 'nil'
+check "-I dir is searched"       0 "lib loaded"           -- "$BIN" -I "$tmp" -e 'require "lib"'
+check "-Idir joined"             0 "lib loaded"           -- "$BIN" -I"$tmp" -e 'require "lib"'
+check "-I is expanded"          0 "true"                 -- "$BIN" -I some/dir -e 'p $:.first == File.expand_path("some/dir")'
+check "-r requires via -I"       0 "lib loaded"           -- "$BIN" -I "$tmp" -r lib -e 'nil'
+check "-r twice loads once"      0 "1"                    -- "$BIN" -I "$tmp" -r lib -r lib.rb -e 'p $LOADED_FEATURES.count { |f| f.end_with?("/lib.rb") }'
+check "-r unknown feature"       1 "cannot load such file -- nope (LoadError)" -- "$BIN" -r nope -e 'nil'
+check "-r built-in feature"      0 "false"                -- "$BIN" -r benchmark -e 'p require("benchmark")'
+check "RUBYLIB is on \$LOAD_PATH" 0 "lib loaded"          -- env RUBYLIB="/nonexistent:$tmp" "$BIN" -e 'require "lib"'
+check "-I comes before RUBYLIB"  0 '"/i"'                 -- env RUBYLIB=/r "$BIN" -I /i -e 'p $:.first'
+check "-w sets \$VERBOSE"        0 "true"                 -- "$BIN" -w -e 'p $VERBOSE'
+printf 'require_relative "circ_b"\n' > "$tmp/circ_a.rb"
+printf 'require_relative "circ_a"\n' > "$tmp/circ_b.rb"
+check "-w warns of a circular require" 0 "circ_b.rb:1: warning: loading in progress, circular require considered harmful - " \
+  -- "$BIN" -w -e "require '$tmp/circ_a'"
+check "no circular warning without -w" 0 "quiet"          -- sh -c "'$BIN' -e \"require '$tmp/circ_a'\" 2>&1 | grep -q warning || echo quiet"
 check "missing script"           1 "No such file"         -- "$BIN" "$tmp/none.rb"
 check "unknown option"           2 "invalid option"       -- "$BIN" --frobnicate
 check "syntax error names line"  1 "syntax.rb:"           -- "$BIN" "$tmp/syntax.rb"

@@ -1,6 +1,6 @@
 # MnTest: a tiny Minitest-like harness for mnrb's Ruby-level tests.
 #
-# Loaded with -r on both runtimes: `bin/mnrb -r test/lib/unit.rb FILE` and
+# Loaded with -r on both runtimes: `bin/mnrb -r ./test/lib/unit.rb FILE` and
 # `ruby -r ./test/lib/unit.rb FILE`. Subclasses of MnTest::Case register themselves; their
 # `test_*` methods run from at_exit in definition order, each on a fresh instance, between
 # `setup` and `teardown`. Output: one line per failure/error (errors add a few backtrace lines),

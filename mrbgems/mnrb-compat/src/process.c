@@ -63,7 +63,13 @@ clock_read(mrb_state *mrb, int (*clock_fn)(clockid_t, struct timespec*), const c
   return clock_result(mrb, &ts, unit);
 }
 
-/* Process.clock_gettime(clock_id, unit = :float_second) */
+/* Process.clock_gettime(clock_id, unit = :float_second)
+   CLOCK_THREAD_CPUTIME_ID is the CPU time of the native thread the calling Ruby thread runs on.
+   With M:N threads (the default) a native thread runs many Ruby threads in turn, so the value
+   includes their time too and can jump when the Ruby thread moves to another native thread; it
+   is the Ruby thread's own CPU time only in 1:1 mode (RUBY_MN_THREADS=0) or under
+   Thread#lock_native_thread. Differences of it are meaningful within a stretch where the thread
+   neither blocks nor is preempted. */
 static mrb_value
 process_clock_gettime(mrb_state *mrb, mrb_value self)
 {

@@ -1,0 +1,184 @@
+/*
+** loader.c - run one Ruby file; find the file a caller's code comes from
+**
+** The C half of require/load (mrblib/require.rb has the rest):
+**
+**   MNRB::Loader.exec_file(path, wrap)  read, compile and run `path` in the calling thread
+**   Kernel#__dir__, Kernel#require_relative   both need the file of the calling frame
+**
+** A file is compiled with its path as the file name, so __FILE__, SyntaxError messages and
+** backtraces name it. Its top-level code runs as a block on the caller's VM stack (like
+** mrb_yield), with `main` as self and Object as the definition target; an exception raised in it
+** unwinds through require to the caller's rescue. Parsing and compiling are C and hold the GVL:
+** other threads run again as soon as the file's own code runs (it is user code, preemptible).
+** `wrap` (CRuby's load(file, true) or load(file, module)) runs the file with a module as the
+** definition target and a copy of main extended with it as self, so that its methods and
+** constants stay in that module.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mruby.h>
+#include <mruby/class.h>
+#include <mruby/compile.h>
+#include <mruby/error.h>
+#include <mruby/irep.h>
+#include <mruby/debug.h>          /* after irep.h, which it needs */
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/variable.h>
+
+static struct RClass *
+loader_module(mrb_state *mrb)
+{
+  return mrb_module_get_under(mrb, mrb_module_get(mrb, "MNRB"), "Loader");
+}
+
+/* LoadError "cannot load such file -- name" with #path, as require raises it. */
+static mrb_noreturn void
+raise_load_error(mrb_state *mrb, mrb_value name)
+{
+  mrb_funcall(mrb, mrb_obj_value(loader_module(mrb)), "cannot_load", 1, name);
+  mrb_raise(mrb, E_RUNTIME_ERROR, "cannot_load returned");   /* not reached */
+}
+
+/* The whole file in a malloc'd buffer; NULL (errno set) if it cannot be read. */
+static char *
+slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 8192, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n == cap) {
+      char *bigger = realloc(buf, cap *= 2);
+      if (!bigger) { free(buf); buf = NULL; errno = ENOMEM; break; }
+      buf = bigger;
+    }
+    size_t r = fread(buf + n, 1, cap - n, f);
+    if (r == 0) {
+      if (ferror(f)) { free(buf); buf = NULL; }
+      break;
+    }
+    n += r;
+  }
+  fclose(f);
+  *len = n;
+  return buf;
+}
+
+/* Compiles `code` as the file `path`. A syntax error raises SyntaxError "path:line: message",
+   CRuby's first line for it. */
+static struct RProc *
+compile(mrb_state *mrb, const char *path, char *code, size_t len)
+{
+  mrbc_context *cx = mrbc_context_new(mrb);
+  mrbc_filename(mrb, cx, path);
+  cx->capture_errors = TRUE;
+  struct mrb_parser_state *p = mrb_parse_nstring(mrb, code, len, cx);
+  free(code);
+  if (!p) {
+    mrbc_context_free(mrb, cx);
+    mrb_raise(mrb, E_SCRIPT_ERROR, "cannot allocate the parser");
+  }
+  if (p->nerr > 0) {
+    mrb_value msg = mrb_format(mrb, "%s:%d: %s", path, (int)p->error_buffer[0].lineno,
+                               p->error_buffer[0].message ? p->error_buffer[0].message : "syntax error");
+    mrb_parser_free(p);
+    mrbc_context_free(mrb, cx);
+    mrb_exc_raise(mrb, mrb_exc_new_str(mrb, mrb_class_get(mrb, "SyntaxError"), msg));
+  }
+  struct RProc *proc = mrb_generate_code(mrb, p);
+  mrb_parser_free(p);
+  mrbc_context_free(mrb, cx);
+  if (!proc) mrb_raisef(mrb, E_SCRIPT_ERROR, "%s: code generation failed", path);
+  return proc;
+}
+
+/* MNRB::Loader.exec_file(path, wrap) -> value of the file's last expression */
+static mrb_value
+loader_exec_file(mrb_state *mrb, mrb_value self)
+{
+  mrb_value path, wrap;
+  mrb_get_args(mrb, "So", &path, &wrap);
+  const char *cpath = mrb_string_value_cstr(mrb, &path);
+
+  size_t len;
+  char *code = slurp(cpath, &len);
+  if (!code) raise_load_error(mrb, path);
+  struct RProc *proc = compile(mrb, cpath, code, len);
+
+  struct RClass *target = mrb->object_class;
+  mrb_value top = mrb_top_self(mrb);
+  if (mrb_test(wrap)) {
+    mrb_value mod = mrb_type(wrap) == MRB_TT_MODULE ? wrap : mrb_obj_new(mrb, mrb->module_class, 0, NULL);
+    target = mrb_class_ptr(mod);
+    top = mrb_obj_clone(mrb, top);
+    mrb_funcall(mrb, top, "extend", 1, mod);
+  }
+  MRB_PROC_SET_TARGET_CLASS(proc, target);
+  /* The file's frame takes this method's name. Without one, a backtrace shows the file's
+     top-level frames as it shows the main script's ("file:line") and skips this C frame. */
+  mrb_sym mid = mrb->c->ci->mid;
+  mrb->c->ci->mid = 0;
+  mrb_value v = mrb_yield_with_class(mrb, mrb_obj_value(proc), 0, NULL, top, target);
+  mrb->c->ci->mid = mid;
+  return v;
+}
+
+/* The file of the nearest Ruby frame below this C method's (the code that called it), or NULL
+   (code compiled without a file name, e.g. eval). */
+static const char *
+caller_file(mrb_state *mrb)
+{
+  const mrb_callinfo *ci = mrb->c->ci;
+  while (ci > mrb->c->cibase) {
+    ci--;
+    if (!ci->proc || MRB_PROC_CFUNC_P(ci->proc)) continue;
+    const mrb_irep *irep = ci->proc->body.irep;
+    if (!irep || !ci->pc) return NULL;
+    return mrb_debug_get_filename(mrb, irep, (uint32_t)(ci->pc - irep->iseq));
+  }
+  return NULL;
+}
+
+/* Kernel#__dir__ -> the absolute directory of the calling file, nil without one */
+static mrb_value
+kernel_dir(mrb_state *mrb, mrb_value self)
+{
+  const char *file = caller_file(mrb);
+  if (!file) return mrb_nil_value();
+  return mrb_funcall(mrb, mrb_obj_value(loader_module(mrb)), "dir_of", 1, mrb_str_new_cstr(mrb, file));
+}
+
+/* Kernel#require_relative(name): require name relative to the calling file's directory */
+static mrb_value
+kernel_require_relative(mrb_state *mrb, mrb_value self)
+{
+  mrb_value name;
+  mrb_get_args(mrb, "o", &name);
+  const char *file = caller_file(mrb);
+  if (!file) mrb_raise(mrb, mrb_class_get(mrb, "LoadError"), "cannot infer basepath");
+  return mrb_funcall(mrb, mrb_obj_value(loader_module(mrb)), "require_relative", 2, name,
+                     mrb_str_new_cstr(mrb, file));
+}
+
+void
+mrb_mnrb_require_gem_init(mrb_state *mrb)
+{
+  struct RClass *mnrb = mrb_define_module(mrb, "MNRB");
+  struct RClass *loader = mrb_define_module_under(mrb, mnrb, "Loader");
+  struct RClass *script_error = mrb_class_get(mrb, "ScriptError");
+  if (!mrb_class_defined(mrb, "LoadError")) mrb_define_class(mrb, "LoadError", script_error);
+
+  mrb_define_module_function(mrb, loader, "exec_file", loader_exec_file, MRB_ARGS_REQ(2));
+  mrb_define_method(mrb, mrb->kernel_module, "__dir__", kernel_dir, MRB_ARGS_NONE());
+  mrb_define_method(mrb, mrb->kernel_module, "require_relative", kernel_require_relative, MRB_ARGS_REQ(1));
+}
+
+void
+mrb_mnrb_require_gem_final(mrb_state *mrb)
+{
+}

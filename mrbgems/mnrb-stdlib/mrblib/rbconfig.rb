@@ -1,0 +1,23 @@
+# RbConfig: what scripts ask about the running Ruby, answered for mnrb. RbConfig.ruby is this
+# executable (for spawning another mnrb), read from /proc/self/exe.
+module RbConfig
+  TOPDIR = nil
+  CONFIG = {
+    "ruby_install_name" => "mnrb",
+    "RUBY_INSTALL_NAME" => "mnrb",
+    "RUBY_PROGRAM_VERSION" => RUBY_VERSION,
+    "ruby_version" => RUBY_VERSION,
+    "MAJOR" => RUBY_VERSION.split(".")[0],
+    "MINOR" => RUBY_VERSION.split(".")[1],
+    "host_os" => "linux",
+    "target_os" => "linux",
+    "host_cpu" => "x86_64",
+    "arch" => "x86_64-linux",
+    "EXEEXT" => "",
+  }
+
+  def self.ruby
+    File.readlink("/proc/self/exe")
+  end
+end
+MNRB::Loader.provide "rbconfig"

@@ -1,0 +1,242 @@
+# StringIO: an IO-like object over a String, with the reading and writing methods scripts use
+# (read, gets, each_line, readlines, getc, write, <<, print, puts, printf, rewind, seek, pos,
+# eof?, string, close). Positions are byte offsets, as in CRuby.
+class StringIO
+  include Enumerable
+
+  attr_reader :string
+  attr_accessor :lineno
+
+  def self.open(string = "", mode = nil)
+    io = new(string, mode)
+    return io unless block_given?
+    begin
+      yield io
+    ensure
+      io.close unless io.closed?
+    end
+  end
+
+  def initialize(string = "", mode = nil)
+    @string = string
+    @pos = 0
+    @lineno = 0
+    @readable = true
+    @writable = !string.frozen?
+    @closed = false
+    @pos = @string.bytesize if mode.is_a?(String) && mode.start_with?("a")
+    @string.replace("") if mode.is_a?(String) && mode.start_with?("w")
+  end
+
+  def string=(str)
+    @string = str
+    @pos = 0
+    @lineno = 0
+  end
+
+  def pos
+    @pos
+  end
+  alias tell pos
+
+  def pos=(n)
+    raise Errno::EINVAL, "Invalid argument" if n < 0 && Object.const_defined?(:Errno)
+    raise ArgumentError, "negative position" if n < 0
+    @pos = n
+  end
+
+  def rewind
+    @pos = 0
+    @lineno = 0
+    0
+  end
+
+  def seek(offset, whence = 0)
+    base = case whence
+           when 0, :SET then 0
+           when 1, :CUR then @pos
+           when 2, :END then @string.bytesize
+           else raise ArgumentError, "unknown whence: #{whence}"
+           end
+    self.pos = base + offset
+    0
+  end
+
+  def eof?
+    check_readable
+    @pos >= @string.bytesize
+  end
+  alias eof eof?
+
+  def size
+    @string.bytesize
+  end
+  alias length size
+
+  def read(length = nil, outbuf = nil)
+    check_readable
+    rest = @string.bytesize - @pos
+    if length.nil?
+      data = rest > 0 ? @string.byteslice(@pos, rest) : ""
+      @pos += data.bytesize
+    else
+      raise ArgumentError, "negative length #{length} given" if length < 0
+      return (outbuf ? outbuf.replace("") : "") if length == 0
+      return nil if rest <= 0
+      data = @string.byteslice(@pos, length)
+      @pos += data.bytesize
+    end
+    outbuf ? outbuf.replace(data) : data
+  end
+
+  def gets(sep = "\n", chomp: false)
+    check_readable
+    return nil if @pos >= @string.bytesize
+    rest = @string.byteslice(@pos, @string.bytesize - @pos)
+    if sep.nil?
+      line = rest
+    else
+      i = rest.index(sep)
+      line = i ? rest.byteslice(0, rest[0, i].bytesize + sep.bytesize) : rest
+    end
+    @pos += line.bytesize
+    @lineno += 1
+    chomp && sep && line.end_with?(sep) ? line[0, line.size - sep.size] : line
+  end
+
+  def readline(*args, **kw)
+    gets(*args, **kw) or raise EOFError, "end of file reached"
+  end
+
+  def each_line(sep = "\n", chomp: false)
+    return to_enum(:each_line, sep, chomp: chomp) unless block_given?
+    while (line = gets(sep, chomp: chomp))
+      yield line
+    end
+    self
+  end
+  alias each each_line
+
+  def readlines(sep = "\n", chomp: false)
+    lines = []
+    each_line(sep, chomp: chomp) { |l| lines << l }
+    lines
+  end
+
+  def getc
+    check_readable
+    return nil if @pos >= @string.bytesize
+    c = @string.byteslice(@pos, 1)
+    @pos += 1
+    c
+  end
+
+  def write(*objs)
+    check_writable
+    objs.sum do |obj|
+      s = obj.to_s
+      if @pos > @string.bytesize
+        @string << ("\0" * (@pos - @string.bytesize))
+      end
+      head = @string.byteslice(0, @pos)
+      tail = @string.byteslice(@pos + s.bytesize, @string.bytesize) || ""
+      @string.replace(head + s + tail)
+      @pos += s.bytesize
+      s.bytesize
+    end
+  end
+  alias syswrite write
+
+  def <<(obj)
+    write(obj)
+    self
+  end
+
+  def print(*objs)
+    objs.each { |o| write(o.to_s) }
+    nil
+  end
+
+  def puts(*objs)
+    if objs.empty?
+      write("\n")
+    else
+      objs.flatten.each do |o|
+        s = o.nil? ? "" : o.to_s
+        write(s.end_with?("\n") ? s : s + "\n")
+      end
+    end
+    nil
+  end
+
+  def printf(fmt, *args)
+    write(format(fmt, *args))
+    nil
+  end
+
+  def close
+    @closed = true
+    nil
+  end
+
+  def close_read
+    @readable = false
+    nil
+  end
+
+  def close_write
+    @writable = false
+    nil
+  end
+
+  def closed?
+    @closed || (!@readable && !@writable)
+  end
+
+  def closed_read?
+    @closed || !@readable
+  end
+
+  def closed_write?
+    @closed || !@writable
+  end
+
+  def sync
+    true
+  end
+
+  def sync=(v)
+    v
+  end
+
+  def flush
+    self
+  end
+
+  def fsync
+    0
+  end
+
+  def isatty
+    false
+  end
+  alias tty? isatty
+
+  def truncate(len)
+    check_writable
+    @string.replace(len <= @string.bytesize ? @string.byteslice(0, len) : @string + "\0" * (len - @string.bytesize))
+    0
+  end
+
+  private
+
+  def check_readable
+    raise IOError, "not opened for reading" if @closed || !@readable
+  end
+
+  def check_writable
+    raise IOError, "not opened for writing" if @closed || !@writable
+  end
+end
+
+MNRB::Loader.provide "stringio", "stringio.so"
