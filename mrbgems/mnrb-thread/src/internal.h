@@ -4,7 +4,7 @@
  * interpreter state it had in the shared mrb_state is saved here (mrb->c, root_c, jmp, exc, arena).
  *
  * Everything in this file is guarded by the ractor's GVL: only the running thread touches it. The
- * GC reaches the values held here through mrb->gc_mark_roots (ractor.c), never through ivars, so
+ * GC reaches the values held here through mrb->gc_mark_roots (vm.c), never through ivars, so
  * they stay invisible to Ruby code.
  */
 #ifndef MNRB_THREAD_INTERNAL_H
@@ -78,7 +78,7 @@ struct mnrb_vm {
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
 static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)->current; }
 
-/* ractor.c */
+/* vm.c */
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on);
 void mnrb_pass(mrb_state *mrb);

@@ -1,5 +1,7 @@
 /*
- * One mrb_state per ractor, shared by the ractor's threads one at a time (the GVL).
+ * The VM binding: one mrb_state (an mnrb_vm) per ractor, shared by that ractor's threads one at a
+ * time (the GVL). This is the glue between the interpreter and the core scheduler, not the Ractor
+ * concept itself (that is mrbgems/mnrb-ractor: each Ractor owns one of these VMs).
  *
  * Switching threads inside one mrb_state means swapping the fields mruby keeps per execution
  * context: mrb->c (VM stack), root_c, jmp (the setjmp chain lives on the C stack), exc, and the GC
@@ -144,7 +146,7 @@ static void request_preempt(mn_ractor *r, void *user) {
   __atomic_store_n(&vm->mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
 }
 
-static const mn_ractor_ops ractor_ops = { request_preempt };
+static const mn_ractor_ops vm_ops = { request_preempt };
 
 uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout) {
   if (mrb_nil_p(timeout)) return MN_FOREVER;
@@ -408,13 +410,13 @@ MRB_API void mnrb_close(mrb_state *mrb) {
   free(vm);
 }
 
-/* Gem init: the ractor binding and its main thread (the one running mrb_open). */
-void mnrb_ractor_init(mrb_state *mrb) {
+/* Gem init: the state's VM binding and its main thread (the one running mrb_open). */
+void mnrb_vm_init(mrb_state *mrb) {
   mnrb_vm *vm = calloc(1, sizeof *vm);
   if (!vm) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
   vm->mrb = mrb;
   vm->report_on_exception = TRUE;
-  vm->ractor = mn_ractor_new(&ractor_ops, vm);
+  vm->ractor = mn_ractor_new(&vm_ops, vm);
   mrb->ud = vm;
   vm->fiber_class = mrb_class_get(mrb, "Fiber");
   vm->fatal_class = mrb_define_class(mrb, "fatal", mrb->eException_class);
