@@ -73,6 +73,14 @@ struct mnrb_vm {
   _Atomic int preempt;          /* set by the timer thread */
   int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
   mrb_bool report_on_exception, abort_on_exception;
+
+  /* A VM started by mnrb_vm_start (a non-main ractor's): immutable once started. */
+  mnrb_main_fn *body;
+  mnrb_vm_end_fn *on_end;
+  void *body_arg;
+  _Atomic int terminate;        /* mnrb_vm_terminate: any native thread; read at interrupt checks */
+  _Atomic int ended;            /* its main thread has run on_end and is exiting */
+  _Atomic size_t blocked;       /* threads in waits only another thread of this VM can end */
 };
 
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
