@@ -37,6 +37,7 @@ static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 /* guarded by reg_lock */
 static mnrb_ractor_rec *reg_head;         /* every record whose state is not closed, main included */
 static size_t live;                   /* ractors not ended, main included */
+static size_t unclosed_ended;         /* ended, state not closed yet: reaping has work */
 static mn_thread *exit_waiter;        /* the main thread waiting at exit for the others to end */
 static uint32_t next_id = 1;
 /* guarded by open_lock */
@@ -186,6 +187,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
 
   pthread_mutex_lock(&reg_lock);
   live--;
+  unclosed_ended++;
   if (exit_waiter) mn_unpark(exit_waiter);
   pthread_mutex_unlock(&reg_lock);
   mnrb_ractor_progress();
@@ -213,7 +215,7 @@ static void registry_unlink(mnrb_ractor_rec *r) {   /* reg_lock held */
 void mnrb_registry_reap(void) {
   mnrb_ractor_rec *done = NULL;
   pthread_mutex_lock(&reg_lock);
-  for (mnrb_ractor_rec *r = reg_head, *next; r; r = next) {
+  for (mnrb_ractor_rec *r = unclosed_ended ? reg_head : NULL, *next; r; r = next) {
     next = r->reg_next;
     if (r->is_main) continue;
     pthread_mutex_lock(&r->lock);
@@ -221,6 +223,7 @@ void mnrb_registry_reap(void) {
     pthread_mutex_unlock(&r->lock);
     if (!ended || !mnrb_vm_gone(r->mrb)) continue;
     registry_unlink(r);
+    unclosed_ended--;
     r->reg_next = done;
     done = r;
   }
