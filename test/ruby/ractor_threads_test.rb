@@ -60,6 +60,28 @@ class RactorThreadsTest < MnTest::Case
     assert e.cause.message.start_with?("No live threads left. Deadlock?"), e.cause.message
   end
 
+  # Built-ins with process-wide state in mruby (pack's base64 table, Random, Time, symbols, GC,
+  # IO) used by ractors running in parallel while others are being created: for ThreadSanitizer.
+  def test_builtins_in_parallel_ractors
+    rs = 4.times.map do |i|
+      Ractor.new(i) do |k|
+        s = 0
+        100.times do |j|
+          s += [j.to_s].pack("m").unpack("m")[0].size
+          s += rand(10) >= 0 ? 1 : 0
+          s += Time.now.to_i > 0 ? 1 : 0
+          $stdout.write("")
+          s += format("%05d", j).size + "r#{k}x#{j}".to_sym.size
+          GC.start if j % 40 == 0
+        end
+        s
+      end
+    end
+    more = 8.times.map { |i| Ractor.new(i) { |x| x.to_s * 3 } }
+    assert_equal 8.times.map { |i| i.to_s * 3 }, more.map(&:take)
+    assert rs.map(&:take).all? { |s| s > 1000 }
+  end
+
   def test_ractors_run_in_parallel
     mnrb_only   # CRuby 3.1 too, but its timing depends on its GC stopping every ractor
     t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
