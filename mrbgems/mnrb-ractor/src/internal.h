@@ -80,7 +80,15 @@ struct mnrb_ractor_rec {
   mrb_bool terminating;
 };
 
-/* ---- records and the registry (ractor.c) ---- */
+/* ---- what each state keeps (mnrb_vm_data) ---- */
+typedef struct mnrb_ractor_state {
+  mnrb_ractor_rec *self;       /* the ractor this state is */
+  struct RClass *ractor_class;
+  mrb_value objects;           /* Hash id => Ractor object (also in a hidden global: GC root) */
+} mnrb_ractor_state;
+static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
+
+/* ---- records and the registry (registry.c) ---- */
 void mnrb_ractor_incref(mnrb_ractor_rec *r);
 void mnrb_ractor_decref(mnrb_ractor_rec *r);
 mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb);
@@ -90,7 +98,8 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
 mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v);
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name);   /* Ractor::<name> */
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc);
-void mnrb_registry_init(mrb_state *mrb);
+void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class);
+void mnrb_registry_state_closed(mrb_state *mrb);
 void mnrb_registry_reap(void);
 size_t mnrb_registry_count(void);
 mnrb_ractor_rec *mnrb_registry_main(void);

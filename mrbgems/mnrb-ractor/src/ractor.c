@@ -30,6 +30,16 @@ static mnrb_ractor_rec *self_record(mrb_state *mrb, mrb_value self) {
   return r;
 }
 
+/* (obj, move: false) / (obj, copy: false): the object and the flag. */
+static mrb_value arg_and_flag(mrb_state *mrb, const char *key, mrb_bool *flag) {
+  mrb_value obj, kv;
+  mrb_sym table[1] = { mrb_intern_cstr(mrb, key) };
+  mrb_kwargs kw = { 1, 0, table, &kv, NULL };
+  mrb_get_args(mrb, "o:", &obj, &kw);
+  *flag = !mrb_undef_p(kv) && mrb_test(kv);
+  return obj;
+}
+
 static mrb_noreturn void raise_closed(mrb_state *mrb, const char *which) {
   mrb_raisef(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The %s-port is already closed", which);
 }
@@ -82,9 +92,8 @@ static void check_interrupts_unlocked(mrb_state *mrb, mnrb_ractor_rec *r) {
 /* ---------------- incoming: send / receive ---------------- */
 
 static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
-  mrb_value obj;
-  mrb_bool move = FALSE;
-  mrb_get_args(mrb, "o|b", &obj, &move);
+  mrb_bool move;
+  mrb_value obj = arg_and_flag(mrb, "move", &move);
   if (move) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor#send(move: true) is not supported yet (mnrb copies)");
   mnrb_ractor_rec *r = self_record(mrb, self);
   mnrb_msg *m = mnrb_msg_copy_out(mrb, obj);
@@ -136,9 +145,8 @@ static mrb_value check_interrupts_body(mrb_state *mrb, void *p) {
 }
 
 static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
-  mrb_value obj;
-  mrb_bool move = FALSE;
-  mrb_get_args(mrb, "o|b", &obj, &move);
+  mrb_bool move;
+  mrb_value obj = arg_and_flag(mrb, "move", &move);
   if (move) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor.yield(move: true) is not supported yet (mnrb copies)");
   mnrb_ractor_rec *r = mnrb_ractor_current(mrb);
   mnrb_rwaiter w;
@@ -371,9 +379,8 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
 }
 
 static mrb_value ractor_s_make_shareable(mrb_state *mrb, mrb_value klass) {
-  mrb_value obj;
-  mrb_bool copy = FALSE;
-  mrb_get_args(mrb, "o|b", &obj, &copy);
+  mrb_bool copy;
+  mrb_value obj = arg_and_flag(mrb, "copy", &copy);
   if (copy) {
     mnrb_msg *m = mnrb_msg_copy_out(mrb, obj);
     obj = mnrb_msg_materialize(mrb, m);
@@ -415,10 +422,11 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_class_method(mrb, ractor, "count", ractor_s_count, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "receive", ractor_s_receive, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "recv", ractor_s_receive, MRB_ARGS_NONE());
-  mrb_define_class_method(mrb, ractor, "__yield", ractor_s_yield, MRB_ARGS_ARG(1, 1));
-  mrb_define_class_method(mrb, ractor, "__make_shareable", ractor_s_make_shareable, MRB_ARGS_ARG(1, 1));
+  mrb_define_class_method(mrb, ractor, "yield", ractor_s_yield, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_class_method(mrb, ractor, "make_shareable", ractor_s_make_shareable, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
   mrb_define_class_method(mrb, ractor, "shareable?", ractor_s_shareable_p, MRB_ARGS_REQ(1));
-  mrb_define_method(mrb, ractor, "__send", ractor_send, MRB_ARGS_ARG(1, 1));
+  mrb_define_method(mrb, ractor, "send", ractor_send, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_method(mrb, ractor, "<<", ractor_send, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, ractor, "take", ractor_take, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "value", ractor_value, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "join", ractor_join, MRB_ARGS_NONE());
@@ -430,9 +438,9 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_method(mrb, ractor, "to_s", ractor_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "==", ractor_eq, MRB_ARGS_REQ(1));
 
-  mnrb_registry_init(mrb);
+  mnrb_registry_init(mrb, ractor);
   if (!mnrb_ractor_current(mrb)->is_main)
     mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
 }
 
-void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { (void)mrb; }
+void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { mnrb_registry_state_closed(mrb); }

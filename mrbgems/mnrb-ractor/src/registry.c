@@ -88,41 +88,35 @@ mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v) {
 }
 
 mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r) {
-  mrb_sym cache_sym = mrb_intern_lit(mrb, "_ractors_");   /* no $: invisible to Ruby */
-  mrb_value cache = mrb_gv_get(mrb, cache_sym);
-  if (!mrb_hash_p(cache)) {
-    cache = mrb_hash_new(mrb);
-    mrb_gv_set(mrb, cache_sym, cache);
-  }
+  mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
   mrb_value key = mrb_int_value(mrb, r->id);
-  mrb_value obj = mrb_hash_get(mrb, cache, key);
+  mrb_value obj = mrb_hash_get(mrb, st->objects, key);
   if (!mrb_nil_p(obj)) return obj;
-  struct RClass *c = mrb_class_get(mrb, "Ractor");
-  struct RData *d = mrb_data_object_alloc(mrb, c, NULL, &wrapper_type);
+  struct RData *d = mrb_data_object_alloc(mrb, st->ractor_class, NULL, &wrapper_type);
   mnrb_ractor_incref(r);
   d->data = r;
   obj = mrb_obj_value(d);
-  mrb_hash_set(mrb, cache, key, obj);
+  mrb_hash_set(mrb, st->objects, key, obj);
   return obj;
 }
 
-mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) {
-  mrb_value self = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_self_"));
-  mnrb_ractor_rec *r = mnrb_ractor_unwrap(mrb, self);
-  if (!r) mrb_raise(mrb, E_RUNTIME_ERROR, "[BUG] mnrb: this state has no ractor");
-  return r;
-}
+mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) { return mnrb_ractor_state_of(mrb)->self; }
 
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name) {
   return mrb_class_get_under(mrb, mrb_class_get(mrb, "Ractor"), name);
 }
 
 /* Gem init of every state: the first one is the main ractor's; the others are opened by Ractor.new. */
-void mnrb_registry_state_opened(mrb_state *mrb) {
+void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
+  mnrb_ractor_state *st = mrb_calloc(mrb, 1, sizeof *st);
+  st->ractor_class = ractor_class;
+  st->objects = mrb_hash_new(mrb);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractors_"), st->objects);   /* no $: invisible to Ruby */
+  mnrb_vm_set_data(mrb, st);
   mnrb_ractor_rec *r = opening;           /* open_lock is held by Ractor.new while it opens a state */
   if (!r) {
     r = &main_record;
-    if (r->mrb) return;               /* another mnrb_open in this process (embedders' tests): no ractors */
+    if (r->mrb) mrb_raise(mrb, E_RUNTIME_ERROR, "mnrb: one main ractor per process");
     r->mrb = mrb;
     r->refs = 1;
     r->state = MNRB_R_RUNNING;
@@ -133,7 +127,13 @@ void mnrb_registry_state_opened(mrb_state *mrb) {
     live++;
     pthread_mutex_unlock(&reg_lock);
   }
-  mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_self_"), mnrb_ractor_wrap(mrb, r));
+  st->self = r;
+  mnrb_ractor_wrap(mrb, r);
+}
+
+void mnrb_registry_state_closed(mrb_state *mrb) {
+  mrb_free(mrb, mnrb_ractor_state_of(mrb));
+  mnrb_vm_set_data(mrb, NULL);
 }
 
 mnrb_ractor_rec *mnrb_registry_main(void) { return &main_record; }
@@ -351,7 +351,7 @@ static void main_exit(mrb_state *mrb) {
   }
 }
 
-void mnrb_registry_init(mrb_state *mrb) {
+void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class) {
   mnrb_main_exit_hook_set(main_exit);
-  mnrb_registry_state_opened(mrb);
+  mnrb_registry_state_opened(mrb, ractor_class);
 }

@@ -81,6 +81,7 @@ struct mnrb_vm {
   _Atomic int terminate;        /* mnrb_vm_terminate: any native thread; read at interrupt checks */
   _Atomic int ended;            /* its main thread has run on_end and is exiting */
   _Atomic size_t blocked;       /* threads in waits only another thread of this VM can end */
+  void *data;                   /* mnrb_vm_data: the owning binding's */
 };
 
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }

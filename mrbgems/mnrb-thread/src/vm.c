@@ -491,6 +491,9 @@ MRB_API size_t mnrb_vm_blocked(mrb_state *mrb) {
   return __atomic_load_n(&mnrb_vm_of(mrb)->blocked, __ATOMIC_SEQ_CST);
 }
 
+MRB_API void *mnrb_vm_data(mrb_state *mrb) { return mnrb_vm_of(mrb)->data; }
+MRB_API void mnrb_vm_set_data(mrb_state *mrb, void *data) { mnrb_vm_of(mrb)->data = data; }
+
 MRB_API mn_thread *mnrb_current_core(mrb_state *mrb) { return mnrb_current(mrb)->core; }
 MRB_API mrb_bool mnrb_current_is_main(mrb_state *mrb) { return mnrb_current(mrb) == mnrb_vm_of(mrb)->main; }
 

@@ -55,6 +55,10 @@ MRB_API size_t mnrb_vm_blocked(mrb_state *mrb);
 typedef void mnrb_main_exit_hook(mrb_state *mrb);
 MRB_API void mnrb_main_exit_hook_set(mnrb_main_exit_hook *fn);
 
+/* One pointer for the binding that owns the VM (mnrb-ractor: its per-state data). NULL at first. */
+MRB_API void *mnrb_vm_data(mrb_state *mrb);
+MRB_API void mnrb_vm_set_data(mrb_state *mrb, void *data);
+
 /* ---- waiting, for bindings of waits that other VMs end (Ractor.receive, #take) ---- */
 /* The running thread's core thread (for mn_unpark from any native thread). */
 MRB_API mn_thread *mnrb_current_core(mrb_state *mrb);
