@@ -276,3 +276,30 @@ class RactorTestError < StandardError
 end
 
 RACTOR_TEST_UNSHAREABLE = ["mutable"]
+
+class RactorLocalStorageTest < MnTest::Case
+  def test_instance_accessors_use_the_current_ractor
+    Ractor.current[:ractor_local_test] = 1
+    assert_equal 1, Ractor.current[:ractor_local_test]
+    assert_equal 1, Ractor.current["ractor_local_test"]
+    assert_nil Ractor.new { Ractor.current[:ractor_local_test] }.take
+  end
+
+  def test_each_ractor_has_its_own
+    r = Ractor.new { Ractor.current[:v] = :inner; Ractor.receive; Ractor.current[:v] }
+    Ractor.current[:v] = :outer
+    r << :go
+    assert_equal :inner, r.take
+    assert_equal :outer, Ractor.current[:v]
+  end
+
+  def test_class_accessors_and_store_if_absent
+    skip "Ractor.[] is Ruby 3.4" unless Ractor.respond_to?(:store_if_absent)
+    Ractor[:class_level] = 2
+    assert_equal 2, Ractor[:class_level]
+    calls = 0
+    assert_equal 5, Ractor.store_if_absent(:once) { calls += 1; 5 }
+    assert_equal 5, Ractor.store_if_absent(:once) { calls += 1; 6 }
+    assert_equal 1, calls
+  end
+end

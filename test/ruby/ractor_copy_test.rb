@@ -129,6 +129,46 @@ class RactorCopyTest < MnTest::Case
   end
 end
 
+class RactorMoveTest < MnTest::Case
+  def test_send_move_delivers_and_leaves_a_moved_object
+    r = Ractor.new { Ractor.receive }
+    a = ["abc", [1]]
+    r.send(a, move: true)
+    assert_equal ["abc", [1]], r.take
+    e = assert_raise(Ractor::MovedError) { a.size }
+    assert_equal "can not send any methods to a moved object", e.message
+    assert_raise(Ractor::MovedError) { a.inspect }
+  end
+
+  def test_the_whole_graph_is_moved
+    r = Ractor.new { Ractor.receive }
+    inner = { k: "v" }
+    r.send([inner], move: true)
+    r.take
+    assert_raise(Ractor::MovedError) { inner.keys }
+  end
+
+  def test_yield_move
+    r = Ractor.new { s = "moved"; Ractor.yield(s, move: true); begin; s.size; rescue Ractor::MovedError; :moved; end }
+    assert_equal "moved", r.take
+    assert_equal :moved, r.take
+  end
+
+  def test_moved_object_class
+    assert_equal BasicObject, Ractor::MovedObject.superclass
+  end
+
+  # CRuby 3.1 moves the object even when the send is then refused
+  def test_a_refused_move_leaves_the_object
+    mnrb_only
+    r = Ractor.new { }
+    r.take
+    s = "kept"
+    assert_raise(Ractor::ClosedError) { r.send(s, move: true) }
+    assert_equal "kept", s
+  end
+end
+
 class RactorShareableTest < MnTest::Case
   def test_shareable_p
     assert Ractor.shareable?(1)

@@ -35,6 +35,8 @@ typedef struct mnrb_msg {
 /* Copies v (deeply) out of mrb's heap. Raises (TypeError, Ractor::Error) if something in it cannot
  * be copied; nothing leaks then. */
 mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v);
+/* The same, then the sender's (unfrozen) objects of the graph become Ractor::MovedObject. */
+mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v);
 /* A fresh copy of the message's object graph in mrb's heap. The message stays as it is. */
 mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m);
 void mnrb_msg_free(mnrb_msg *m);
@@ -85,6 +87,7 @@ typedef struct mnrb_ractor_state {
   mnrb_ractor_rec *self;       /* the ractor this state is */
   struct RClass *ractor_class;
   mrb_value objects;           /* Hash id => Ractor object (also in a hidden global: GC root) */
+  mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
 } mnrb_ractor_state;
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
 

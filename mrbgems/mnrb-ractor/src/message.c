@@ -278,6 +278,38 @@ static mrb_value copy_out_body(mrb_state *mrb, void *p) {
   return mrb_nil_value();
 }
 
+/* move: true: the sender's objects become Ractor::MovedObject (their class is swapped; their type
+ * and memory stay, so the GC frees them as before; every method call on them raises MovedError).
+ * Frozen objects are not moved (CRuby passes shareable ones by reference). */
+static void mark_moved(mrb_state *mrb, seen *s) {
+  struct RClass *moved = mrb_class_get_under(mrb, mrb_class_get(mrb, "Ractor"), "MovedObject");
+  for (size_t i = 0; i < s->capa; i++) {
+    struct RBasic *b = (struct RBasic *)s->keys[i];
+    if (!b || MRB_FROZEN_P(b)) continue;
+    b->c = moved;
+    mrb_field_write_barrier(mrb, b, (struct RBasic *)moved);
+  }
+}
+
+mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) {
+  copy_out co;
+  memset(&co, 0, sizeof co);
+  co.m = calloc(1, sizeof *co.m);
+  if (!co.m) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  co.w.m = co.m;
+  co.v = v;
+  mrb_bool failed;
+  mrb_value err = mrb_protect_error(mrb, copy_out_body, &co, &failed);
+  if (!failed) mark_moved(mrb, &co.w.seen);
+  free(co.w.seen.keys);
+  free(co.w.seen.vals);
+  if (failed) {
+    mnrb_msg_free(co.m);
+    mrb_exc_raise(mrb, err);
+  }
+  return co.m;
+}
+
 mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v) {
   copy_out co;
   memset(&co, 0, sizeof co);

@@ -94,9 +94,12 @@ static void check_interrupts_unlocked(mrb_state *mrb, mnrb_ractor_rec *r) {
 static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   mrb_bool move;
   mrb_value obj = arg_and_flag(mrb, "move", &move);
-  if (move) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor#send(move: true) is not supported yet (mnrb copies)");
   mnrb_ractor_rec *r = self_record(mrb, self);
-  mnrb_msg *m = mnrb_msg_copy_out(mrb, obj);
+  pthread_mutex_lock(&r->lock);
+  mrb_bool closed = r->in_closed;        /* checked first too: a refused move leaves the object */
+  pthread_mutex_unlock(&r->lock);
+  if (closed) raise_closed(mrb, "incoming");
+  mnrb_msg *m = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
   pthread_mutex_lock(&r->lock);
   if (r->in_closed) {
     pthread_mutex_unlock(&r->lock);
@@ -147,11 +150,10 @@ static mrb_value check_interrupts_body(mrb_state *mrb, void *p) {
 static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
   mrb_bool move;
   mrb_value obj = arg_and_flag(mrb, "move", &move);
-  if (move) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor.yield(move: true) is not supported yet (mnrb copies)");
   mnrb_ractor_rec *r = mnrb_ractor_current(mrb);
   mnrb_rwaiter w;
   waiter_init(mrb, &w);
-  w.msg = mnrb_msg_copy_out(mrb, obj);
+  w.msg = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
   pthread_mutex_lock(&r->lock);
   if (r->out_closed) {
     pthread_mutex_unlock(&r->lock);
@@ -349,6 +351,39 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
   return mnrb_ractor_create(mrb, name, args, block, loc[0] ? loc : NULL);
 }
 
+/* ---------------- ractor-local storage: the current ractor's, whatever the receiver (CRuby) ---------------- */
+
+static mrb_value local_key(mrb_state *mrb, mrb_value key) {
+  if (mrb_symbol_p(key)) return key;
+  if (mrb_string_p(key)) return mrb_symbol_value(mrb_intern_str(mrb, key));
+  mrb_raisef(mrb, E_TYPE_ERROR, "%v is not a symbol nor a string", mrb_inspect(mrb, key));
+  return mrb_nil_value();
+}
+
+static mrb_value ractor_local_get(mrb_state *mrb, mrb_value self) {
+  mrb_value key;
+  mrb_get_args(mrb, "o", &key);
+  return mrb_hash_get(mrb, mnrb_ractor_state_of(mrb)->locals, local_key(mrb, key));
+}
+
+static mrb_value ractor_local_set(mrb_state *mrb, mrb_value self) {
+  mrb_value key, val;
+  mrb_get_args(mrb, "oo", &key, &val);
+  mrb_hash_set(mrb, mnrb_ractor_state_of(mrb)->locals, local_key(mrb, key), val);
+  return val;
+}
+
+static mrb_value ractor_store_if_absent(mrb_state *mrb, mrb_value self) {
+  mrb_value key, blk;
+  mrb_get_args(mrb, "o&!", &key, &blk);
+  mrb_value locals = mnrb_ractor_state_of(mrb)->locals;
+  key = local_key(mrb, key);
+  if (mrb_hash_key_p(mrb, locals, key)) return mrb_hash_get(mrb, locals, key);
+  mrb_value v = mrb_yield(mrb, blk, key);
+  mrb_hash_set(mrb, locals, key, v);
+  return v;
+}
+
 /* ---------------- errors ---------------- */
 
 static mrb_value remote_error_cause(mrb_state *mrb, mrb_value self) {
@@ -356,6 +391,11 @@ static mrb_value remote_error_cause(mrb_state *mrb, mrb_value self) {
 }
 static mrb_value remote_error_ractor(mrb_state *mrb, mrb_value self) {
   return mrb_iv_get(mrb, self, mrb_intern_lit(mrb, "ractor"));
+}
+
+static mrb_value moved_object_call(mrb_state *mrb, mrb_value self) {
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "MovedError"), "can not send any methods to a moved object");
+  return mrb_nil_value();
 }
 
 /* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart. */
@@ -412,6 +452,11 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_class_under(mrb, ractor, "MovedError", error);
   mrb_define_class_under(mrb, ractor, "UnsafeError", error);
   mrb_define_class_under(mrb, ractor, "ClosedError", mrb_class_get(mrb, "StopIteration"));
+  struct RClass *moved = mrb_define_class_under(mrb, ractor, "MovedObject", mrb_class_get(mrb, "BasicObject"));
+  static const char *const moved_methods[] = { "method_missing", "==", "!=", "!", "equal?", "__send__",
+                                               "instance_eval", "instance_exec", "__id__" };
+  for (size_t i = 0; i < sizeof moved_methods / sizeof *moved_methods; i++)
+    mrb_define_method(mrb, moved, moved_methods[i], moved_object_call, MRB_ARGS_ANY());
   mrb_define_method(mrb, remote, "cause", remote_error_cause, MRB_ARGS_NONE());
   mrb_define_method(mrb, remote, "ractor", remote_error_ractor, MRB_ARGS_NONE());
 
@@ -437,6 +482,11 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_method(mrb, ractor, "inspect", ractor_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "to_s", ractor_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "==", ractor_eq, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, ractor, "[]", ractor_local_get, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
+  mrb_define_class_method(mrb, ractor, "[]", ractor_local_get, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
+  mrb_define_class_method(mrb, ractor, "store_if_absent", ractor_store_if_absent, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
 
   mnrb_registry_init(mrb, ractor);
   if (!mnrb_ractor_current(mrb)->is_main)

@@ -112,6 +112,8 @@ void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
   st->ractor_class = ractor_class;
   st->objects = mrb_hash_new(mrb);
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractors_"), st->objects);   /* no $: invisible to Ruby */
+  st->locals = mrb_hash_new(mrb);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_locals_"), st->locals);
   mnrb_vm_set_data(mrb, st);
   mnrb_ractor_rec *r = opening;           /* open_lock is held by Ractor.new while it opens a state */
   if (!r) {
