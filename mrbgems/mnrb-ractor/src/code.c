@@ -178,23 +178,6 @@ static void remember(defs *d, struct RClass *from, struct RClass *to) {
   d->mapped[d->n++] = to;
 }
 
-/* The class or module named `path` (a String of `from`) in `s`, or NULL. */
-static struct RClass *lookup(mrb_state *s, const char *p, size_t n) {
-  struct RClass *c = s->object_class;
-  size_t i = 0;
-  while (i < n) {
-    size_t j = i;
-    while (j < n && p[j] != ':') j++;
-    mrb_sym sym = mrb_intern(s, p + i, j - i);
-    if (!mrb_const_defined_at(s, mrb_obj_value(c), sym)) return NULL;
-    mrb_value v = mrb_const_get(s, mrb_obj_value(c), sym);
-    if (!mrb_class_p(v) && !mrb_module_p(v)) return NULL;
-    c = mrb_class_ptr(v);
-    i = j + 2;
-  }
-  return c;
-}
-
 static struct RClass *ensure(defs *d, struct RClass *c);
 
 /* Creates (or finds) in `to` the counterpart of `from`-class c, named by its path. */
@@ -203,13 +186,13 @@ static struct RClass *ensure_named(defs *d, struct RClass *c) {
   if (mrb_nil_p(path)) return NULL;                 /* anonymous */
   const char *p = RSTRING_PTR(path);
   size_t n = (size_t)RSTRING_LEN(path);
-  struct RClass *found = lookup(d->to, p, n);
+  struct RClass *found = mnrb_class_at(d->to, p, n);
   if (found) return found;
   size_t cut = n;                                   /* split "Outer::Name" */
   while (cut > 1 && !(p[cut - 1] == ':' && p[cut - 2] == ':')) cut--;
   struct RClass *outer = d->to->object_class;
   if (cut > 1) {
-    struct RClass *from_outer = lookup(d->from, p, cut - 2);
+    struct RClass *from_outer = mnrb_class_at(d->from, p, cut - 2);
     outer = from_outer ? ensure(d, from_outer) : NULL;
     if (!outer) return NULL;
   } else {

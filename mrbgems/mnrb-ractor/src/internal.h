@@ -40,6 +40,8 @@ mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v);
 /* A fresh copy of the message's object graph in mrb's heap. The message stays as it is. */
 mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m);
 void mnrb_msg_free(mnrb_msg *m);
+/* The class or module named "A::B::C" (n bytes at p) in mrb, or NULL. */
+struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n);
 /* Deeply frozen, or immutable by nature (CRuby's Ractor.shareable?). */
 mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);

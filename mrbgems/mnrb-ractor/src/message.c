@@ -291,7 +291,7 @@ static void mark_moved(mrb_state *mrb, seen *s) {
   }
 }
 
-mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) {
+static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
   copy_out co;
   memset(&co, 0, sizeof co);
   co.m = calloc(1, sizeof *co.m);
@@ -300,7 +300,7 @@ mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) {
   co.v = v;
   mrb_bool failed;
   mrb_value err = mrb_protect_error(mrb, copy_out_body, &co, &failed);
-  if (!failed) mark_moved(mrb, &co.w.seen);
+  if (!failed && move) mark_moved(mrb, &co.w.seen);
   free(co.w.seen.keys);
   free(co.w.seen.vals);
   if (failed) {
@@ -310,23 +310,8 @@ mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) {
   return co.m;
 }
 
-mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v) {
-  copy_out co;
-  memset(&co, 0, sizeof co);
-  co.m = calloc(1, sizeof *co.m);
-  if (!co.m) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
-  co.w.m = co.m;
-  co.v = v;
-  mrb_bool failed;
-  mrb_value err = mrb_protect_error(mrb, copy_out_body, &co, &failed);
-  free(co.w.seen.keys);
-  free(co.w.seen.vals);
-  if (failed) {
-    mnrb_msg_free(co.m);
-    mrb_exc_raise(mrb, err);
-  }
-  return co.m;
-}
+mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v) { return copy_out_graph(mrb, v, FALSE); }
+mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) { return copy_out_graph(mrb, v, TRUE); }
 
 /* ---------------- materializing (receiver) ---------------- */
 
@@ -349,8 +334,7 @@ static const char *get_bytes(mrb_state *mrb, reader *r, size_t *n) {
   return p;
 }
 
-/* "A::B::C" in mrb, or NULL. */
-static struct RClass *resolve_path(mrb_state *mrb, const char *p, size_t n) {
+struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n) {
   struct RClass *c = mrb->object_class;
   size_t i = 0;
   while (i < n) {
@@ -370,7 +354,7 @@ static struct RClass *read_class(mrb_state *mrb, reader *r, struct RClass *built
   size_t n;
   const char *p = get_bytes(mrb, r, &n);
   if (n == 0) return builtin;
-  struct RClass *c = resolve_path(mrb, p, n);
+  struct RClass *c = mnrb_class_at(mrb, p, n);
   if (!c)
     mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
                "can not copy an instance of %v: no such class in this ractor (classes defined after "
@@ -495,7 +479,7 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
   case T_MODULE: {
     size_t n;
     const char *p = get_bytes(mrb, r, &n);
-    struct RClass *c = resolve_path(mrb, p, n);
+    struct RClass *c = mnrb_class_at(mrb, p, n);
     if (!c)
       mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
                  "can not copy %v: not defined in this ractor (definitions made after Ractor.new are "

@@ -77,6 +77,15 @@ static mnrb_ractor_rec *record_new(mrb_value name, const char *loc) {
   return r;
 }
 
+static void registry_link(mnrb_ractor_rec *r) {
+  pthread_mutex_lock(&reg_lock);
+  r->reg_next = reg_head;
+  if (reg_head) reg_head->reg_prev = r;
+  reg_head = r;
+  live++;
+  pthread_mutex_unlock(&reg_lock);
+}
+
 /* ---------------- Ractor objects: one per record and state ---------------- */
 
 static void wrapper_free(mrb_state *mrb, void *p) { if (p) mnrb_ractor_decref(p); }
@@ -122,12 +131,7 @@ void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
     r->mrb = mrb;
     r->refs = 1;
     r->state = MNRB_R_RUNNING;
-    pthread_mutex_lock(&reg_lock);
-    r->reg_next = reg_head;
-    if (reg_head) reg_head->reg_prev = r;
-    reg_head = r;
-    live++;
-    pthread_mutex_unlock(&reg_lock);
+    registry_link(r);
   }
   st->self = r;
   mnrb_ractor_wrap(mrb, r);
@@ -279,13 +283,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
     mnrb_ractor_decref(r);
     mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not create a ractor: %v", text);
   }
-  /* registered after the start: ractor_end (which may already run) waits for reg_lock */
-  pthread_mutex_lock(&reg_lock);
-  r->reg_next = reg_head;
-  if (reg_head) reg_head->reg_prev = r;
-  reg_head = r;
-  live++;
-  pthread_mutex_unlock(&reg_lock);
+  registry_link(r);   /* after the start: ractor_end (which may already run) waits for reg_lock */
   return mnrb_ractor_wrap(mrb, r);
 }
 
