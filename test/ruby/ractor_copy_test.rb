@@ -115,6 +115,15 @@ class RactorCopyTest < MnTest::Case
     assert_equal "bad", e2.message
   end
 
+  def test_time
+    t = Time.at(1_700_000_000, 123_456)
+    t2 = round_trip(t)
+    assert_equal Time, t2.class
+    assert_equal t, t2
+    assert_equal 123_456, t2.usec
+    assert round_trip(Time.at(0).utc).utc?
+  end
+
   def test_classes_and_modules_travel_by_name
     assert_same RactorCopyNode, round_trip(RactorCopyNode)
     assert_same Comparable, round_trip(Comparable)

@@ -11,6 +11,7 @@
  *   REF n          the n-th object of this message again: cycles and shared references survive
  *   CLASS/MODULE   by path (anonymous ones cannot be copied)
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
+ *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
  * Objects get their numbers in the order they are first met, on both sides: the receiver registers
  * an object as soon as it is allocated, before its contents, so a REF to an object still being
  * filled (a cycle) finds it. Frozen objects are frozen once filled.
@@ -34,7 +35,7 @@
 
 enum {
   T_NIL, T_TRUE, T_FALSE, T_INT, T_FLOAT, T_SYM, T_REF,
-  T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR,
+  T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR, T_TIME,
 };
 enum { F_FROZEN = 1, F_DEFAULT = 2 };
 enum { MAX_DEPTH = 3000 };   /* nesting; deeper graphs raise instead of overflowing a C stack */
@@ -231,6 +232,17 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   }
   case MRB_TT_DATA: {
     mnrb_ractor_rec *r = mnrb_ractor_unwrap(mrb, v);
+    if (!r && c == mrb_class_get(mrb, "Time")) {
+      int64_t sec = mrb_integer(mrb_funcall_id(mrb, v, MRB_SYM(to_i), 0));
+      int64_t usec = mrb_integer(mrb_funcall_id(mrb, v, MRB_SYM(usec), 0));
+      seen_add(mrb, &w->seen, b);
+      put_u8(mrb, w->m, T_TIME);
+      put_u8(mrb, w->m, flags | (mrb_test(mrb_funcall_id(mrb, v, MRB_SYM_Q(utc), 0)) ? 2 : 0));
+      put(mrb, w->m, &sec, 8);
+      put(mrb, w->m, &usec, 8);
+      w->depth--;
+      return;
+    }
     if (!r) cannot_copy(mrb, v);
     mnrb_msg *m = w->m;
     if (m->nrefs == m->refs_capa) {
@@ -485,6 +497,18 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
                  "can not copy %v: not defined in this ractor (definitions made after Ractor.new are "
                  "not copied to it)", mrb_str_new(mrb, p, n));
     return mrb_obj_value(c);
+  }
+  case T_TIME: {
+    uint8_t flags = get_u8(mrb, r);
+    int64_t sec, usec;
+    get(mrb, r, &sec, 8);
+    get(mrb, r, &usec, 8);
+    mrb_value time = mrb_funcall_id(mrb, mrb_obj_value(mrb_class_get(mrb, "Time")), MRB_SYM(at), 2,
+                                    mrb_int_value(mrb, sec), mrb_int_value(mrb, usec));
+    if (flags & 2) mrb_funcall_id(mrb, time, MRB_SYM(utc), 0);
+    reg(mrb, r, time);
+    if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(time));
+    return time;
   }
   case T_RACTOR: {
     uint32_t i = get_u32(mrb, r);

@@ -316,6 +316,10 @@ mrb_value mnrb_registry_describe(mrb_state *mrb) {
   mrb_value s = mrb_str_new_lit(mrb, "");
   pthread_mutex_lock(&reg_lock);
   for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
+    pthread_mutex_lock(&r->lock);
+    mrb_bool running = r->state == MNRB_R_RUNNING;
+    pthread_mutex_unlock(&r->lock);
+    if (!running) continue;
     char line[256];
     snprintf(line, sizeof line, "\n* #<Ractor:#%u%s%s%s%s> waits forever", r->id, r->name ? " " : "",
              r->name ? r->name : "", r->loc ? " " : "", r->loc ? r->loc : "");
