@@ -149,6 +149,7 @@ class RactorPortTest < MnTest::Case
   def test_send_to_a_ractor_that_ended_raises_closed_error
     r = Ractor.new { 1 }
     r.take
+    wait_until("it terminates") { r.inspect.end_with?("terminated>") }   # CRuby: taken just before
     e = assert_raise(Ractor::ClosedError) { r.send 1 }
     assert_equal "The incoming-port is already closed", e.message
   end
@@ -206,6 +207,56 @@ class RactorPortTest < MnTest::Case
     assert_equal :v, r.value
     other = Ractor.new(r) { |x| begin; x.value; rescue Ractor::Error => e; e.message; end }
     assert_equal "Only the successor ractor can take a value", other.take
+  end
+end
+
+class RactorSelectTest < MnTest::Case
+  def test_select_returns_whichever_ractor_is_ready
+    rs = 3.times.map { |i| Ractor.new(i) { |x| Ractor.receive; x } }
+    rs[1] << :go
+    r, v = Ractor.select(*rs)
+    assert_equal rs[1], r
+    assert_equal 1, v
+    rs[0] << :go
+    rs[2] << :go
+    rest = 2.times.map { r, v = Ractor.select(*(rs - [rs[1]] - [r].compact)); v }
+    assert_equal [0, 2], rest.sort
+  end
+
+  def test_every_ractor_is_taken_once
+    rs = 5.times.map { |i| Ractor.new(i) { |x| x * 10 } }
+    got = []
+    until rs.empty?
+      r, v = Ractor.select(*rs)
+      rs.delete(r)
+      got << v
+    end
+    assert_equal [0, 10, 20, 30, 40], got.sort
+  end
+
+  def test_select_takes_yielded_values
+    r = Ractor.new { Ractor.yield :a; :b }
+    assert_equal [r, :a], Ractor.select(r)
+    assert_equal [r, :b], Ractor.select(r)
+    assert_raise(Ractor::ClosedError) { Ractor.select(r) }
+  end
+
+  def test_select_with_the_current_ractor_receives
+    main = Ractor.current
+    r = Ractor.new(main) { |m| m << :hello; Ractor.receive }
+    assert_equal [:receive, :hello], Ractor.select(Ractor.current)
+    r << :bye
+    assert_equal :bye, r.take
+  end
+
+  def test_select_of_a_ractor_that_raised
+    r = Ractor.new { raise IndexError, "x" }
+    e = assert_raise(Ractor::RemoteError) { Ractor.select(r) }
+    assert_kind_of IndexError, e.cause
+  end
+
+  def test_select_needs_a_ractor
+    assert_raise(ArgumentError) { Ractor.select }
   end
 end
 

@@ -52,7 +52,10 @@ typedef struct mnrb_rwaiter {
   mn_thread *core;
   mnrb_ractor_rec *owner;          /* the waiting thread's own ractor: counts its stuck threads */
   mnrb_msg *msg;               /* Ractor.yield: the offered message, NULL once taken */
-  mrb_bool linked, woken;
+  struct mnrb_rwaiter *lead;   /* Ractor.select waits on several lists: the group's first waiter,
+                                  which alone counts and records the wake-up (NULL: itself) */
+  mrb_bool linked;             /* guarded by the lock of the record whose list it is on */
+  _Atomic int woken;           /* lead only: set once, by whoever wakes the thread first */
 } mnrb_rwaiter;
 typedef struct mnrb_rwaitq { mnrb_rwaiter *head, *tail; } mnrb_rwaitq;
 
@@ -127,10 +130,10 @@ mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q);
 /* Wakes a waiter already taken off its list. */
 void mnrb_rwaiter_wake(mnrb_rwaiter *w);
 void mnrb_rwaitq_wake_all(mnrb_rwaitq *q);
-/* Parks the running thread, which put w on a list of record `on` (lock released), until woken or
+/* Parks the running thread, which put w on a list of a record (lock released), until woken or
  * interrupted. True: a process-wide deadlock was seen (only the main ractor's main thread looks):
  * take w off its list, then call mnrb_raise_ractor_deadlock. */
-mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, mnrb_ractor_rec *on, const char *what);
+mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what);
 mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb);
 /* Something happened that may end a ractor wait (a message, a close, an end): for the deadlock check. */
 void mnrb_ractor_progress(void);

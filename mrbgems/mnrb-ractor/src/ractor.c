@@ -22,6 +22,7 @@
 #include <mruby/hash.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
+#include <mruby/throw.h>
 #include <mruby/variable.h>
 
 static mnrb_ractor_rec *self_record(mrb_state *mrb, mrb_value self) {
@@ -74,7 +75,7 @@ static void waiter_init(mrb_state *mrb, mnrb_rwaiter *w) {
 static void wait_on(mrb_state *mrb, mnrb_ractor_rec *r, mnrb_rwaitq *q, mnrb_rwaiter *w, const char *what) {
   mnrb_rwait_begin(q, w);
   pthread_mutex_unlock(&r->lock);
-  mrb_bool deadlock = mnrb_ractor_park(mrb, w, r, what);
+  mrb_bool deadlock = mnrb_ractor_park(mrb, w, what);
   pthread_mutex_lock(&r->lock);
   mnrb_rwait_end(q, w);
   if (deadlock) {
@@ -165,7 +166,7 @@ static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
   for (;;) {
     mnrb_rwait_begin(&r->yielders, &w);
     pthread_mutex_unlock(&r->lock);
-    mrb_bool deadlock = mnrb_ractor_park(mrb, &w, r, "Ractor.yield");
+    mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.yield");
     pthread_mutex_lock(&r->lock);
     mnrb_rwait_end(&r->yielders, &w);
     if (!w.msg) break;                          /* taken */
@@ -226,6 +227,97 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
     }
     wait_on(mrb, r, &r->takers, &w, "Ractor#take");
     check_interrupts_unlocked(mrb, r);
+  }
+}
+
+/* ---------------- select ---------------- */
+
+enum { SELECT_MAX = 256 };
+
+/* Looks at every source once (lock by lock): a message for the current ractor, something to take
+ * from another. On success *from is the source and the result is [source, value]. */
+static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_rec **rs, mrb_int n,
+                             mnrb_msg **m, mnrb_ractor_rec **from, mrb_bool *is_final, mrb_bool *exc) {
+  for (mrb_int i = 0; i < n; i++) {
+    mnrb_ractor_rec *r = rs[i];
+    pthread_mutex_lock(&r->lock);
+    if (r == me) {
+      *m = r->in_head;
+      *is_final = *exc = FALSE;
+      if (*m) {
+        r->in_head = (*m)->next;
+        if (!r->in_head) r->in_tail = NULL;
+        (*m)->next = NULL;
+      }
+    } else {
+      *m = take_ready(mrb, r, is_final, exc);
+    }
+    mrb_bool closed = r == me ? (r->in_closed && !*m) : (!*m && !*is_final && (r->out_closed || r->state != MNRB_R_RUNNING));
+    pthread_mutex_unlock(&r->lock);
+    if (*m || *is_final) { *from = r; return TRUE; }
+    if (closed) raise_closed(mrb, r == me ? "incoming" : "outgoing");
+  }
+  return FALSE;
+}
+
+/* Ractor.select(*ractors): [ractor, taken value], or [:receive, message] for the current ractor. */
+static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
+  mrb_value *argv, yv, mv;
+  mrb_int argc;
+  mrb_sym table[2] = { mrb_intern_lit(mrb, "yield_value"), mrb_intern_lit(mrb, "move") };
+  mrb_value vals[2];
+  mrb_kwargs kw = { 2, 0, table, vals, NULL };
+  mrb_get_args(mrb, "*:", &argv, &argc, &kw);
+  yv = vals[0];
+  mv = vals[1];
+  (void)mv;
+  if (!mrb_undef_p(yv)) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor.select(yield_value:) is not supported yet");
+  if (argc == 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
+  if (argc > SELECT_MAX) mrb_raisef(mrb, E_ARGUMENT_ERROR, "at most %d ractors", SELECT_MAX);
+  mnrb_ractor_rec *rs[SELECT_MAX];
+  mnrb_rwaiter ws[SELECT_MAX];
+  for (mrb_int i = 0; i < argc; i++) rs[i] = self_record(mrb, argv[i]);
+  mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
+  for (;;) {
+    mnrb_msg *m;
+    mnrb_ractor_rec *from;
+    mrb_bool is_final, exc;
+    for (mrb_int i = 0; i < argc; i++) {     /* wait everywhere first, then look: no wake is lost */
+      waiter_init(mrb, &ws[i]);
+      ws[i].lead = i ? &ws[0] : NULL;
+      pthread_mutex_lock(&rs[i]->lock);
+      mnrb_rwait_begin(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
+      pthread_mutex_unlock(&rs[i]->lock);
+    }
+    mrb_bool found = FALSE, deadlock = FALSE, failed = FALSE;
+    mrb_value err = mrb_nil_value();
+    struct mrb_jmpbuf *prev = mrb->jmp;
+    struct mrb_jmpbuf jmp;
+    MRB_TRY(&jmp) {
+      mrb->jmp = &jmp;
+      found = select_ready(mrb, me, rs, argc, &m, &from, &is_final, &exc);
+      if (!found) deadlock = mnrb_ractor_park(mrb, &ws[0], "Ractor.select");
+      mrb->jmp = prev;
+    } MRB_CATCH(&jmp) {
+      mrb->jmp = prev;
+      failed = TRUE;
+      err = mrb_obj_value(mrb->exc);
+      mrb->exc = NULL;
+    } MRB_END_EXC(&jmp);
+    for (mrb_int i = 0; i < argc; i++) {
+      pthread_mutex_lock(&rs[i]->lock);
+      mnrb_rwait_end(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
+      pthread_mutex_unlock(&rs[i]->lock);
+    }
+    if (failed) mrb_exc_raise(mrb, err);
+    if (deadlock) mnrb_raise_ractor_deadlock(mrb);
+    if (found) {
+      mrb_value source = from == me ? mrb_symbol_value(mrb_intern_lit(mrb, "receive")) : mnrb_ractor_wrap(mrb, from);
+      if (exc) raise_remote(mrb, from, m);
+      mrb_value v = !m ? mrb_nil_value() : is_final ? mnrb_msg_materialize(mrb, m) : materialize_owned(mrb, m);
+      return mrb_assoc_new(mrb, source, v);
+    }
+    mnrb_check_interrupts(mrb);
   }
 }
 
@@ -467,6 +559,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_class_method(mrb, ractor, "count", ractor_s_count, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "receive", ractor_s_receive, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "recv", ractor_s_receive, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "select", ractor_s_select, MRB_ARGS_ANY());
   mrb_define_class_method(mrb, ractor, "yield", ractor_s_yield, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
   mrb_define_class_method(mrb, ractor, "make_shareable", ractor_s_make_shareable, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
   mrb_define_class_method(mrb, ractor, "shareable?", ractor_s_shareable_p, MRB_ARGS_REQ(1));

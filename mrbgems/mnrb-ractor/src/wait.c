@@ -42,18 +42,25 @@ static void rwaitq_unlink(mnrb_rwaitq *q, mnrb_rwaiter *w) {
   w->linked = FALSE;
 }
 
+static mnrb_rwaiter *lead_of(mnrb_rwaiter *w) { return w->lead ? w->lead : w; }
+
+/* The thread is awake (or leaving): its ractor stops counting it, once. */
+static void mark_woken(mnrb_rwaiter *w) {
+  mnrb_rwaiter *lead = lead_of(w);
+  if (!atomic_exchange(&lead->woken, 1)) atomic_fetch_sub(&lead->owner->waiting, 1);
+}
+
 void mnrb_rwait_begin(mnrb_rwaitq *q, mnrb_rwaiter *w) {
-  w->woken = FALSE;
-  atomic_fetch_add(&w->owner->waiting, 1);
+  if (!w->lead) {
+    atomic_store(&w->woken, 0);
+    atomic_fetch_add(&w->owner->waiting, 1);
+  }
   rwaitq_push(q, w);
 }
 
 void mnrb_rwait_end(mnrb_rwaitq *q, mnrb_rwaiter *w) {
   if (w->linked) rwaitq_unlink(q, w);
-  if (!w->woken) {
-    w->woken = TRUE;
-    atomic_fetch_sub(&w->owner->waiting, 1);
-  }
+  mark_woken(w);
 }
 
 mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
@@ -63,10 +70,7 @@ mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
 }
 
 void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
-  if (!w->woken) {
-    w->woken = TRUE;
-    atomic_fetch_sub(&w->owner->waiting, 1);
-  }
+  mark_woken(w);
   mnrb_ractor_progress();
   mn_unpark(w->core);
 }
@@ -82,17 +86,14 @@ mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb) {
   mrb_exc_raise(mrb, mrb_exc_new_str(mrb, mrb_class_get(mrb, "fatal"), msg));
 }
 
-mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, mnrb_ractor_rec *on, const char *what) {
+mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
   mrb_bool checks = w->owner->is_main && mnrb_current_is_main(mrb);
   uint64_t seen = UINT64_MAX;
   for (;;) {
     uint64_t deadline = checks ? mn_now_ns() + CHECK_NS : MN_FOREVER;
     mn_park_result r = mnrb_wait(mrb, MN_WAIT_RACTOR, deadline, what);
     if (r != MN_TIMEDOUT) return FALSE;
-    pthread_mutex_lock(&on->lock);
-    mrb_bool woken = w->woken;
-    pthread_mutex_unlock(&on->lock);
-    if (woken) return FALSE;
+    if (atomic_load(&lead_of(w)->woken)) return FALSE;
     uint64_t before = atomic_load(&progress);
     if (!mnrb_registry_all_stuck()) { seen = UINT64_MAX; continue; }
     if (seen == before) return TRUE;
