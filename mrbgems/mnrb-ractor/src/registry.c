@@ -178,6 +178,12 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   mnrb_msg *final = failed ? NULL : mrb_cptr(out);
   mrb->exc = NULL;
 
+  pthread_mutex_lock(&reg_lock);      /* not counted any more once anyone can see its end */
+  live--;
+  unclosed_ended++;
+  if (exit_waiter) mn_unpark(exit_waiter);
+  pthread_mutex_unlock(&reg_lock);
+
   pthread_mutex_lock(&r->lock);
   r->state = MNRB_R_ENDED;
   r->final = final;
@@ -191,11 +197,6 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   pthread_mutex_unlock(&r->lock);
   while (pending) { mnrb_msg *next = pending->next; mnrb_msg_free(pending); pending = next; }
 
-  pthread_mutex_lock(&reg_lock);
-  live--;
-  unclosed_ended++;
-  if (exit_waiter) mn_unpark(exit_waiter);
-  pthread_mutex_unlock(&reg_lock);
   mnrb_ractor_progress();
 }
 
