@@ -21,6 +21,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-require"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-stdlib"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-net-http"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-ractor"
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   conf.cc.flags << '-pthread'
 end

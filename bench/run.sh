@@ -96,3 +96,17 @@ echo "Timer accuracy (200 sleeps of 0.5 ms), mnrb vs CRuby:"
 $MNRB bench/sleep.rb 0.0005 200 | sed 's/^/  mnrb:  /'
 ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'
 bash bench/io.sh
+
+echo
+echo "Ractors (mnrb: one mrb_state per ractor). Ring of 1,000 ractors x 100 laps (the seed's gist shape,"
+echo "creation excluded; 10,000 ractors would need about 2 GB here), beside the thread ring of the same size:"
+for np in 1 2; do
+  env RUBY_MAX_PROC=$np $MNRB bench/ractor_ring.rb 1000 100 | sed "s/^/  mnrb, $np native thread(s): /"
+  env RUBY_MAX_PROC=$np $MNRB bench/ring.rb 1000 100 | sed "s/^/  mnrb, $np native thread(s): /"
+done
+ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_VERSION'): /"
+echo "Ractor creation (1,000 ractors that each wait for a message):"
+$MNRB bench/ractor_create.rb 1000 | sed 's/^/  /'
+echo "CPU-parallel fib(30) x 4 (load average $(cut -d' ' -f1 /proc/loadavg) at the start):"
+$MNRB bench/ractor_fib.rb 30 | sed 's/^/  mnrb:  /'
+ruby -W0 bench/ractor_fib.rb 30 | sed 's/^/  CRuby: /'

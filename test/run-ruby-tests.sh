@@ -12,6 +12,7 @@
 #     # expect-stdout: TEXT       TEXT appears on stdout; several of them must appear in order
 #     # expect-stderr: TEXT       TEXT appears on stderr (any order: backtrace layouts differ)
 #     # expect-no-stdout: TEXT    TEXT does not appear on stdout (same for expect-no-stderr)
+#     # expect-mnrb-only: WHY       skipped unless BIN is mnrb (CRuby behaves otherwise, e.g. hangs)
 # The environment passes through (RUBY_MAX_PROC, MNRB_TIMESLICE, MNTEST_VERBOSE, ...).
 # TEST_TIMEOUT (seconds, default 300) bounds each file. The last output line is always
 # `N passed, N failed`; the exit status is 1 if anything failed.
@@ -131,6 +132,11 @@ check_expect() {
 
 run_expect_file() {
   local file=$1 status problems
+  if [ -n "$(header "$file" expect-mnrb-only)" ] && [[ $(basename "$BIN") != mnrb* ]]; then
+    total_skipped=$((total_skipped + 1))
+    echo "skip $file (mnrb-only)"
+    return
+  fi
   # Run from the file's directory so that messages name it the same way on every runtime.
   (cd "$(dirname "$file")" && run_bin "$TMP/out" "$TMP/err" "$(basename "$file")")
   status=$?

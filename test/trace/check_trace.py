@@ -113,6 +113,7 @@ def check(path, complete):
     open_at = {}                     # Ruby thread uuid -> (begin, name, name of the slice before)
     closed_last = {}                 # Ruby thread uuid -> name of its last closed slice
     per_thread = defaultdict(new_totals)
+    ractor_slices = defaultdict(list)   # (ractor pid, "gc" | "running") -> [(begin, end)]
 
     def err(msg):
         if len(errors) < 50:
@@ -192,11 +193,13 @@ def check(path, complete):
             if uuid in open_at:
                 b, n, before = open_at.pop(uuid)
                 add_slice(per_thread[tr[2]], n, b, ts, before)
+                ractor_slices[(pid, kind(n))].append((b, ts))
                 closed_last[uuid] = n
             open_at[uuid] = (ts, name, closed_last.get(uuid))
         elif ev.type == END and uuid in open_at:
             b, n, before = open_at.pop(uuid)
             add_slice(per_thread[tr[2]], n, b, ts, before)
+            ractor_slices[(pid, kind(n))].append((b, ts))
             closed_last[uuid] = n
         if ev.type == BEGIN:
             if cur is not None:
@@ -288,8 +291,17 @@ def check(path, complete):
     per_nt, migrations = native_thread_totals(nt_slices, tracks)
     for tid, m in migrations.items():
         per_thread[tid]["migrations"] = m
+    # one ractor collecting garbage while another runs (each ractor has its own heap and GC)
+    gc_beside_running = 0
+    for (pid, k), gcs in ractor_slices.items():
+        if k != "gc":
+            continue
+        for (pid2, k2), runs in ractor_slices.items():
+            if k2 == "running" and pid2 != pid:
+                gc_beside_running += sum(max(0, min(e1, e2) - max(b1, b2)) for b1, e1 in gcs for b2, e2 in runs)
     summary = {
         "per_thread": {str(tid): t for tid, t in per_thread.items()},
+        "gc_beside_other_ractors_running_ns": gc_beside_running,
         "per_native_thread": per_nt,
         "packets": len(trace.packet),
         "bytes": sum(p.ByteSize() for p in trace.packet),

@@ -105,6 +105,19 @@ def a_thread_woken_by_io_preempts_a_cpu_bound_one():
 
 
 @test
+def a_ractors_gc_runs_while_another_ractor_runs():
+    # each ractor has its own heap and GC: one collecting does not stop the other (CRuby stops all)
+    s = run("g = Ractor.new { a = []; 20.times { 5_000.times { a << 'x' * 20 }; GC.start; a.clear }; :gc }; "
+            "c = Ractor.new { n = 0; t = Process.clock_gettime(Process::CLOCK_MONOTONIC); "
+            "n += 1 while Process.clock_gettime(Process::CLOCK_MONOTONIC) - t < 0.5; :ran }; "
+            "p [g.take, c.take]", env={"RUBY_MAX_PROC": "2"})
+    expect(s["stdout"].strip() == "[:gc, :ran]", s["stdout"])
+    expect(s["ractors"] == 3, f"3 ractors, got {s['ractors']}")
+    expect(states(s, "gc") >= 20, f"{s['states']}")
+    expect(s["gc_beside_other_ractors_running_ns"] > 0, "no gc slice of one ractor beside a running one of another")
+
+
+@test
 def garbage_collection_shows_as_gc_slices():
     s = run("t = Thread.new { 200_000.times.map { |i| [i, i.to_s] } }; t.join; GC.start")
     expect(states(s, "gc") >= 1, f"{s['states']}")

@@ -4,7 +4,7 @@
  * interpreter state it had in the shared mrb_state is saved here (mrb->c, root_c, jmp, exc, arena).
  *
  * Everything in this file is guarded by the ractor's GVL: only the running thread touches it. The
- * GC reaches the values held here through mrb->gc_mark_roots (ractor.c), never through ivars, so
+ * GC reaches the values held here through mrb->gc_mark_roots (vm.c), never through ivars, so
  * they stay invisible to Ruby code.
  */
 #ifndef MNRB_THREAD_INTERNAL_H
@@ -76,12 +76,21 @@ struct mnrb_vm {
   mrb_bool forked_child;        /* this process is a child forked by Process.fork (fork.c) */
   _Atomic uint64_t signals;     /* signals caught, not yet handled by the main thread (signal.c) */
   void (*safepoint)(mrb_state *, const struct mrb_irep *, const mrb_code *);  /* for signal.c */
+
+  /* A VM started by mnrb_vm_start (a non-main ractor's): immutable once started. */
+  mnrb_main_fn *body;
+  mnrb_vm_end_fn *on_end;
+  void *body_arg;
+  _Atomic int terminate;        /* mnrb_vm_terminate: any native thread; read at interrupt checks */
+  _Atomic int ended;            /* its main thread has run on_end and is exiting */
+  _Atomic size_t blocked;       /* threads in waits only another thread of this VM can end */
+  void *data;                   /* mnrb_vm_data: the owning binding's */
 };
 
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
 static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)->current; }
 
-/* ractor.c */
+/* vm.c */
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on);
 void mnrb_pass(mrb_state *mrb);

@@ -27,6 +27,49 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg);
 
 MRB_API void mnrb_close(mrb_state *mrb);
 
+/* ---- VMs of other ractors (for mrbgems/mnrb-ractor) ----
+ *
+ * A state opened with mrb_open() once the runtime runs (mnrb_open was called) is a VM of its own:
+ * its own core ractor (GVL, ready queue), its own heap. mnrb_vm_start runs body(mrb, arg) as its
+ * main thread on the shared pool. When body ends (returns, raises, or is killed) the VM's other
+ * threads are killed and joined, then on_end(mrb, value, exc, arg) runs in that main thread: the last
+ * Ruby-level code of the VM (value is nil unless body returned; exc is nil unless it raised; both nil
+ * when it was killed). Afterwards nothing runs in the state; once mnrb_vm_gone() says so, whoever
+ * owns it closes it with mnrb_vm_close(). */
+typedef void mnrb_vm_end_fn(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg);
+/* False (errno set) if the main thread cannot be created. */
+MRB_API mrb_bool mnrb_vm_start(mrb_state *mrb, mnrb_main_fn *body, mnrb_vm_end_fn *on_end, void *arg);
+/* Its main thread has ended and its switch away is complete: the state may be closed. Any thread. */
+MRB_API mrb_bool mnrb_vm_gone(mrb_state *mrb);
+MRB_API void mnrb_vm_close(mrb_state *mrb);
+/* Asks the VM to end (the main ractor ending, CRuby's terminate request): its main thread is killed
+ * at its next interrupt check (woken if it waits), which kills the rest. Callable from any native
+ * thread while the VM is open. */
+MRB_API void mnrb_vm_terminate(mrb_state *mrb);
+/* Threads of the VM parked in waits that only another of its threads can end (Queue#pop, join,
+ * Mutex#lock...): with the ractor waits a binding counts itself, this tells a VM stuck for good.
+ * Any native thread (a racy snapshot). */
+MRB_API size_t mnrb_vm_blocked(mrb_state *mrb);
+/* Runs once in the main ractor's main thread when it ends, after its other threads were killed and
+ * joined and before the runtime stops: the Ractor gem terminates and waits for the other VMs there. */
+typedef void mnrb_main_exit_hook(mrb_state *mrb);
+MRB_API void mnrb_main_exit_hook_set(mnrb_main_exit_hook *fn);
+
+/* One pointer for the binding that owns the VM (mnrb-ractor: its per-state data). NULL at first. */
+MRB_API void *mnrb_vm_data(mrb_state *mrb);
+MRB_API void mnrb_vm_set_data(mrb_state *mrb, void *data);
+
+/* ---- waiting, for bindings of waits that other VMs end (Ractor.receive, #take) ---- */
+/* The running thread's core thread (for mn_unpark from any native thread). */
+MRB_API mn_thread *mnrb_current_core(mrb_state *mrb);
+/* The running thread is its VM's main thread. */
+MRB_API mrb_bool mnrb_current_is_main(mrb_state *mrb);
+/* Parks the running thread (saving its interpreter state) until mn_unpark or the deadline. Does not
+ * count for the VM's own deadlock detection. Loop on your own condition; then call
+ * mnrb_check_interrupts (Thread#raise/kill, termination) once out of your wait list. */
+MRB_API mn_park_result mnrb_wait(mrb_state *mrb, mn_wait_reason why, uint64_t deadline, const char *on);
+MRB_API void mnrb_check_interrupts(mrb_state *mrb);
+
 /* ---- for tools built on the core's event hooks (mrbgems/mnrb-gvltools) ---- */
 
 /* The ractor that `mrb` is the interpreter of. */

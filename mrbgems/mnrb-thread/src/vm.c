@@ -1,5 +1,7 @@
 /*
- * One mrb_state per ractor, shared by the ractor's threads one at a time (the GVL).
+ * The VM binding: one mrb_state (an mnrb_vm) per ractor, shared by that ractor's threads one at a
+ * time (the GVL). This is the glue between the interpreter and the core scheduler, not the Ractor
+ * concept itself (that is mrbgems/mnrb-ractor: each Ractor owns one of these VMs).
  *
  * Switching threads inside one mrb_state means swapping the fields mruby keeps per execution
  * context: mrb->c (VM stack), root_c, jmp (the setjmp chain lives on the C stack), exc, and the GC
@@ -70,9 +72,13 @@ mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, ui
   th->sleeping = TRUE;
   th->sleep_forever = deadlockable && deadline == MN_FOREVER;
   th->waiting_on = on;
+  mnrb_vm *vm = th->vm;
+  mrb_bool blocked = deadlockable && deadline == MN_FOREVER;
+  if (blocked) __atomic_fetch_add(&vm->blocked, 1, __ATOMIC_SEQ_CST);
   save(mrb, th);
   mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
   restore(mrb, th);
+  if (blocked) __atomic_fetch_sub(&vm->blocked, 1, __ATOMIC_SEQ_CST);
   if (r == MN_DEADLOCK) th->deadlocked_on = on;
   th->sleeping = FALSE;
   th->waiting_on = NULL;
@@ -112,7 +118,10 @@ mrb_noreturn void mnrb_raise_kill(mrb_state *mrb) {
 }
 
 void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th) {
-  if (th == th->vm->main && __atomic_load_n(&th->vm->signals, __ATOMIC_RELAXED)) mnrb_deliver_signals(mrb, th->vm);
+  mnrb_vm *vm = th->vm;
+  if (__atomic_load_n(&vm->terminate, __ATOMIC_ACQUIRE) && th == vm->main && !th->killed && !th->finished)
+    th->pending = MNRB_INT_KILL;   /* the VM was asked to end: its main thread dies, killing the rest */
+  if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED)) mnrb_deliver_signals(mrb, th->vm);
   if (th->pending == MNRB_INT_NONE) return;
   mnrb_intr kind = th->pending;
   th->pending = MNRB_INT_NONE;
@@ -166,7 +175,7 @@ static void request_preempt(mn_ractor *r, void *user) {
   __atomic_store_n(&vm->mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
 }
 
-static const mn_ractor_ops ractor_ops = { request_preempt };
+static const mn_ractor_ops vm_ops = { request_preempt };
 
 uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout) {
   if (mrb_nil_p(timeout)) return MN_FOREVER;
@@ -340,6 +349,15 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
 
 typedef struct main_ctx { mnrb_main_fn *body; void *arg; int status; } main_ctx;
 
+static mnrb_main_exit_hook *main_exit_hook;
+MRB_API void mnrb_main_exit_hook_set(mnrb_main_exit_hook *fn) { main_exit_hook = fn; }
+
+static mrb_value run_main_exit_hook(mrb_state *mrb, void *ud) {
+  (void)ud;
+  if (main_exit_hook) main_exit_hook(mrb);
+  return mrb_nil_value();
+}
+
 static mrb_value main_body(mrb_state *mrb, void *ud) {
   main_ctx *m = ud;
   mrb_value v = m->body(mrb, m->arg);
@@ -398,6 +416,7 @@ static void main_entry(mn_thread *core, void *arg) {
     mrb_protect_error(mrb, kill_and_join_others, NULL, &failed);
     if (!failed) break;
   }
+  mrb_protect_error(mrb, run_main_exit_hook, NULL, &failed);   /* other ractors end */
   mrb->exc = NULL;
   th->finished = TRUE;
   save(mrb, th);                  /* the live arena (mruby may have moved it) for mnrb_close */
@@ -425,6 +444,105 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   return m.status;
 }
 
+/* ---------------- VMs of other ractors ---------------- */
+
+static mrb_value vm_body(mrb_state *mrb, void *ud) {
+  mnrb_vm *vm = ud;
+  mrb_value v = vm->body(mrb, vm->body_arg);
+  if (mrb->exc) {
+    mrb_value e = mrb_obj_value(mrb->exc);
+    mrb->exc = NULL;
+    mrb_exc_raise(mrb, e);
+  }
+  return v;
+}
+
+static void vm_main_entry(mn_thread *core, void *arg) {
+  mnrb_vm *vm = arg;
+  mnrb_thread *th = vm->main;
+  mrb_state *mrb = vm->mrb;
+  restore(mrb, th);
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, vm_body, vm, &failed);
+  if (!failed) th->value = v;                                /* rooted by mark_roots from here */
+  else if (mrb_obj_ptr(v) == vm->kill_token) th->killed = TRUE;
+  else th->error = v;
+  mrb->exc = NULL;
+  mnrb_thread_finished(mrb, th);  /* reports an exception as a thread's (CRuby does for a ractor) */
+  for (;;) {
+    mrb_protect_error(mrb, kill_and_join_others, NULL, &failed);
+    if (!failed) break;
+  }
+  mrb->exc = NULL;
+  if (vm->on_end) vm->on_end(mrb, th->value, th->error, vm->body_arg);
+  mrb->exc = NULL;
+  save(mrb, th);                  /* the live arena for mnrb_vm_close */
+  __atomic_store_n(&vm->ended, 1, __ATOMIC_RELEASE);
+  mn_thread_exit(core);
+}
+
+MRB_API mrb_bool mnrb_vm_start(mrb_state *mrb, mnrb_main_fn *body, mnrb_vm_end_fn *on_end, void *arg) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  vm->body = body;
+  vm->on_end = on_end;
+  vm->body_arg = arg;
+  mnrb_thread *th = vm->main;
+  th->arena = mrb->gc.arena;      /* whoever set the state up may have grown (moved) the arena */
+  th->arena_idx = mrb->gc.arena_idx;
+  th->arena_capa = mrb->gc.arena_capa;
+  th->core = mn_thread_new(vm->ractor, vm_main_entry, vm, th);
+  if (!th->core) return FALSE;
+  th->cstack_limit = mn_thread_stack_limit(th->core);
+  th->started = TRUE;
+  if (!mn_thread_start(th->core)) {
+    int err = errno;
+    mn_thread_free(th->core);
+    th->core = NULL;
+    th->started = FALSE;
+    errno = err;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+MRB_API mrb_bool mnrb_vm_gone(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  if (!vm->main->started) return TRUE;
+  /* The ractor lock is held across the exiting switch: a count of 0 means the switch is complete. */
+  return __atomic_load_n(&vm->ended, __ATOMIC_ACQUIRE) && mn_ractor_thread_count(vm->ractor) == 0;
+}
+
+MRB_API void mnrb_vm_close(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  mrb->gc_event = NULL;
+  restore(mrb, vm->main);
+  mrb->cstack_limit = NULL;       /* closing runs on the closer's stack */
+  mnrb_close(mrb);
+}
+
+MRB_API void mnrb_vm_terminate(mrb_state *mrb) {
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  __atomic_store_n(&vm->terminate, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);   /* if it computes */
+  if (vm->main->core && vm->main->started) mn_unpark(vm->main->core);    /* if it waits */
+}
+
+MRB_API size_t mnrb_vm_blocked(mrb_state *mrb) {
+  return __atomic_load_n(&mnrb_vm_of(mrb)->blocked, __ATOMIC_SEQ_CST);
+}
+
+MRB_API void *mnrb_vm_data(mrb_state *mrb) { return mnrb_vm_of(mrb)->data; }
+MRB_API void mnrb_vm_set_data(mrb_state *mrb, void *data) { mnrb_vm_of(mrb)->data = data; }
+
+MRB_API mn_thread *mnrb_current_core(mrb_state *mrb) { return mnrb_current(mrb)->core; }
+MRB_API mrb_bool mnrb_current_is_main(mrb_state *mrb) { return mnrb_current(mrb) == mnrb_vm_of(mrb)->main; }
+
+MRB_API mn_park_result mnrb_wait(mrb_state *mrb, mn_wait_reason why, uint64_t deadline, const char *on) {
+  return mnrb_park(mrb, mnrb_current(mrb), why, deadline, FALSE, on);
+}
+
+MRB_API void mnrb_check_interrupts(mrb_state *mrb) { mnrb_check_ints(mrb, mnrb_current(mrb)); }
+
 /* ---------------- opening and closing ---------------- */
 
 MRB_API mrb_state *mnrb_open(const mn_config *cfg) {
@@ -448,13 +566,13 @@ MRB_API void mnrb_close(mrb_state *mrb) {
   free(vm);
 }
 
-/* Gem init: the ractor binding and its main thread (the one running mrb_open). */
-void mnrb_ractor_init(mrb_state *mrb) {
+/* Gem init: the state's VM binding and its main thread (the one running mrb_open). */
+void mnrb_vm_init(mrb_state *mrb) {
   mnrb_vm *vm = calloc(1, sizeof *vm);
   if (!vm) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
   vm->mrb = mrb;
   vm->report_on_exception = TRUE;
-  vm->ractor = mn_ractor_new(&ractor_ops, vm);
+  vm->ractor = mn_ractor_new(&vm_ops, vm);
   mrb->ud = vm;
   vm->fiber_class = mrb_class_get(mrb, "Fiber");
   vm->fatal_class = mrb_define_class(mrb, "fatal", mrb->eException_class);

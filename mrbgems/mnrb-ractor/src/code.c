@@ -1,0 +1,396 @@
+/*
+ * How code reaches a new ractor's heap.
+ *
+ * mruby's bytecode (ireps) names symbols by per-state numbers and is reference-counted without
+ * atomics, so ractors cannot share it. At Ractor.new, while the new state runs nothing yet, the
+ * creator copies into it:
+ *   - the block: its irep dumped with mruby's own dumper (mrb_dump_irep, with debug info so that
+ *     backtraces keep file:line) and loaded into the new state (mrb_read_irep re-interns the
+ *     symbols), made a proc with no outer scope: the block must not use outer local variables, which
+ *     is checked first (CRuby's ArgumentError "can not isolate a Proc because it accesses outer
+ *     variables (a).");
+ *   - the definitions: every class and module reachable by name from Object whose name the new
+ *     state lacks is created (superclass and outer module first), the modules each class includes
+ *     are included, every Ruby method defined by the program (not the built-in, cdump'd ones, and not
+ *     C methods: every state has those, gems are initialized per state) is dumped and loaded the same
+ *     way, singleton methods too, and constants whose values are shareable (Ractor.shareable?) are
+ *     copied as messages. Constants holding unshareable values are left out: reading one raises
+ *     Ractor::IsolationError, as in CRuby (a const_missing in the new state tells them apart).
+ * A ractor sees the definitions as they were when it was created: later ones are not copied to it
+ * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
+ * from blocks that use outer variables, prepended modules, class variables and class-level instance
+ * variables, global variables.
+ */
+#include "internal.h"
+#include <stdlib.h>
+#include <string.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/dump.h>
+#include <mruby/error.h>
+#include <mruby/hash.h>
+#include <mruby/irep.h>
+#include <mruby/opcode.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/throw.h>
+#include <mruby/variable.h>
+
+/* ---------------- instruction walking ---------------- */
+
+/* Each instruction's operand format (mruby/ops.h): a is 8 bits (16 after OP_EXT1 or OP_EXT3), b is
+ * 8 bits (16 after OP_EXT2 or OP_EXT3) or 16 (S), c is 8 bits or 16 (BSS); W is one 24-bit operand. */
+enum { F_Z, F_B, F_BB, F_BBB, F_BS, F_BSS, F_S, F_W };
+#define OPCODE(_, f) F_##f,
+static const uint8_t insn_format[] = {
+#include "mruby/ops.h"
+};
+#undef OPCODE
+
+static uint32_t get16(const mrb_code *p) { return (uint32_t)(p[0] << 8 | p[1]); }
+
+/* Decodes the instruction at pc: its opcode and operands a, b, c; returns its length. */
+static size_t decode(const mrb_code *pc, uint8_t *op, uint32_t *a, uint32_t *b, uint32_t *c) {
+  const mrb_code *start = pc;
+  int ext = 0;
+  if (*pc == OP_EXT1 || *pc == OP_EXT2 || *pc == OP_EXT3) ext = *pc++ - OP_EXT1 + 1;
+  *op = *pc++;
+  *a = *b = *c = 0;
+  mrb_bool a16 = ext == 1 || ext == 3, b16 = ext == 2 || ext == 3;
+  switch (insn_format[*op]) {
+  case F_Z: break;
+  case F_S: *a = get16(pc); pc += 2; break;
+  case F_W: *a = (uint32_t)(pc[0] << 16 | pc[1] << 8 | pc[2]); pc += 3; break;
+  default:
+    if (a16) { *a = get16(pc); pc += 2; } else *a = *pc++;
+    switch (insn_format[*op]) {
+    case F_BB: case F_BBB:
+      if (b16) { *b = get16(pc); pc += 2; } else *b = *pc++;
+      if (insn_format[*op] == F_BBB) *c = *pc++;
+      break;
+    case F_BS: *b = get16(pc); pc += 2; break;
+    case F_BSS: *b = get16(pc); *c = get16(pc + 2); pc += 4; break;
+    default: break;
+    }
+  }
+  return (size_t)(pc - start);
+}
+
+/* ---------------- isolation ---------------- */
+
+typedef struct outer_use { mrb_value names; const struct RProc *block; } outer_use;
+
+/* The name of the variable `idx` of the scope `up` levels above the block. */
+static mrb_value outer_name(mrb_state *mrb, const struct RProc *block, uint32_t up, uint32_t idx) {
+  const struct RProc *p = block->upper;
+  for (uint32_t i = 0; p && i < up; i++) p = p->upper;
+  if (p && !MRB_PROC_CFUNC_P(p) && p->body.irep && p->body.irep->lv && idx >= 1 && idx < p->body.irep->nlocals)
+    return mrb_sym_str(mrb, p->body.irep->lv[idx - 1]);
+  return mrb_str_new_lit(mrb, "?");
+}
+
+/* Collects the outer variables used by `irep`, a closure nested `level` blocks deep in the block. */
+static void find_outer(mrb_state *mrb, outer_use *u, const mrb_irep *irep, uint32_t level) {
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen;
+  while (pc < end) {
+    uint8_t op;
+    uint32_t a, b, c;
+    pc += decode(pc, &op, &a, &b, &c);
+    if ((op == OP_GETUPVAR || op == OP_SETUPVAR) && c >= level) {
+      mrb_value name = outer_name(mrb, u->block, c - level, b);
+      mrb_bool dup = FALSE;
+      for (mrb_int i = 0; i < RARRAY_LEN(u->names); i++)
+        if (mrb_str_equal(mrb, RARRAY_PTR(u->names)[i], name)) dup = TRUE;
+      if (!dup) mrb_ary_push(mrb, u->names, name);
+    } else if ((op == OP_BLOCK || op == OP_LAMBDA) && b < irep->rlen) {
+      find_outer(mrb, u, irep->reps[b], level + 1);   /* a closure: one scope deeper */
+    }
+  }
+}
+
+static mrb_value outer_variables(mrb_state *mrb, const struct RProc *p) {
+  outer_use u = { mrb_ary_new(mrb), p };
+  if (!MRB_PROC_CFUNC_P(p)) find_outer(mrb, &u, p->body.irep, 0);
+  return u.names;
+}
+
+void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
+  struct RProc *p = mrb_proc_ptr(block);
+  if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");
+  mrb_value names = outer_variables(mrb, p);
+  if (RARRAY_LEN(names) > 0)
+    mrb_raisef(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc because it accesses outer variables (%v).",
+               mrb_ary_join(mrb, names, mrb_str_new_lit(mrb, ", ")));
+}
+
+/* ---------------- ireps across states ---------------- */
+
+/* The same bytecode in `to`, as a proc of no outer scope (upper NULL) targeting `target`. */
+static struct RProc *copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state *to, struct RClass *target,
+                               uint32_t flags) {
+  uint8_t *bin = NULL;
+  size_t size = 0;
+  if (mrb_dump_irep(from, irep, MRB_DUMP_DEBUG_INFO, &bin, &size) != MRB_DUMP_OK)
+    mrb_raise(to, mrb_class_get(to, "RuntimeError"), "can not copy bytecode to a ractor");
+  mrb_irep *copy = mrb_read_irep_buf(to, bin, size);
+  mrb_free(from, bin);
+  if (!copy) mrb_raise(to, mrb_class_get(to, "RuntimeError"), "can not load bytecode in a ractor");
+  struct RProc *p = mrb_proc_new(to, copy);
+  mrb_irep_decref(to, copy);
+  p->upper = NULL;
+  p->flags = (p->flags & ~(MRB_PROC_STRICT | MRB_PROC_SCOPE)) | (flags & (MRB_PROC_STRICT | MRB_PROC_SCOPE));
+  p->e.target_class = target;
+  return p;
+}
+
+mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) {
+  struct RProc *p = mrb_proc_ptr(block);
+  return mrb_obj_value(copy_irep(from, p->body.irep, to, to->object_class, 0));
+}
+
+/* ---------------- definitions ---------------- */
+
+typedef struct defs {
+  mrb_state *from, *to;
+  mrb_value consts;        /* in `to`: Hash "Outer::NAME" => true for unshareable constants left out */
+  struct RClass **order;   /* from-classes in the order met */
+  struct RClass **mapped;
+  size_t n, capa;
+} defs;
+
+static struct RClass *mapped(defs *d, struct RClass *c) {
+  for (size_t i = 0; i < d->n; i++) if (d->order[i] == c) return d->mapped[i];
+  return NULL;
+}
+
+static void remember(defs *d, struct RClass *from, struct RClass *to) {
+  if (d->n == d->capa) {
+    size_t capa = d->capa ? d->capa * 2 : 64;
+    struct RClass **o = realloc(d->order, capa * sizeof *o);
+    if (o) d->order = o;
+    struct RClass **m = realloc(d->mapped, capa * sizeof *m);
+    if (m) d->mapped = m;
+    if (!o || !m) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+    d->capa = capa;
+  }
+  d->order[d->n] = from;
+  d->mapped[d->n++] = to;
+}
+
+static struct RClass *ensure(defs *d, struct RClass *c);
+
+/* Creates (or finds) in `to` the counterpart of `from`-class c, named by its path. */
+static struct RClass *ensure_named(defs *d, struct RClass *c) {
+  mrb_value path = mrb_class_path(d->from, c);
+  if (mrb_nil_p(path)) return NULL;                 /* anonymous */
+  const char *p = RSTRING_PTR(path);
+  size_t n = (size_t)RSTRING_LEN(path);
+  struct RClass *found = mnrb_class_at(d->to, p, n);
+  if (found) return found;
+  size_t cut = n;                                   /* split "Outer::Name" */
+  while (cut > 1 && !(p[cut - 1] == ':' && p[cut - 2] == ':')) cut--;
+  struct RClass *outer = d->to->object_class;
+  if (cut > 1) {
+    struct RClass *from_outer = mnrb_class_at(d->from, p, cut - 2);
+    outer = from_outer ? ensure(d, from_outer) : NULL;
+    if (!outer) return NULL;
+  } else {
+    cut = 0;
+  }
+  mrb_sym name = mrb_intern(d->to, p + cut, n - cut);
+  if (c->tt == MRB_TT_MODULE) return mrb_define_module_under_id(d->to, outer, name);
+  mrb_value members = mrb_iv_get(d->from, mrb_obj_value(c), mrb_intern_lit(d->from, "__members__"));
+  if (mrb_array_p(members)) {             /* Struct.new(...): its accessors are C closures, remade here */
+    mrb_value syms = mrb_ary_new(d->to);
+    for (mrb_int i = 0; i < RARRAY_LEN(members); i++)
+      mrb_ary_push(d->to, syms, mrb_symbol_value(mrb_intern_cstr(d->to, mrb_sym_name(d->from, mrb_symbol(RARRAY_PTR(members)[i])))));
+    mrb_value sc = mrb_funcall_argv(d->to, mrb_obj_value(mrb_class_get(d->to, "Struct")), mrb_intern_lit(d->to, "new"),
+                                    RARRAY_LEN(syms), RARRAY_PTR(syms));
+    mrb_const_set(d->to, mrb_obj_value(outer), name, sc);
+    return mrb_class_ptr(sc);
+  }
+  struct RClass *super = c->super;
+  while (super && super->tt == MRB_TT_ICLASS) super = super->super;
+  struct RClass *to_super = super ? ensure(d, super) : NULL;
+  if (!to_super) to_super = d->to->object_class;
+  struct RClass *made = mrb_define_class_under_id(d->to, outer, name, to_super);
+  MRB_SET_INSTANCE_TT(made, MRB_INSTANCE_TT(c));
+  return made;
+}
+
+static struct RClass *ensure(defs *d, struct RClass *c) {
+  struct RClass *m = mapped(d, c);
+  if (m) return m;
+  m = ensure_named(d, c);
+  if (m) remember(d, c, m);
+  return m;
+}
+
+/* ---- methods ---- */
+
+typedef struct method_copy { defs *d; struct RClass *to_class; } method_copy;
+
+/* A C function with values (attr_accessor's name...): the same function, the values re-made in `to`
+ * (symbols by name, other immediates as they are). */
+static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
+  mrb_state *to = mc->d->to;
+  struct REnv *e = proc->e.env;
+  mrb_int n = MRB_ENV_LEN(e);
+  mrb_value vals[8];
+  if (n > 8) return;
+  for (mrb_int i = 0; i < n; i++) {
+    mrb_value v = e->stack[i];
+    if (mrb_symbol_p(v)) vals[i] = mrb_symbol_value(mrb_intern_cstr(to, mrb_sym_name(from, mrb_symbol(v))));
+    else if (mrb_immediate_p(v)) vals[i] = v;
+    else return;
+  }
+  struct RProc *copy = mrb_proc_new_cfunc_with_env(to, MRB_PROC_CFUNC(proc), n, vals);
+  copy->flags |= proc->flags & MRB_PROC_NOARG;
+  mrb_method_t cm;
+  MRB_METHOD_FROM_PROC(cm, copy);
+  mrb_define_method_raw(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), cm);
+}
+
+static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
+  method_copy *mc = p;
+  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
+  struct RProc *proc = MRB_METHOD_PROC(m);
+  if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
+    if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
+    return 0;
+  }
+  const mrb_irep *irep = proc->body.irep;
+  if (irep->flags & MRB_IREP_NO_FREE) return 0;         /* built-in Ruby: every state has it */
+  if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(outer_variables(from, proc)) > 0) return 0;
+  mrb_state *to = mc->d->to;
+  struct RProc *copy = copy_irep(from, irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
+  mrb_method_t cm;
+  MRB_METHOD_FROM_PROC(cm, copy);
+  mrb_define_method_raw(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), cm);
+  return 0;
+}
+
+static void copy_methods(defs *d, struct RClass *from_c, struct RClass *to_c) {
+  method_copy mc = { d, to_c };
+  mrb_mt_foreach(d->from, from_c, copy_method, &mc);
+  struct RClass *meta = from_c->c;                      /* singleton methods (def self.x) */
+  if (meta && meta->tt == MRB_TT_SCLASS) {
+    mc.to_class = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_c)));
+    mrb_mt_foreach(d->from, meta, copy_method, &mc);
+  }
+}
+
+static void copy_includes(defs *d, struct RClass *from_c, struct RClass *to_c) {
+  struct RClass *mods[64];
+  int n = 0;
+  for (struct RClass *s = from_c->super; s && s->tt == MRB_TT_ICLASS && n < 64; s = s->super)
+    mods[n++] = s->c;
+  while (n-- > 0) {
+    struct RClass *m = ensure(d, mods[n]);
+    if (m && m->tt == MRB_TT_MODULE) mrb_include_module(d->to, to_c, m);
+  }
+}
+
+/* ---- walking the constants ---- */
+
+typedef struct const_walk { defs *d; struct RClass *from_c, *to_c; mrb_value prefix; mrb_bool classes; } const_walk;
+
+static mrb_bool const_name_p(mrb_state *mrb, mrb_sym sym) {
+  const char *s = mrb_sym_name(mrb, sym);
+  return s && s[0] >= 'A' && s[0] <= 'Z';
+}
+
+static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes);
+
+static mrb_value copy_out_protected(mrb_state *mrb, void *p) {
+  return mrb_cptr_value(mrb, mnrb_msg_copy_out(mrb, *(mrb_value *)p));
+}
+
+static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
+  const_walk *w = p;
+  defs *d = w->d;
+  if (!const_name_p(from, sym)) return 0;
+  if (mrb_class_p(v) || mrb_module_p(v)) {
+    if (!w->classes) return 0;
+    struct RClass *c = mrb_class_ptr(v);
+    if (mapped(d, c)) return 0;
+    mrb_value path = mrb_class_path(from, c);
+    mrb_value expect = mrb_str_dup(from, w->prefix);
+    mrb_str_cat_cstr(from, expect, mrb_sym_name(from, sym));
+    if (mrb_nil_p(path) || !mrb_str_equal(from, path, expect)) return 0;   /* an alias, not its home */
+    struct RClass *to_c = ensure(d, c);
+    if (to_c) walk_class(d, c, to_c, TRUE);
+    return 0;
+  }
+  if (w->classes) return 0;                             /* values: in the second pass */
+  mrb_state *to = d->to;
+  mrb_sym to_sym = mrb_intern_cstr(to, mrb_sym_name(from, sym));
+  if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
+  mnrb_msg *m = NULL;
+  if (mnrb_shareable_p(from, v)) {
+    mrb_bool failed;
+    mrb_value out = mrb_protect_error(from, copy_out_protected, &v, &failed);
+    if (!failed) m = mrb_cptr(out);
+    from->exc = NULL;
+  }
+  if (m) {
+    mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
+    mnrb_msg_free(m);
+    mrb_const_set(to, mrb_obj_value(w->to_c), to_sym, copy);
+  } else {
+    mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
+    if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
+    mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
+    mrb_hash_set(to, d->consts, key, mrb_true_value());
+  }
+  return 0;
+}
+
+static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes) {
+  mrb_value prefix;
+  if (from_c == d->from->object_class) prefix = mrb_str_new_lit(d->from, "");
+  else {
+    prefix = mrb_class_path(d->from, from_c);
+    if (mrb_nil_p(prefix)) return;
+    prefix = mrb_str_dup(d->from, prefix);
+    mrb_str_cat_lit(d->from, prefix, "::");
+  }
+  const_walk w = { d, from_c, to_c, prefix, classes };
+  mrb_iv_foreach(d->from, mrb_obj_value(from_c), const_cb, &w);
+}
+
+void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
+  defs d;
+  memset(&d, 0, sizeof d);
+  d.from = from;
+  d.to = to;
+  d.consts = mrb_hash_new(to);
+  mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
+  int ai_from = mrb_gc_arena_save(from);
+  struct mrb_jmpbuf *prev = to->jmp;
+  struct mrb_jmpbuf jmp;
+  MRB_TRY(&jmp) {
+    to->jmp = &jmp;
+    remember(&d, from->object_class, to->object_class);
+    walk_class(&d, from->object_class, to->object_class, TRUE);       /* classes, depth first */
+    int ai = mrb_gc_arena_save(to);   /* what is made below is reachable from the classes */
+    for (size_t i = 0; i < d.n; i++) { copy_includes(&d, d.order[i], d.mapped[i]); mrb_gc_arena_restore(to, ai); }
+    for (size_t i = 0; i < d.n; i++) { copy_methods(&d, d.order[i], d.mapped[i]); mrb_gc_arena_restore(to, ai); }
+    for (size_t i = 0; i < d.n; i++) {   /* values */
+      walk_class(&d, d.order[i], d.mapped[i], FALSE);
+      mrb_gc_arena_restore(to, ai);
+      mrb_gc_arena_restore(from, ai_from);
+    }
+    to->jmp = prev;
+  } MRB_CATCH(&jmp) {
+    to->jmp = prev;
+    free(d.order);
+    free(d.mapped);
+    mrb_gc_arena_restore(from, ai_from);
+    MRB_THROW(to->jmp);
+  } MRB_END_EXC(&jmp);
+  free(d.order);
+  free(d.mapped);
+  mrb_gc_arena_restore(from, ai_from);
+}

@@ -1,0 +1,145 @@
+/*
+ * mnrb-ractor internals.
+ *
+ * A Ractor is two things: a record (struct mnrb_ractor_rec: plain C, malloc'd, reference-counted, with
+ * its own mutex) that every ractor may reach, and a VM (an mrb_state with its threads, heap and GC,
+ * mnrb-thread's binding) that only its own threads touch. Everything that crosses ractors goes
+ * through records: messages in a heap-neutral form (message.c), wait lists of parked threads, the
+ * final value. No code ever touches another ractor's mrb_state while that ractor may run: the
+ * sender copies a message out of its own heap, the receiver materializes it into its own.
+ *
+ * Lock order: registry lock -> a record's lock -> the core's locks (mn_unpark). Two record locks are
+ * never held at once.
+ */
+#ifndef MNRB_RACTOR_INTERNAL_H
+#define MNRB_RACTOR_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <mruby.h>
+#include "mnrb/core.h"
+#include "mnrb/thread.h"
+
+typedef struct mnrb_ractor_rec mnrb_ractor_rec;
+
+/* ---- messages (message.c) ---- */
+typedef struct mnrb_msg {
+  struct mnrb_msg *next;       /* in a record's incoming queue */
+  uint8_t *buf;
+  size_t len, capa;
+  mnrb_ractor_rec **refs;          /* Ractors inside the message: one reference each */
+  size_t nrefs, refs_capa;
+} mnrb_msg;
+
+/* Copies v (deeply) out of mrb's heap. Raises (TypeError, Ractor::Error) if something in it cannot
+ * be copied; nothing leaks then. */
+mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v);
+/* The same, then the sender's (unfrozen) objects of the graph become Ractor::MovedObject. */
+mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v);
+/* A fresh copy of the message's object graph in mrb's heap. The message stays as it is. */
+mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m);
+void mnrb_msg_free(mnrb_msg *m);
+/* The class or module named "A::B::C" (n bytes at p) in mrb, or NULL. */
+struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n);
+/* Deeply frozen, or immutable by nature (CRuby's Ractor.shareable?). */
+mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
+mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);
+
+/* ---- a thread waiting on a record (on the waiting thread's C stack) ---- */
+typedef struct mnrb_rwaiter {
+  struct mnrb_rwaiter *prev, *next;
+  mn_thread *core;
+  mnrb_ractor_rec *owner;          /* the waiting thread's own ractor: counts its stuck threads */
+  mnrb_msg *msg;               /* Ractor.yield: the offered message, NULL once taken */
+  struct mnrb_rwaiter *lead;   /* Ractor.select waits on several lists: the group's first waiter,
+                                  which alone counts and records the wake-up (NULL: itself) */
+  mrb_bool linked;             /* guarded by the lock of the record whose list it is on */
+  _Atomic int woken;           /* lead only: set once, by whoever wakes the thread first */
+} mnrb_rwaiter;
+typedef struct mnrb_rwaitq { mnrb_rwaiter *head, *tail; } mnrb_rwaitq;
+
+typedef enum { MNRB_R_RUNNING, MNRB_R_ENDED, MNRB_R_CLOSED } mnrb_rstate;
+
+struct mnrb_ractor_rec {
+  pthread_mutex_t lock;
+  _Atomic long refs;           /* the registry's (until closed), each Ractor object's, each message's */
+  uint32_t id;                 /* immutable: 1 for the main ractor */
+  char *name, *loc;            /* immutable after creation (NULL: none) */
+  mrb_state *mrb;              /* its VM: only its own threads touch it (its creator before it
+                                  starts, its closer after it is gone) */
+  mrb_bool is_main;            /* static record, never freed */
+  mnrb_msg *start_args;        /* Ractor.new's arguments: written by the creator, taken at the start */
+  /* guarded by lock */
+  mnrb_rstate state;
+  mnrb_msg *in_head, *in_tail; /* incoming messages (#send), in order */
+  mrb_bool in_closed, out_closed;
+  mnrb_rwaitq receivers;       /* its threads in Ractor.receive */
+  mnrb_rwaitq yielders;        /* its threads in Ractor.yield, each offering w->msg */
+  mnrb_rwaitq takers;          /* any ractor's threads in #take, #value, #join on it */
+  mnrb_msg *final;             /* once ended: the block's value, or its exception (final_exc) */
+  mrb_bool final_exc, final_taken;
+  uint32_t successor;          /* the ractor that called #value first (0: none) */
+  /* atomics: read by the deadlock check without the lock */
+  _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
+  /* guarded by the registry lock */
+  mnrb_ractor_rec *reg_prev, *reg_next;
+  mrb_bool terminating;
+};
+
+/* ---- what each state keeps (mnrb_vm_data) ---- */
+typedef struct mnrb_ractor_state {
+  mnrb_ractor_rec *self;       /* the ractor this state is */
+  struct RClass *ractor_class;
+  mrb_value objects;           /* Hash id => Ractor object (also in a hidden global: GC root) */
+  mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
+} mnrb_ractor_state;
+static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
+
+/* ---- records and the registry (registry.c) ---- */
+void mnrb_ractor_incref(mnrb_ractor_rec *r);
+void mnrb_ractor_decref(mnrb_ractor_rec *r);
+mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb);
+/* The Ractor object for r in mrb (one per record and state). */
+mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
+/* A Ractor object's record, or NULL if v is not a Ractor. */
+mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v);
+struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name);   /* Ractor::<name> */
+mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc);
+void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class);
+void mnrb_registry_state_closed(mrb_state *mrb);
+void mnrb_registry_reap(void);
+size_t mnrb_registry_count(void);
+mnrb_ractor_rec *mnrb_registry_main(void);
+
+/* ---- code reaching a new ractor's heap (code.c) ---- */
+/* Raises ArgumentError (CRuby's message) if the block reads or writes outer local variables. */
+void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block);
+/* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
+ * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
+void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
+/* The block's bytecode, dumped from `from` and loaded into `to` as a proc with no outer scope. */
+mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to);
+
+/* ---- waiting (wait.c); the lists are guarded by their record's lock ---- */
+/* Puts w (owner, core set) on q: its ractor now counts one more thread waiting on ractors. */
+void mnrb_rwait_begin(mnrb_rwaitq *q, mnrb_rwaiter *w);
+/* Takes w off q if it is still there (the waiting thread, after its park). */
+void mnrb_rwait_end(mnrb_rwaitq *q, mnrb_rwaiter *w);
+mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q);
+/* Wakes a waiter already taken off its list. */
+void mnrb_rwaiter_wake(mnrb_rwaiter *w);
+void mnrb_rwaitq_wake_all(mnrb_rwaitq *q);
+/* Parks the running thread, which put w on a list of a record (lock released), until woken or
+ * interrupted. True: a process-wide deadlock was seen (only the main ractor's main thread looks):
+ * take w off its list, then call mnrb_raise_ractor_deadlock. */
+mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what);
+mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb);
+/* Something happened that may end a ractor wait (a message, a close, an end): for the deadlock check. */
+void mnrb_ractor_progress(void);
+
+/* ---- the registry of ractors (registry.c) ---- */
+mrb_bool mnrb_registry_all_stuck(void);
+mrb_value mnrb_registry_describe(mrb_state *mrb);
+
+#endif

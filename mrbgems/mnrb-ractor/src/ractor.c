@@ -1,0 +1,589 @@
+/*
+ * The Ractor class: CRuby's API on records (registry.c), messages (message.c) and waits (wait.c).
+ *
+ * Ports (CRuby 3.x): a ractor's incoming port is its record's queue of messages (#send puts,
+ * Ractor.receive takes, in order); its outgoing port is Ractor.yield (the yielding thread waits
+ * until a #take takes its message) and, once it has ended, its final value (taken once). Ruby 4.0's
+ * #value and #join wait for the end: the first ractor to call #value is its successor, as in CRuby.
+ *
+ * Every wait follows the same steps: lock the record, look, else put a waiter on its list and park,
+ * then take the waiter off the list (it may still be there after an interrupt) and loop; interrupts
+ * (Thread#raise, #kill, termination) are checked only once the waiter is off its list.
+ */
+#include "internal.h"
+#include <stdio.h>
+#include <string.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/irep.h>
+#include <mruby/debug.h>
+#include <mruby/error.h>
+#include <mruby/hash.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/throw.h>
+#include <mruby/variable.h>
+
+static mnrb_ractor_rec *self_record(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = mnrb_ractor_unwrap(mrb, self);
+  if (!r) mrb_raise(mrb, E_TYPE_ERROR, "not a Ractor");
+  return r;
+}
+
+/* (obj, move: false) / (obj, copy: false): the object and the flag. */
+static mrb_value arg_and_flag(mrb_state *mrb, const char *key, mrb_bool *flag) {
+  mrb_value obj, kv;
+  mrb_sym table[1] = { mrb_intern_cstr(mrb, key) };
+  mrb_kwargs kw = { 1, 0, table, &kv, NULL };
+  mrb_get_args(mrb, "o:", &obj, &kw);
+  *flag = !mrb_undef_p(kv) && mrb_test(kv);
+  return obj;
+}
+
+static mrb_noreturn void raise_closed(mrb_state *mrb, const char *which) {
+  mrb_raisef(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The %s-port is already closed", which);
+}
+
+/* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. */
+static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final) {
+  mrb_value cause = mnrb_msg_materialize(mrb, final);
+  mrb_value e = mrb_exc_new_str(mrb, mnrb_ractor_error(mrb, "RemoteError"), mrb_str_new_lit(mrb, "thrown by remote Ractor."));
+  mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "cause"), cause);
+  mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "ractor"), mnrb_ractor_wrap(mrb, r));
+  mrb_exc_raise(mrb, e);
+}
+
+static mrb_value materialize_body(mrb_state *mrb, void *m) { return mnrb_msg_materialize(mrb, m); }
+
+/* Materializes a message that is ours, and frees it whatever happens. */
+static mrb_value materialize_owned(mrb_state *mrb, mnrb_msg *m) {
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, materialize_body, m, &failed);
+  mnrb_msg_free(m);
+  if (failed) mrb_exc_raise(mrb, v);
+  return v;
+}
+
+static void waiter_init(mrb_state *mrb, mnrb_rwaiter *w) {
+  memset(w, 0, sizeof *w);
+  w->core = mnrb_current_core(mrb);
+  w->owner = mnrb_ractor_current(mrb);
+}
+
+/* Parks on q of r (lock held; released meanwhile, held again on return). */
+static void wait_on(mrb_state *mrb, mnrb_ractor_rec *r, mnrb_rwaitq *q, mnrb_rwaiter *w, const char *what) {
+  mnrb_rwait_begin(q, w);
+  pthread_mutex_unlock(&r->lock);
+  mrb_bool deadlock = mnrb_ractor_park(mrb, w, what);
+  pthread_mutex_lock(&r->lock);
+  mnrb_rwait_end(q, w);
+  if (deadlock) {
+    pthread_mutex_unlock(&r->lock);
+    mnrb_raise_ractor_deadlock(mrb);
+  }
+}
+
+static void check_interrupts_unlocked(mrb_state *mrb, mnrb_ractor_rec *r) {
+  pthread_mutex_unlock(&r->lock);
+  mnrb_check_interrupts(mrb);
+  pthread_mutex_lock(&r->lock);
+}
+
+/* ---------------- incoming: send / receive ---------------- */
+
+static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
+  mrb_bool move;
+  mrb_value obj = arg_and_flag(mrb, "move", &move);
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  pthread_mutex_lock(&r->lock);
+  mrb_bool closed = r->in_closed;        /* checked first too: a refused move leaves the object */
+  pthread_mutex_unlock(&r->lock);
+  if (closed) raise_closed(mrb, "incoming");
+  mnrb_msg *m = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
+  pthread_mutex_lock(&r->lock);
+  if (r->in_closed) {
+    pthread_mutex_unlock(&r->lock);
+    mnrb_msg_free(m);
+    raise_closed(mrb, "incoming");
+  }
+  if (r->in_tail) r->in_tail->next = m; else r->in_head = m;
+  r->in_tail = m;
+  mnrb_rwaiter *w = mnrb_rwaitq_shift(&r->receivers);
+  if (w) mnrb_rwaiter_wake(w);
+  else mnrb_ractor_progress();
+  pthread_mutex_unlock(&r->lock);
+  return self;
+}
+
+static mrb_value receive_current(mrb_state *mrb) {
+  mnrb_ractor_rec *r = mnrb_ractor_current(mrb);
+  mnrb_rwaiter w;
+  waiter_init(mrb, &w);
+  pthread_mutex_lock(&r->lock);
+  for (;;) {
+    mnrb_msg *m = r->in_head;
+    if (m) {
+      r->in_head = m->next;
+      if (!r->in_head) r->in_tail = NULL;
+      pthread_mutex_unlock(&r->lock);
+      m->next = NULL;
+      return materialize_owned(mrb, m);
+    }
+    if (r->in_closed) {
+      pthread_mutex_unlock(&r->lock);
+      raise_closed(mrb, "incoming");
+    }
+    wait_on(mrb, r, &r->receivers, &w, "Ractor.receive");
+    check_interrupts_unlocked(mrb, r);
+  }
+}
+
+static mrb_value ractor_s_receive(mrb_state *mrb, mrb_value klass) { return receive_current(mrb); }
+
+/* ---------------- outgoing: yield / take ---------------- */
+
+static mrb_value check_interrupts_body(mrb_state *mrb, void *p) {
+  mnrb_check_interrupts(mrb);
+  return mrb_nil_value();
+}
+
+static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
+  mrb_bool move;
+  mrb_value obj = arg_and_flag(mrb, "move", &move);
+  mnrb_ractor_rec *r = mnrb_ractor_current(mrb);
+  mnrb_rwaiter w;
+  waiter_init(mrb, &w);
+  w.msg = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
+  pthread_mutex_lock(&r->lock);
+  if (r->out_closed) {
+    pthread_mutex_unlock(&r->lock);
+    mnrb_msg_free(w.msg);
+    raise_closed(mrb, "outgoing");
+  }
+  mnrb_rwaiter *taker = mnrb_rwaitq_shift(&r->takers);
+  if (taker) mnrb_rwaiter_wake(taker);
+  for (;;) {
+    mnrb_rwait_begin(&r->yielders, &w);
+    pthread_mutex_unlock(&r->lock);
+    mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.yield");
+    pthread_mutex_lock(&r->lock);
+    mnrb_rwait_end(&r->yielders, &w);
+    if (!w.msg) break;                          /* taken */
+    if (deadlock || r->out_closed) {
+      mnrb_msg *m = w.msg;
+      pthread_mutex_unlock(&r->lock);
+      mnrb_msg_free(m);
+      if (deadlock) mnrb_raise_ractor_deadlock(mrb);
+      raise_closed(mrb, "outgoing");
+    }
+    pthread_mutex_unlock(&r->lock);
+    mrb_bool failed;                            /* an interrupt: our message goes with us */
+    mrb_value e = mrb_protect_error(mrb, check_interrupts_body, NULL, &failed);
+    if (failed) { mnrb_msg_free(w.msg); mrb_exc_raise(mrb, e); }
+    pthread_mutex_lock(&r->lock);
+  }
+  pthread_mutex_unlock(&r->lock);
+  return mrb_nil_value();
+}
+
+/* What #take gets, lock held: a yielded message, the final value, or NULL (wait). *exc: raise it. */
+static mnrb_msg *take_ready(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool *is_final, mrb_bool *exc) {
+  *is_final = *exc = FALSE;
+  mnrb_rwaiter *y = mnrb_rwaitq_shift(&r->yielders);
+  if (y) {
+    mnrb_msg *m = y->msg;
+    y->msg = NULL;
+    mnrb_rwaiter_wake(y);
+    return m;
+  }
+  if (r->state != MNRB_R_RUNNING && !r->final_taken && !r->out_closed) {
+    r->final_taken = TRUE;
+    *is_final = TRUE;
+    *exc = r->final_exc;
+    return r->final;
+  }
+  return NULL;
+}
+
+static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  mnrb_rwaiter w;
+  waiter_init(mrb, &w);
+  pthread_mutex_lock(&r->lock);
+  for (;;) {
+    mrb_bool is_final, exc;
+    mnrb_msg *m = take_ready(mrb, r, &is_final, &exc);
+    if (m || is_final) {
+      pthread_mutex_unlock(&r->lock);
+      if (exc) raise_remote(mrb, r, m);
+      if (!m) return mrb_nil_value();
+      if (is_final) return mnrb_msg_materialize(mrb, m);   /* the record keeps it (for #value) */
+      return materialize_owned(mrb, m);
+    }
+    if (r->out_closed || r->state != MNRB_R_RUNNING) {
+      pthread_mutex_unlock(&r->lock);
+      raise_closed(mrb, "outgoing");
+    }
+    wait_on(mrb, r, &r->takers, &w, "Ractor#take");
+    check_interrupts_unlocked(mrb, r);
+  }
+}
+
+/* ---------------- select ---------------- */
+
+enum { SELECT_MAX = 256 };
+
+/* Looks at every source once (lock by lock): a message for the current ractor, something to take
+ * from another. On success *from is the source and the result is [source, value]. */
+static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_rec **rs, mrb_int n,
+                             mnrb_msg **m, mnrb_ractor_rec **from, mrb_bool *is_final, mrb_bool *exc) {
+  for (mrb_int i = 0; i < n; i++) {
+    mnrb_ractor_rec *r = rs[i];
+    pthread_mutex_lock(&r->lock);
+    if (r == me) {
+      *m = r->in_head;
+      *is_final = *exc = FALSE;
+      if (*m) {
+        r->in_head = (*m)->next;
+        if (!r->in_head) r->in_tail = NULL;
+        (*m)->next = NULL;
+      }
+    } else {
+      *m = take_ready(mrb, r, is_final, exc);
+    }
+    mrb_bool closed = r == me ? (r->in_closed && !*m) : (!*m && !*is_final && (r->out_closed || r->state != MNRB_R_RUNNING));
+    pthread_mutex_unlock(&r->lock);
+    if (*m || *is_final) { *from = r; return TRUE; }
+    if (closed) raise_closed(mrb, r == me ? "incoming" : "outgoing");
+  }
+  return FALSE;
+}
+
+/* Ractor.select(*ractors): [ractor, taken value], or [:receive, message] for the current ractor. */
+static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
+  mrb_value *argv, yv, mv;
+  mrb_int argc;
+  mrb_sym table[2] = { mrb_intern_lit(mrb, "yield_value"), mrb_intern_lit(mrb, "move") };
+  mrb_value vals[2];
+  mrb_kwargs kw = { 2, 0, table, vals, NULL };
+  mrb_get_args(mrb, "*:", &argv, &argc, &kw);
+  yv = vals[0];
+  mv = vals[1];
+  (void)mv;
+  if (!mrb_undef_p(yv)) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor.select(yield_value:) is not supported yet");
+  if (argc == 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
+  if (argc > SELECT_MAX) mrb_raisef(mrb, E_ARGUMENT_ERROR, "at most %d ractors", SELECT_MAX);
+  mnrb_ractor_rec *rs[SELECT_MAX];
+  mnrb_rwaiter ws[SELECT_MAX];
+  for (mrb_int i = 0; i < argc; i++) rs[i] = self_record(mrb, argv[i]);
+  mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
+  for (;;) {
+    mnrb_msg *m;
+    mnrb_ractor_rec *from;
+    mrb_bool is_final, exc;
+    for (mrb_int i = 0; i < argc; i++) {     /* wait everywhere first, then look: no wake is lost */
+      waiter_init(mrb, &ws[i]);
+      ws[i].lead = i ? &ws[0] : NULL;
+      pthread_mutex_lock(&rs[i]->lock);
+      mnrb_rwait_begin(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
+      pthread_mutex_unlock(&rs[i]->lock);
+    }
+    mrb_bool found = FALSE, deadlock = FALSE, failed = FALSE;
+    mrb_value err = mrb_nil_value();
+    struct mrb_jmpbuf *prev = mrb->jmp;
+    struct mrb_jmpbuf jmp;
+    MRB_TRY(&jmp) {
+      mrb->jmp = &jmp;
+      found = select_ready(mrb, me, rs, argc, &m, &from, &is_final, &exc);
+      if (!found) deadlock = mnrb_ractor_park(mrb, &ws[0], "Ractor.select");
+      mrb->jmp = prev;
+    } MRB_CATCH(&jmp) {
+      mrb->jmp = prev;
+      failed = TRUE;
+      err = mrb_obj_value(mrb->exc);
+      mrb->exc = NULL;
+    } MRB_END_EXC(&jmp);
+    for (mrb_int i = 0; i < argc; i++) {
+      pthread_mutex_lock(&rs[i]->lock);
+      mnrb_rwait_end(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
+      pthread_mutex_unlock(&rs[i]->lock);
+    }
+    if (failed) mrb_exc_raise(mrb, err);
+    if (deadlock) mnrb_raise_ractor_deadlock(mrb);
+    if (found) {
+      mrb_value source = from == me ? mrb_symbol_value(mrb_intern_lit(mrb, "receive")) : mnrb_ractor_wrap(mrb, from);
+      if (exc) raise_remote(mrb, from, m);
+      mrb_value v = !m ? mrb_nil_value() : is_final ? mnrb_msg_materialize(mrb, m) : materialize_owned(mrb, m);
+      return mrb_assoc_new(mrb, source, v);
+    }
+    mnrb_check_interrupts(mrb);
+  }
+}
+
+/* ---------------- the end: value / join (Ruby 4.0) ---------------- */
+
+static void wait_end(mrb_state *mrb, mnrb_ractor_rec *r, const char *what) {
+  mnrb_rwaiter w;
+  waiter_init(mrb, &w);
+  if (w.owner == r) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not wait for the current ractor to end");
+  pthread_mutex_lock(&r->lock);
+  while (r->state == MNRB_R_RUNNING) {
+    wait_on(mrb, r, &r->takers, &w, what);
+    check_interrupts_unlocked(mrb, r);
+  }
+}
+
+static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
+  wait_end(mrb, r, "Ractor#value");
+  if (r->successor && r->successor != me->id) {
+    pthread_mutex_unlock(&r->lock);
+    mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "Only the successor ractor can take a value");
+  }
+  r->successor = me->id;
+  mnrb_msg *m = r->final;
+  mrb_bool exc = r->final_exc;
+  pthread_mutex_unlock(&r->lock);
+  if (exc) raise_remote(mrb, r, m);
+  return m ? mnrb_msg_materialize(mrb, m) : mrb_nil_value();
+}
+
+static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  wait_end(mrb, r, "Ractor#join");
+  mnrb_msg *m = r->final;
+  mrb_bool exc = r->final_exc;
+  pthread_mutex_unlock(&r->lock);
+  if (exc) raise_remote(mrb, r, m);
+  return self;
+}
+
+/* ---------------- closing ---------------- */
+
+static mrb_value ractor_close_incoming(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  pthread_mutex_lock(&r->lock);
+  mrb_bool was = r->in_closed;
+  r->in_closed = TRUE;
+  mnrb_rwaitq_wake_all(&r->receivers);
+  pthread_mutex_unlock(&r->lock);
+  mnrb_ractor_progress();
+  return mrb_bool_value(was);
+}
+
+static mrb_value ractor_close_outgoing(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  pthread_mutex_lock(&r->lock);
+  mrb_bool was = r->out_closed;
+  r->out_closed = TRUE;
+  mnrb_rwaitq_wake_all(&r->takers);
+  mnrb_rwaitq_wake_all(&r->yielders);
+  pthread_mutex_unlock(&r->lock);
+  mnrb_ractor_progress();
+  return mrb_bool_value(was);
+}
+
+/* ---------------- identity ---------------- */
+
+static mrb_value ractor_s_current(mrb_state *mrb, mrb_value klass) {
+  return mnrb_ractor_wrap(mrb, mnrb_ractor_current(mrb));
+}
+
+static mrb_value ractor_s_main(mrb_state *mrb, mrb_value klass) {
+  return mnrb_ractor_wrap(mrb, mnrb_registry_main());
+}
+
+static mrb_value ractor_s_main_p(mrb_state *mrb, mrb_value klass) {
+  return mrb_bool_value(mnrb_ractor_current(mrb)->is_main);
+}
+
+static mrb_value ractor_s_count(mrb_state *mrb, mrb_value klass) {
+  return mrb_int_value(mrb, (mrb_int)mnrb_registry_count());
+}
+
+static mrb_value ractor_name(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  return r->name ? mrb_str_new_cstr(mrb, r->name) : mrb_nil_value();
+}
+
+static mrb_value ractor_id(mrb_state *mrb, mrb_value self) {
+  return mrb_int_value(mrb, self_record(mrb, self)->id);
+}
+
+/* "#<Ractor:#2 name file:line running>" as CRuby. */
+static mrb_value ractor_inspect(mrb_state *mrb, mrb_value self) {
+  mnrb_ractor_rec *r = self_record(mrb, self);
+  pthread_mutex_lock(&r->lock);
+  const char *status = r->state == MNRB_R_RUNNING ? "running" : "terminated";
+  pthread_mutex_unlock(&r->lock);
+  mrb_value s = mrb_format(mrb, "#<Ractor:#%d", (int)r->id);
+  if (r->name) { mrb_str_cat_lit(mrb, s, " "); mrb_str_cat_cstr(mrb, s, r->name); }
+  if (r->loc) { mrb_str_cat_lit(mrb, s, " "); mrb_str_cat_cstr(mrb, s, r->loc); }
+  mrb_str_cat_lit(mrb, s, " ");
+  mrb_str_cat_cstr(mrb, s, status);
+  mrb_str_cat_lit(mrb, s, ">");
+  return s;
+}
+
+/* Ractor.__create(name, args, &block): Ractor.new (mrblib) checked the arguments. */
+static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
+  mrb_value name, args, block;
+  mrb_get_args(mrb, "oA&", &name, &args, &block);
+  if (mrb_nil_p(block)) mrb_raise(mrb, E_ARGUMENT_ERROR, "must be called with a block");
+  if (!mrb_nil_p(name)) name = mrb_string_type(mrb, name);
+  char loc[256] = "";
+  struct RProc *p = mrb_proc_ptr(block);
+  if (!MRB_PROC_CFUNC_P(p)) {
+    const char *file = mrb_debug_get_filename(mrb, p->body.irep, 0);
+    int32_t line = mrb_debug_get_line(mrb, p->body.irep, 0);
+    if (file) snprintf(loc, sizeof loc, "%s:%d", file, (int)line);
+  }
+  return mnrb_ractor_create(mrb, name, args, block, loc[0] ? loc : NULL);
+}
+
+/* ---------------- ractor-local storage: the current ractor's, whatever the receiver (CRuby) ---------------- */
+
+static mrb_value local_key(mrb_state *mrb, mrb_value key) {
+  if (mrb_symbol_p(key)) return key;
+  if (mrb_string_p(key)) return mrb_symbol_value(mrb_intern_str(mrb, key));
+  mrb_raisef(mrb, E_TYPE_ERROR, "%v is not a symbol nor a string", mrb_inspect(mrb, key));
+  return mrb_nil_value();
+}
+
+static mrb_value ractor_local_get(mrb_state *mrb, mrb_value self) {
+  mrb_value key;
+  mrb_get_args(mrb, "o", &key);
+  return mrb_hash_get(mrb, mnrb_ractor_state_of(mrb)->locals, local_key(mrb, key));
+}
+
+static mrb_value ractor_local_set(mrb_state *mrb, mrb_value self) {
+  mrb_value key, val;
+  mrb_get_args(mrb, "oo", &key, &val);
+  mrb_hash_set(mrb, mnrb_ractor_state_of(mrb)->locals, local_key(mrb, key), val);
+  return val;
+}
+
+static mrb_value ractor_store_if_absent(mrb_state *mrb, mrb_value self) {
+  mrb_value key, blk;
+  mrb_get_args(mrb, "o&!", &key, &blk);
+  mrb_value locals = mnrb_ractor_state_of(mrb)->locals;
+  key = local_key(mrb, key);
+  if (mrb_hash_key_p(mrb, locals, key)) return mrb_hash_get(mrb, locals, key);
+  mrb_value v = mrb_yield(mrb, blk, key);
+  mrb_hash_set(mrb, locals, key, v);
+  return v;
+}
+
+/* ---------------- errors ---------------- */
+
+static mrb_value remote_error_cause(mrb_state *mrb, mrb_value self) {
+  return mrb_iv_get(mrb, self, mrb_intern_lit(mrb, "cause"));
+}
+static mrb_value remote_error_ractor(mrb_state *mrb, mrb_value self) {
+  return mrb_iv_get(mrb, self, mrb_intern_lit(mrb, "ractor"));
+}
+
+static mrb_value moved_object_call(mrb_state *mrb, mrb_value self) {
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "MovedError"), "can not send any methods to a moved object");
+  return mrb_nil_value();
+}
+
+/* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart. */
+static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
+  mrb_sym name;
+  mrb_get_args(mrb, "n", &name);
+  mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
+  struct RClass *c = mrb_class_ptr(mod);
+  mrb_value path = c == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, c);
+  if (mrb_hash_p(left_out) && !mrb_nil_p(path)) {
+    mrb_value key = mrb_str_dup(mrb, path);
+    mrb_str_cat_lit(mrb, key, "::");
+    mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
+    if (mrb_test(mrb_hash_get(mrb, left_out, key)))
+      mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
+                 "can not access non-shareable objects in constant %v by non-main Ractor.", key);
+  }
+  if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
+  mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);
+  return mrb_nil_value();
+}
+
+static mrb_value ractor_s_make_shareable(mrb_state *mrb, mrb_value klass) {
+  mrb_bool copy;
+  mrb_value obj = arg_and_flag(mrb, "copy", &copy);
+  if (copy) {
+    mnrb_msg *m = mnrb_msg_copy_out(mrb, obj);
+    obj = mnrb_msg_materialize(mrb, m);
+    mnrb_msg_free(m);
+  }
+  return mnrb_make_shareable(mrb, obj);
+}
+
+static mrb_value ractor_s_shareable_p(mrb_state *mrb, mrb_value klass) {
+  mrb_value obj;
+  mrb_get_args(mrb, "o", &obj);
+  return mrb_bool_value(mnrb_shareable_p(mrb, obj));
+}
+
+static mrb_value ractor_eq(mrb_state *mrb, mrb_value self) {
+  mrb_value other;
+  mrb_get_args(mrb, "o", &other);
+  mnrb_ractor_rec *o = mnrb_ractor_unwrap(mrb, other);
+  return mrb_bool_value(o && o == self_record(mrb, self));
+}
+
+void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
+  struct RClass *ractor = mrb_define_class(mrb, "Ractor", mrb->object_class);
+  MRB_SET_INSTANCE_TT(ractor, MRB_TT_DATA);
+  mrb_undef_class_method(mrb, ractor, "allocate");
+  struct RClass *error = mrb_define_class_under(mrb, ractor, "Error", mrb_class_get(mrb, "RuntimeError"));
+  mrb_define_class_under(mrb, ractor, "IsolationError", error);
+  struct RClass *remote = mrb_define_class_under(mrb, ractor, "RemoteError", error);
+  mrb_define_class_under(mrb, ractor, "MovedError", error);
+  mrb_define_class_under(mrb, ractor, "UnsafeError", error);
+  mrb_define_class_under(mrb, ractor, "ClosedError", mrb_class_get(mrb, "StopIteration"));
+  struct RClass *moved = mrb_define_class_under(mrb, ractor, "MovedObject", mrb_class_get(mrb, "BasicObject"));
+  static const char *const moved_methods[] = { "method_missing", "==", "!=", "!", "equal?", "__send__",
+                                               "instance_eval", "instance_exec", "__id__" };
+  for (size_t i = 0; i < sizeof moved_methods / sizeof *moved_methods; i++)
+    mrb_define_method(mrb, moved, moved_methods[i], moved_object_call, MRB_ARGS_ANY());
+  mrb_define_method(mrb, remote, "cause", remote_error_cause, MRB_ARGS_NONE());
+  mrb_define_method(mrb, remote, "ractor", remote_error_ractor, MRB_ARGS_NONE());
+
+  mrb_define_class_method(mrb, ractor, "__create", ractor_s_create, MRB_ARGS_REQ(2) | MRB_ARGS_BLOCK());
+  mrb_define_class_method(mrb, ractor, "current", ractor_s_current, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "main", ractor_s_main, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "main?", ractor_s_main_p, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "count", ractor_s_count, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "receive", ractor_s_receive, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "recv", ractor_s_receive, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, ractor, "select", ractor_s_select, MRB_ARGS_ANY());
+  mrb_define_class_method(mrb, ractor, "yield", ractor_s_yield, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_class_method(mrb, ractor, "make_shareable", ractor_s_make_shareable, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_class_method(mrb, ractor, "shareable?", ractor_s_shareable_p, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, ractor, "send", ractor_send, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_method(mrb, ractor, "<<", ractor_send, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_method(mrb, ractor, "take", ractor_take, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "value", ractor_value, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "join", ractor_join, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "close_incoming", ractor_close_incoming, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "close_outgoing", ractor_close_outgoing, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "name", ractor_name, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "__id", ractor_id, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "inspect", ractor_inspect, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "to_s", ractor_inspect, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "==", ractor_eq, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, ractor, "[]", ractor_local_get, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
+  mrb_define_class_method(mrb, ractor, "[]", ractor_local_get, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
+  mrb_define_class_method(mrb, ractor, "store_if_absent", ractor_store_if_absent, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
+
+  mnrb_registry_init(mrb, ractor);
+  if (!mnrb_ractor_current(mrb)->is_main)
+    mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
+}
+
+void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { mnrb_registry_state_closed(mrb); }

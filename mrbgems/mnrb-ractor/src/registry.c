@@ -1,0 +1,362 @@
+/*
+ * Ractor records and their life: creation, start, end, closing; the process-wide registry.
+ *
+ * Life of a ractor:
+ *   Ractor.new (in the creator's thread, holding the creator's GVL): a record, then a fresh mrb_state
+ *     (mrb_open, serialized: gem init writes a few process-wide arrays), into which the creator copies
+ *     the definitions and the block (code.c) and the arguments (a message) while the new state runs
+ *     nothing; then the state's main thread starts on the shared pool (mnrb_vm_start) on its own
+ *     core ractor: from then on only the new ractor's threads touch its state.
+ *   The block returns or raises: its VM kills and joins its other threads, then ractor_end (still in
+ *     its main thread) copies the value or exception out into the record, closes the incoming port,
+ *     drops pending messages and wakes whoever waits on it.
+ *   Once its last thread is entirely gone (mnrb_vm_gone), the state is closed by the next reap (at the
+ *     next Ractor.new, or at exit). The record lives on while Ractor objects or messages refer to it.
+ *   The main ractor's main thread ending (mnrb_main_exit_hook) asks every ractor to terminate (its
+ *     main thread is killed, as CRuby's terminate request), waits for them all, and closes their states.
+ *
+ * Reference counts: the registry holds one until the state is closed (so only closed records are
+ * freed), each Ractor object one, each message that names it one. The main ractor's record is static.
+ */
+#include "internal.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/error.h>
+#include <mruby/hash.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/variable.h>
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+/* guarded by reg_lock */
+static mnrb_ractor_rec *reg_head;         /* every record whose state is not closed, main included */
+static size_t live;                   /* ractors not ended, main included */
+static size_t unclosed_ended;         /* ended, state not closed yet: reaping has work */
+static mn_thread *exit_waiter;        /* the main thread waiting at exit for the others to end */
+static uint32_t next_id = 1;
+/* guarded by open_lock */
+static mnrb_ractor_rec *opening;          /* the record whose state mrb_open is initializing */
+
+static mnrb_ractor_rec main_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 1, .is_main = TRUE };
+
+/* ---------------- records ---------------- */
+
+void mnrb_ractor_incref(mnrb_ractor_rec *r) { atomic_fetch_add(&r->refs, 1); }
+
+static void record_free(mnrb_ractor_rec *r) {
+  mnrb_msg *m = r->in_head;
+  while (m) { mnrb_msg *next = m->next; mnrb_msg_free(m); m = next; }
+  mnrb_msg_free(r->final);
+  pthread_mutex_destroy(&r->lock);
+  free(r->name);
+  free(r->loc);
+  free(r);
+}
+
+void mnrb_ractor_decref(mnrb_ractor_rec *r) {
+  if (atomic_fetch_sub(&r->refs, 1) == 1 && !r->is_main) record_free(r);
+}
+
+static mnrb_ractor_rec *record_new(mrb_value name, const char *loc) {
+  mnrb_ractor_rec *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  pthread_mutex_init(&r->lock, NULL);
+  r->refs = 1;   /* the registry's */
+  r->state = MNRB_R_RUNNING;
+  if (!mrb_nil_p(name)) r->name = strndup(RSTRING_PTR(name), (size_t)RSTRING_LEN(name));
+  if (loc) r->loc = strdup(loc);
+  pthread_mutex_lock(&reg_lock);
+  r->id = ++next_id;
+  pthread_mutex_unlock(&reg_lock);
+  return r;
+}
+
+static void registry_link(mnrb_ractor_rec *r) {
+  pthread_mutex_lock(&reg_lock);
+  r->reg_next = reg_head;
+  if (reg_head) reg_head->reg_prev = r;
+  reg_head = r;
+  live++;
+  pthread_mutex_unlock(&reg_lock);
+}
+
+/* ---------------- Ractor objects: one per record and state ---------------- */
+
+static void wrapper_free(mrb_state *mrb, void *p) { if (p) mnrb_ractor_decref(p); }
+static const struct mrb_data_type wrapper_type = { "Ractor", wrapper_free };
+
+mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v) {
+  if (mrb_type(v) != MRB_TT_DATA || DATA_TYPE(v) != &wrapper_type) return NULL;
+  return DATA_PTR(v);
+}
+
+mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r) {
+  mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
+  mrb_value key = mrb_int_value(mrb, r->id);
+  mrb_value obj = mrb_hash_get(mrb, st->objects, key);
+  if (!mrb_nil_p(obj)) return obj;
+  struct RData *d = mrb_data_object_alloc(mrb, st->ractor_class, NULL, &wrapper_type);
+  mnrb_ractor_incref(r);
+  d->data = r;
+  obj = mrb_obj_value(d);
+  mrb_hash_set(mrb, st->objects, key, obj);
+  return obj;
+}
+
+mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) { return mnrb_ractor_state_of(mrb)->self; }
+
+struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name) {
+  return mrb_class_get_under(mrb, mrb_class_get(mrb, "Ractor"), name);
+}
+
+/* Gem init of every state: the first one is the main ractor's; the others are opened by Ractor.new. */
+void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
+  mnrb_ractor_state *st = mrb_calloc(mrb, 1, sizeof *st);
+  st->ractor_class = ractor_class;
+  st->objects = mrb_hash_new(mrb);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractors_"), st->objects);   /* no $: invisible to Ruby */
+  st->locals = mrb_hash_new(mrb);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_locals_"), st->locals);
+  mnrb_vm_set_data(mrb, st);
+  mnrb_ractor_rec *r = opening;           /* open_lock is held by Ractor.new while it opens a state */
+  if (!r) {
+    r = &main_record;
+    if (r->mrb) mrb_raise(mrb, E_RUNTIME_ERROR, "mnrb: one main ractor per process");
+    r->mrb = mrb;
+    r->refs = 1;
+    r->state = MNRB_R_RUNNING;
+    registry_link(r);
+  }
+  st->self = r;
+  mnrb_ractor_wrap(mrb, r);
+}
+
+void mnrb_registry_state_closed(mrb_state *mrb) {
+  mrb_free(mrb, mnrb_ractor_state_of(mrb));
+  mnrb_vm_set_data(mrb, NULL);
+}
+
+mnrb_ractor_rec *mnrb_registry_main(void) { return &main_record; }
+
+/* ---------------- the new ractor's main thread ---------------- */
+
+static mrb_value ractor_body(mrb_state *mrb, void *arg) {
+  mnrb_ractor_rec *r = arg;
+  mrb_sym block_sym = mrb_intern_lit(mrb, "_ractor_block_");
+  mrb_value proc = mrb_gv_get(mrb, block_sym);
+  mrb_gc_protect(mrb, proc);
+  mrb_gv_remove(mrb, block_sym);
+  mnrb_msg *m = r->start_args;        /* written by the creator before the start */
+  r->start_args = NULL;
+  mrb_value args = mnrb_msg_materialize(mrb, m);
+  mnrb_msg_free(m);
+  mrb_value self = mnrb_ractor_wrap(mrb, r);
+  return mrb_yield_with_class(mrb, proc, RARRAY_LEN(args), RARRAY_PTR(args), self, mrb->object_class);
+}
+
+static mrb_value copy_final(mrb_state *mrb, void *p) {
+  mrb_value *v = p;
+  return mrb_cptr_value(mrb, mnrb_msg_copy_out(mrb, *v));
+}
+
+static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg) {
+  mnrb_ractor_rec *r = arg;
+  mrb_bool is_exc = !mrb_nil_p(exc), failed;
+  mrb_value v = is_exc ? exc : value;
+  mrb_value out = mrb_protect_error(mrb, copy_final, &v, &failed);
+  if (failed) {                       /* an unsendable value: the ractor fails with the copy error */
+    is_exc = TRUE;
+    v = out;
+    out = mrb_protect_error(mrb, copy_final, &v, &failed);
+  }
+  mnrb_msg *final = failed ? NULL : mrb_cptr(out);
+  mrb->exc = NULL;
+
+  pthread_mutex_lock(&reg_lock);      /* not counted any more once anyone can see its end */
+  live--;
+  unclosed_ended++;
+  if (exit_waiter) mn_unpark(exit_waiter);
+  pthread_mutex_unlock(&reg_lock);
+
+  pthread_mutex_lock(&r->lock);
+  r->state = MNRB_R_ENDED;
+  r->final = final;
+  r->final_exc = is_exc && final;
+  r->in_closed = TRUE;
+  mnrb_msg *pending = r->in_head;
+  r->in_head = r->in_tail = NULL;
+  mnrb_rwaitq_wake_all(&r->takers);
+  mnrb_rwaitq_wake_all(&r->receivers);
+  mnrb_rwaitq_wake_all(&r->yielders);
+  pthread_mutex_unlock(&r->lock);
+  while (pending) { mnrb_msg *next = pending->next; mnrb_msg_free(pending); pending = next; }
+
+  mnrb_ractor_progress();
+}
+
+/* ---------------- creation ---------------- */
+
+typedef struct setup { mrb_state *from; mrb_value block; mnrb_ractor_rec *r; } setup;
+
+static mrb_value setup_body(mrb_state *to, void *p) {
+  setup *s = p;
+  mnrb_code_copy_definitions(s->from, to);
+  mrb_value proc = mnrb_code_copy_block(s->from, s->block, to);
+  mrb_gv_set(to, mrb_intern_lit(to, "_ractor_block_"), proc);
+  return mrb_nil_value();
+}
+
+static void registry_unlink(mnrb_ractor_rec *r) {   /* reg_lock held */
+  if (r->reg_prev) r->reg_prev->reg_next = r->reg_next; else reg_head = r->reg_next;
+  if (r->reg_next) r->reg_next->reg_prev = r->reg_prev;
+  r->reg_prev = r->reg_next = NULL;
+}
+
+/* Closes the states of ractors that have ended and are entirely gone. */
+void mnrb_registry_reap(void) {
+  mnrb_ractor_rec *done = NULL;
+  pthread_mutex_lock(&reg_lock);
+  for (mnrb_ractor_rec *r = unclosed_ended ? reg_head : NULL, *next; r; r = next) {
+    next = r->reg_next;
+    if (r->is_main) continue;
+    pthread_mutex_lock(&r->lock);
+    mrb_bool ended = r->state == MNRB_R_ENDED;
+    pthread_mutex_unlock(&r->lock);
+    if (!ended || !mnrb_vm_gone(r->mrb)) continue;
+    registry_unlink(r);
+    unclosed_ended--;
+    r->reg_next = done;
+    done = r;
+  }
+  pthread_mutex_unlock(&reg_lock);
+  while (done) {
+    mnrb_ractor_rec *r = done;
+    done = r->reg_next;
+    mrb_state *mrb = r->mrb;
+    pthread_mutex_lock(&r->lock);
+    r->state = MNRB_R_CLOSED;
+    r->mrb = NULL;
+    pthread_mutex_unlock(&r->lock);
+    mnrb_vm_close(mrb);
+    mnrb_ractor_decref(r);             /* the registry's */
+  }
+}
+
+mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
+  mnrb_code_check_isolated(mrb, block);
+  mnrb_registry_reap();
+  mnrb_msg *start_args = mnrb_msg_copy_out(mrb, args);
+  mnrb_ractor_rec *r = record_new(name, loc);
+  if (!r) { mnrb_msg_free(start_args); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
+  r->start_args = start_args;
+
+  pthread_mutex_lock(&open_lock);
+  opening = r;
+  mrb_state *child = mrb_open();
+  opening = NULL;
+  pthread_mutex_unlock(&open_lock);
+  if (!child) {
+    mnrb_msg_free(start_args);
+    r->start_args = NULL;
+    mnrb_ractor_decref(r);
+    mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not create a ractor: out of memory");
+  }
+  r->mrb = child;
+
+  setup s = { mrb, block, r };
+  mrb_bool failed;
+  mrb_value err = mrb_protect_error(child, setup_body, &s, &failed);
+  mrb_bool started = !failed && mnrb_vm_start(child, ractor_body, ractor_end, r);
+  if (!started) {
+    mrb_value msg = failed ? mrb_funcall(child, err, "message", 0) : mrb_str_new_cstr(child, strerror(errno));
+    mrb_value text = mrb_str_new(mrb, RSTRING_PTR(msg), RSTRING_LEN(msg));
+    child->exc = NULL;
+    mnrb_msg_free(r->start_args);
+    r->start_args = NULL;
+    r->mrb = NULL;
+    mnrb_vm_close(child);
+    mnrb_ractor_decref(r);
+    mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not create a ractor: %v", text);
+  }
+  registry_link(r);   /* after the start: ractor_end (which may already run) waits for reg_lock */
+  return mnrb_ractor_wrap(mrb, r);
+}
+
+/* ---------------- the whole process ---------------- */
+
+size_t mnrb_registry_count(void) {
+  pthread_mutex_lock(&reg_lock);
+  size_t n = live;
+  pthread_mutex_unlock(&reg_lock);
+  return n;
+}
+
+mrb_bool mnrb_registry_all_stuck(void) {
+  mrb_bool stuck = TRUE;
+  pthread_mutex_lock(&reg_lock);
+  for (mnrb_ractor_rec *r = reg_head; r && stuck; r = r->reg_next) {
+    pthread_mutex_lock(&r->lock);
+    mrb_bool running = r->state == MNRB_R_RUNNING;
+    pthread_mutex_unlock(&r->lock);
+    if (!running) continue;
+    size_t n = mn_ractor_thread_count(mnrb_ractor(r->mrb));
+    if (n == 0) continue;
+    if (atomic_load(&r->waiting) + mnrb_vm_blocked(r->mrb) < n) stuck = FALSE;
+  }
+  pthread_mutex_unlock(&reg_lock);
+  return stuck;
+}
+
+mrb_value mnrb_registry_describe(mrb_state *mrb) {
+  mrb_value s = mrb_str_new_lit(mrb, "");
+  pthread_mutex_lock(&reg_lock);
+  for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
+    pthread_mutex_lock(&r->lock);
+    mrb_bool running = r->state == MNRB_R_RUNNING;
+    pthread_mutex_unlock(&r->lock);
+    if (!running) continue;
+    char line[256];
+    snprintf(line, sizeof line, "\n* #<Ractor:#%u%s%s%s%s> waits forever", r->id, r->name ? " " : "",
+             r->name ? r->name : "", r->loc ? " " : "", r->loc ? r->loc : "");
+    mrb_str_cat_cstr(mrb, s, line);
+  }
+  pthread_mutex_unlock(&reg_lock);
+  return s;
+}
+
+/* At the main thread's end: terminate every ractor, wait for them, close their states. */
+static void main_exit(mrb_state *mrb) {
+  if (main_record.mrb != mrb) return;
+  for (;;) {
+    pthread_mutex_lock(&reg_lock);
+    for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
+      if (r->is_main || r->terminating) continue;
+      r->terminating = TRUE;
+      mnrb_vm_terminate(r->mrb);
+    }
+    size_t n = live;
+    exit_waiter = n > 1 ? mnrb_current_core(mrb) : NULL;
+    pthread_mutex_unlock(&reg_lock);
+    if (n <= 1) break;
+    mnrb_wait(mrb, MN_WAIT_RACTOR, MN_FOREVER, "Ractor termination");
+  }
+  for (;;) {
+    mnrb_registry_reap();
+    pthread_mutex_lock(&reg_lock);
+    mrb_bool left = reg_head && (reg_head != &main_record || main_record.reg_next);
+    pthread_mutex_unlock(&reg_lock);
+    if (!left) break;
+    mnrb_wait(mrb, MN_WAIT_RACTOR, mn_now_ns() + 1000000, "Ractor termination");   /* their last switch */
+  }
+}
+
+void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class) {
+  mnrb_main_exit_hook_set(main_exit);
+  mnrb_registry_state_opened(mrb, ractor_class);
+}

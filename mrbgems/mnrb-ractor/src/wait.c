@@ -1,0 +1,102 @@
+/*
+ * Waiting for other ractors, and telling when nobody can ever answer.
+ *
+ * A thread that waits on a ractor (Ractor.receive, #take, Ractor.yield, #value, #join) puts a waiter
+ * on the wait list of the record it waits on and parks (MN_WAIT_RACTOR). Whoever ends the wait
+ * (a sender, a taker, the ractor ending, a close) unlinks the waiter under that record's lock and
+ * unparks its thread from whatever native thread it runs on (mn_unpark), still under the lock: once
+ * a waiter is off its list nobody touches it, so it may leave (it lives on its thread's C stack).
+ *
+ * Deadlock: a ractor is stuck when each of its live threads waits forever either on another ractor
+ * (its record's `waiting`, counted while a waiter is parked and not yet woken: the waker takes it
+ * off, so a woken thread that has not run yet does not count) or on a thread of its own (Queue#pop,
+ * join...: mnrb_vm_blocked). When every ractor is stuck, nothing can unstick any of them (no thread
+ * runs, no timer is involved: timed waits and plain sleep do not count). The main ractor's main thread,
+ * when it waits on ractors, wakes every CHECK_NS to look: two looks CHECK_NS apart that both see
+ * every ractor stuck, with no ractor event (the progress counter) in between, raise CRuby's
+ * `fatal` "No live threads left. Deadlock?" in it, naming the ractors. (CRuby hangs here.) Waits
+ * of other threads are not checked: the main thread ending terminates them anyway.
+ */
+#include "internal.h"
+#include <mruby/error.h>
+#include <mruby/string.h>
+
+enum { CHECK_NS = 100 * 1000 * 1000 };
+
+static _Atomic uint64_t progress;
+
+void mnrb_ractor_progress(void) { atomic_fetch_add(&progress, 1); }
+
+static void rwaitq_push(mnrb_rwaitq *q, mnrb_rwaiter *w) {
+  w->next = NULL;
+  w->prev = q->tail;
+  if (q->tail) q->tail->next = w; else q->head = w;
+  q->tail = w;
+  w->linked = TRUE;
+}
+
+static void rwaitq_unlink(mnrb_rwaitq *q, mnrb_rwaiter *w) {
+  if (w->prev) w->prev->next = w->next; else q->head = w->next;
+  if (w->next) w->next->prev = w->prev; else q->tail = w->prev;
+  w->prev = w->next = NULL;
+  w->linked = FALSE;
+}
+
+static mnrb_rwaiter *lead_of(mnrb_rwaiter *w) { return w->lead ? w->lead : w; }
+
+/* The thread is awake (or leaving): its ractor stops counting it, once. */
+static void mark_woken(mnrb_rwaiter *w) {
+  mnrb_rwaiter *lead = lead_of(w);
+  if (!atomic_exchange(&lead->woken, 1)) atomic_fetch_sub(&lead->owner->waiting, 1);
+}
+
+void mnrb_rwait_begin(mnrb_rwaitq *q, mnrb_rwaiter *w) {
+  if (!w->lead) {
+    atomic_store(&w->woken, 0);
+    atomic_fetch_add(&w->owner->waiting, 1);
+  }
+  rwaitq_push(q, w);
+}
+
+void mnrb_rwait_end(mnrb_rwaitq *q, mnrb_rwaiter *w) {
+  if (w->linked) rwaitq_unlink(q, w);
+  mark_woken(w);
+}
+
+mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
+  mnrb_rwaiter *w = q->head;
+  if (w) rwaitq_unlink(q, w);
+  return w;
+}
+
+void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
+  mark_woken(w);
+  mnrb_ractor_progress();
+  mn_unpark(w->core);
+}
+
+void mnrb_rwaitq_wake_all(mnrb_rwaitq *q) {
+  mnrb_rwaiter *w;
+  while ((w = mnrb_rwaitq_shift(q))) mnrb_rwaiter_wake(w);
+}
+
+mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb) {
+  mrb_value msg = mrb_str_new_lit(mrb, "No live threads left. Deadlock?");
+  mrb_str_cat_str(mrb, msg, mnrb_registry_describe(mrb));
+  mrb_exc_raise(mrb, mrb_exc_new_str(mrb, mrb_class_get(mrb, "fatal"), msg));
+}
+
+mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
+  mrb_bool checks = w->owner->is_main && mnrb_current_is_main(mrb);
+  uint64_t seen = UINT64_MAX;
+  for (;;) {
+    uint64_t deadline = checks ? mn_now_ns() + CHECK_NS : MN_FOREVER;
+    mn_park_result r = mnrb_wait(mrb, MN_WAIT_RACTOR, deadline, what);
+    if (r != MN_TIMEDOUT) return FALSE;
+    if (atomic_load(&lead_of(w)->woken)) return FALSE;
+    uint64_t before = atomic_load(&progress);
+    if (!mnrb_registry_all_stuck()) { seen = UINT64_MAX; continue; }
+    if (seen == before) return TRUE;
+    seen = before;
+  }
+}

@@ -1,0 +1,115 @@
+# Code a ractor can use: what was defined before Ractor.new (CRuby: methods, classes, modules and
+# shareable constants are usable from every ractor). mnrb copies these definitions into the new
+# ractor's heap; definitions made after it started are not seen there (mnrb-only test below).
+
+def ractor_code_fib(n)
+  n < 2 ? n : ractor_code_fib(n - 1) + ractor_code_fib(n - 2)
+end
+
+module RactorCodeGreeting
+  def greet
+    "hello #{name}"
+  end
+end
+
+class RactorCodeAnimal
+  include RactorCodeGreeting
+  include Comparable
+  attr_accessor :name, :legs
+  LIMBS = 4
+
+  def initialize(name, legs = LIMBS)
+    @name = name
+    @legs = legs
+  end
+
+  def <=>(other)
+    legs <=> other.legs
+  end
+
+  def self.create(name)
+    new(name)
+  end
+end
+
+class RactorCodeBird < RactorCodeAnimal
+  def initialize(name)
+    super(name, 2)
+  end
+
+  def greet
+    super + " (tweet)"
+  end
+end
+
+module RactorCodeOuter
+  class Inner
+    def where
+      "inner"
+    end
+  end
+  SETTINGS = Ractor.make_shareable({ depth: 3, name: "outer" })
+end
+
+class Integer
+  def ractor_code_double
+    self * 2
+  end
+end
+
+RACTOR_CODE_N = 20
+RACTOR_CODE_FROZEN = %w[a b].map(&:freeze).freeze
+
+class RactorCodeTest < MnTest::Case
+  def test_top_level_method
+    assert_equal 6765, Ractor.new { ractor_code_fib(RACTOR_CODE_N) }.take
+  end
+
+  def test_class_with_module_accessors_and_super
+    r = Ractor.new do
+      b = RactorCodeBird.new("tweety")
+      b.legs = 3
+      [b.greet, b.legs, b.is_a?(RactorCodeGreeting), b.is_a?(RactorCodeAnimal), b.class.name]
+    end
+    assert_equal ["hello tweety (tweet)", 3, true, true, "RactorCodeBird"], r.take
+  end
+
+  def test_class_methods_and_included_core_module
+    r = Ractor.new do
+      a = RactorCodeAnimal.create("cat")
+      b = RactorCodeBird.new("owl")
+      [a.legs, a > b, [a, b].min.name]
+    end
+    assert_equal [4, true, "owl"], r.take
+  end
+
+  def test_nested_class_and_frozen_constants
+    r = Ractor.new do
+      [RactorCodeOuter::Inner.new.where, RactorCodeOuter::SETTINGS[:name], RactorCodeAnimal::LIMBS, RACTOR_CODE_FROZEN]
+    end
+    assert_equal ["inner", "outer", 4, %w[a b]], r.take
+  end
+
+  def test_methods_added_to_core_classes
+    assert_equal 42, Ractor.new { 21.ractor_code_double }.take
+  end
+
+  def test_method_defined_inside_a_ractor_stays_there
+    mnrb_only   # CRuby's ractors share one class table
+    r = Ractor.new do
+      def ractor_local_helper(x) = x + 1
+      ractor_local_helper(1)
+    end
+    assert_equal 2, r.take
+    refute respond_to?(:ractor_local_helper, true)
+  end
+
+  def test_later_definitions_are_not_seen_by_a_running_ractor
+    mnrb_only   # CRuby's ractors share one class table and do see them
+    r = Ractor.new { Ractor.receive; Object.const_defined?(:RactorCodeLater) }
+    Object.const_set(:RactorCodeLater, 1)
+    r << :go
+    assert_equal false, r.take
+    assert_equal 1, Ractor.new { RactorCodeLater }.take
+  end
+end
