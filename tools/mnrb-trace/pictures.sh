@@ -55,3 +55,9 @@ picture queue-ping-pong --from=1 --to=1.01 -- -e '
   t = Thread.new { 2000.times { b << a.pop + 1 } }
   v = 0; 2000.times { a << v; v = b.pop }
   t.join'
+
+# (5) two ractors computing in parallel on two native threads, each with its own GVL and heap
+RUBY_MAX_PROC=2 picture two-ractors -- -e '
+  def fib(n) = n < 2 ? n : fib(n - 1) + fib(n - 2)
+  rs = 2.times.map { Ractor.new { a = []; 30.times { |i| fib(20); a << "x" * 1000; a.clear if i % 5 == 0 }; :done } }
+  rs.each(&:take)'
