@@ -16,6 +16,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-compat"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-gvl-tracing"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-gvltools"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   conf.cc.flags << '-pthread'
 end
