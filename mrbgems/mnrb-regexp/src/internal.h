@@ -29,16 +29,21 @@ typedef struct rx_regexp {
   char *src;           /* the source, NUL-terminated */
   mrb_int srclen;
   int options;         /* RX_* */
+  struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
 } rx_regexp;
 
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
- * The MatchData object also holds its Regexp and a frozen copy of the subject (ivars). */
+ * A MatchData object is a 3-slot array object (MRB_TT_STRUCT, so the GC marks its slots and no
+ * instance-variable table is needed): its Regexp, a frozen copy of the subject, and a frozen
+ * String whose buffer holds this struct followed by the beg and end arrays (beg/end point there;
+ * the buffer never moves or changes after creation). */
 typedef struct rx_match {
   int n;
   int *beg, *end;
 } rx_match;
 
-extern const struct mrb_data_type rx_regexp_type, rx_match_type;
+extern const struct mrb_data_type rx_regexp_type;
+mrb_bool rx_match_p(mrb_state *mrb, mrb_value v);
 
 /* regexp.c */
 rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a Regexp */

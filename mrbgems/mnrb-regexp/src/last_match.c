@@ -68,7 +68,7 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
   mrb_callinfo *owner = owner_frame(mrb, mrb->c->ci);
   if (set) {
     if (k != '~') mrb_raisef(mrb, E_NAME_ERROR, "Can't set variable %n", sym);
-    if (!mrb_nil_p(*val) && !(mrb_data_p(*val) && DATA_TYPE(*val) == &rx_match_type))
+    if (!mrb_nil_p(*val) && !rx_match_p(mrb, *val))
       mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected MatchData)", mrb_obj_class(mrb, *val));
     owner->last_match = mrb_nil_p(*val) ? NULL : mrb_basic_ptr(*val);
     return TRUE;

@@ -4,7 +4,6 @@
  * not change pre_match, as in CRuby). The copy shares the subject's buffer until either changes.
  */
 #include "internal.h"
-#include <stdlib.h>
 #include <string.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -17,46 +16,55 @@
 
 mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);
 
-static void match_free(mrb_state *mrb, void *p) {
-  rx_match *m = p;
-  if (!m) return;
-  free(m->beg);
-  free(m);
+enum { SLOT_REGEXP, SLOT_STRING, SLOT_OFFSETS, SLOTS };
+
+static mrb_value slot(mrb_value m, int i) { return ARY_EMBED_PTR(mrb_ary_ptr(m))[i]; }
+
+mrb_bool rx_match_p(mrb_state *mrb, mrb_value v) {
+  if (mrb_type(v) != MRB_TT_STRUCT || RARRAY_LEN(v) != SLOTS || !ARY_EMBED_P(mrb_ary_ptr(v))) return FALSE;
+  mrb_value re = slot(v, SLOT_REGEXP), offs = slot(v, SLOT_OFFSETS);
+  if (!rx_regexp_p(mrb, re) || !mrb_string_p(offs) || RSTRING_LEN(offs) < (mrb_int)sizeof(rx_match)) return FALSE;
+  rx_regexp *r = DATA_PTR(re);
+  return r && mrb_obj_class(mrb, v) == r->match_class;   /* only this file makes instances of it */
 }
-const struct mrb_data_type rx_match_type = { "MatchData", match_free };
 
 rx_match *rx_match_get(mrb_state *mrb, mrb_value v) {
-  rx_match *m = mrb_data_check_get_ptr(mrb, v, &rx_match_type);
-  if (!m) mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected MatchData)", mrb_obj_class(mrb, v));
-  return m;
+  if (!rx_match_p(mrb, v))
+    mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected MatchData)", mrb_obj_class(mrb, v));
+  return (rx_match *)RSTRING_PTR(slot(v, SLOT_OFFSETS));
 }
 
 mrb_value rx_match_new(mrb_state *mrb, mrb_value re, mrb_value str, OnigRegion *region) {
-  struct RClass *cls = mrb_class_get_id(mrb, MRB_SYM(MatchData));
-  struct RData *d = mrb_data_object_alloc(mrb, cls, NULL, &rx_match_type);
-  mrb_value obj = mrb_obj_value(d);
   int n = region->num_regs;
-  rx_match *m = malloc(sizeof *m);
-  int *offs = malloc(sizeof(int) * 2 * (size_t)(n > 0 ? n : 1));
-  if (!m || !offs) { free(m); free(offs); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
+  rx_regexp *r = rx_get(mrb, re);
+  mrb_value offs = mrb_str_new(mrb, NULL, (mrb_int)(sizeof(rx_match) + sizeof(int) * 2 * (size_t)n));
+  rx_match *m = (rx_match *)RSTRING_PTR(offs);   /* a heap buffer (never embedded: too long), aligned */
   m->n = n;
-  m->beg = offs;
-  m->end = offs + n;
+  m->beg = (int *)(m + 1);
+  m->end = m->beg + n;
   memcpy(m->beg, region->beg, sizeof(int) * (size_t)n);
   memcpy(m->end, region->end, sizeof(int) * (size_t)n);
-  d->data = m;
+  mrb_obj_freeze(mrb, offs);
   mrb_value copy = str;
   if (!mrb_frozen_p(mrb_basic_ptr(str))) copy = mrb_obj_freeze(mrb, mrb_str_dup(mrb, str));
-  mrb_iv_set(mrb, obj, MRB_SYM(string), copy);
-  mrb_iv_set(mrb, obj, MRB_SYM(regexp), re);
-  return obj;
+  /* the array object last, filled before anything else can allocate (and so collect) */
+  struct RArray *a = (struct RArray *)mrb_obj_alloc(mrb, MRB_TT_STRUCT, r->match_class);
+  ARY_SET_EMBED_LEN(a, SLOTS);
+  ARY_EMBED_PTR(a)[SLOT_REGEXP] = re;
+  ARY_EMBED_PTR(a)[SLOT_STRING] = copy;
+  ARY_EMBED_PTR(a)[SLOT_OFFSETS] = offs;
+  return mrb_obj_value(a);
 }
 
 mrb_value rx_match_string(mrb_state *mrb, mrb_value m) {
-  return mrb_iv_get(mrb, m, MRB_SYM(string));
+  rx_match_get(mrb, m);
+  return slot(m, SLOT_STRING);
 }
 
-static mrb_value match_regexp_v(mrb_state *mrb, mrb_value m) { return mrb_iv_get(mrb, m, MRB_SYM(regexp)); }
+static mrb_value match_regexp_v(mrb_state *mrb, mrb_value m) {
+  rx_match_get(mrb, m);
+  return slot(m, SLOT_REGEXP);
+}
 
 mrb_value rx_match_group(mrb_state *mrb, mrb_value self, int i) {
   rx_match *m = rx_match_get(mrb, self);
@@ -232,7 +240,7 @@ static mrb_value match_inspect(mrb_state *mrb, mrb_value self) {
 
 static mrb_value match_eq(mrb_state *mrb, mrb_value self) {
   mrb_value other = mrb_get_arg1(mrb);
-  if (!mrb_data_p(other) || DATA_TYPE(other) != &rx_match_type) return mrb_false_value();
+  if (!rx_match_p(mrb, other)) return mrb_false_value();
   rx_match *a = rx_match_get(mrb, self), *b = rx_match_get(mrb, other);
   if (a->n != b->n || memcmp(a->beg, b->beg, sizeof(int) * 2 * (size_t)a->n) != 0) return mrb_false_value();
   return mrb_bool_value(mrb_str_equal(mrb, rx_match_string(mrb, self), rx_match_string(mrb, other)) &&
@@ -241,7 +249,7 @@ static mrb_value match_eq(mrb_state *mrb, mrb_value self) {
 
 void rx_init_match(mrb_state *mrb) {
   struct RClass *md = mrb_define_class(mrb, "MatchData", mrb->object_class);
-  MRB_SET_INSTANCE_TT(md, MRB_TT_DATA);
+  MRB_SET_INSTANCE_TT(md, MRB_TT_STRUCT);
   mrb_undef_class_method(mrb, md, "new");
   mrb_undef_class_method(mrb, md, "allocate");
   mrb_define_method(mrb, md, "[]", match_aref, MRB_ARGS_ARG(1, 1));

@@ -74,6 +74,7 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
   re->src = copy;
   re->srclen = len;
   re->options = options & RX_OPTS;
+  re->match_class = mrb_class_get_id(mrb, MRB_SYM(MatchData));
   return re;
 }
 
