@@ -95,3 +95,12 @@ echo
 echo "Timer accuracy (200 sleeps of 0.5 ms), mnrb vs CRuby:"
 $MNRB bench/sleep.rb 0.0005 200 | sed 's/^/  mnrb:  /'
 ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'
+
+echo
+echo "Regexp (bench/regexp.rb: the same patterns over about 3 MB of generated log lines), mnrb vs CRuby $(ruby -e 'print RUBY_VERSION'):"
+rx_m=$($MNRB bench/regexp.rb); rx_c=$(ruby bench/regexp.rb)   # one after the other, not side by side
+paste -d'|' <(echo "$rx_m") <(echo "$rx_c") | awk -F'|' '{
+  n = $1; sub(/:.*/, "", n)
+  m = $1; sub(/^[^:]*: +/, "", m); rm = m; sub(/ s .*/, "", m); sub(/^[^(]*/, "", rm)
+  c = $2; sub(/^[^:]*: +/, "", c); rc = c; sub(/ s .*/, "", c); sub(/^[^(]*/, "", rc)
+  printf "  %-34s mnrb %.3f s, CRuby %.3f s: %.2fx%s\n", n, m, c, m / c, (rm == rc) ? "" : "  RESULTS DIFFER " rm " vs " rc }'

@@ -297,6 +297,22 @@ class RegexpTest < MnTest::Case
     assert_equal [true] * 16, 16.times.map { q.pop }
   end
 
+  def test_last_match_survives_garbage_collection_while_threads_switch
+    threads = 4.times.map do |i|
+      Thread.new do
+        ok = true
+        200.times do |k|
+          "k#{i}-#{k}" =~ /k(\d+)-(\d+)/
+          GC.start if k % 50 == i
+          Array.new(50) { "x" * 40 }   # garbage, so that collections have work
+          ok &&= $~.string == "k#{i}-#{k}" && $2 == k.to_s && $~.pre_match == ""
+        end
+        ok
+      end
+    end
+    assert_equal [true] * 4, threads.map(&:value)
+  end
+
   def test_a_regexp_is_shared_by_threads
     re = /(\d+)-(\d+)/
     threads = 8.times.map do |i|
