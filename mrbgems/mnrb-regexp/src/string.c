@@ -122,6 +122,7 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
     mrb_argnum_error(mrb, argc, 1, 2);
   }
   mrb_value pat = rx_from_pattern(mrb, argv[0]);
+  mrb_gc_protect(mrb, pat);   /* a quoted String pattern lives only here: keep it through the yields */
   mrb_value repl = argc == 2 ? argv[1] : mrb_nil_value();
   mrb_bool hash = argc == 2 && mrb_hash_p(repl);
   if (argc == 2 && !hash) repl = mrb_str_to_str(mrb, repl);
@@ -199,6 +200,7 @@ static mrb_value str_scan(mrb_state *mrb, mrb_value self) {
   mrb_value pat, blk;
   mrb_get_args(mrb, "o&", &pat, &blk);
   pat = rx_from_pattern(mrb, pat);
+  mrb_gc_protect(mrb, pat);
   rx_regexp *re = rx_get(mrb, pat);
   mrb_value subject = mrb_obj_freeze(mrb, mrb_str_dup(mrb, self));
   const char *s = RSTRING_PTR(subject);
