@@ -17,6 +17,7 @@
 #include <mruby/class.h>
 #include <mruby/hash.h>
 #include <mruby/presym.h>
+#include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
 
@@ -115,12 +116,38 @@ static mrb_value regexp_s_new(mrb_state *mrb, mrb_value cls) {
   return regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options_from(mrb, opt));
 }
 
+/* The literal cache's fast path: the last Regexp each call site (irep, pc of the caller's OP_SEND)
+ * got, checked against the source and flags before use (an interpolated literal's source varies).
+ * Entries point at Regexps the cache Hash holds; both are emptied together. */
+#define SITES 256
+typedef struct { const void *irep; const mrb_code *pc; struct RBasic *re; } literal_site;
+static void sites_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
+static const struct mrb_data_type sites_type = { "Regexp literal sites", sites_free };
+
+static literal_site *sites_of(mrb_state *mrb, mrb_value cls) {
+  mrb_value v = mrb_iv_get(mrb, cls, MRB_SYM(__literal_sites));
+  if (mrb_data_p(v) && DATA_TYPE(v) == &sites_type) return DATA_PTR(v);
+  struct RData *d = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &sites_type);
+  d->data = mrb_calloc(mrb, SITES, sizeof(literal_site));
+  mrb_iv_set(mrb, cls, MRB_SYM(__literal_sites), mrb_obj_value(d));
+  return d->data;
+}
+
+static mrb_bool same_pattern(mrb_value re, const char *src, mrb_int len, int options) {
+  rx_regexp *r = DATA_PTR(re);
+  return r && r->options == options && r->srclen == len && memcmp(r->src, src, (size_t)len) == 0;
+}
+
 /* Regexp.compile: what literals call (see the top); with anything but a String it is Regexp.new. */
 static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
-  mrb_value pat, flags = mrb_nil_value(), enc = mrb_nil_value();
-  mrb_get_args(mrb, "o|oo", &pat, &flags, &enc);
-  if (!mrb_string_p(pat) || !(mrb_nil_p(flags) || mrb_string_p(flags)))
-    return mrb_funcall_argv(mrb, cls, MRB_SYM(new), mrb_nil_p(flags) ? 1 : 2, (mrb_value[]){pat, flags});
+  mrb_int argc = mrb_get_argc(mrb);
+  const mrb_value *argv = mrb_get_argv(mrb);
+  mrb_value pat = argc > 0 ? argv[0] : mrb_nil_value(), flags = argc > 1 ? argv[1] : mrb_nil_value();
+  if (argc < 1 || argc > 3 || !mrb_string_p(pat) || !(mrb_nil_p(flags) || mrb_string_p(flags))) {
+    mrb_value a[2] = { pat, flags };
+    if (argc < 1 || argc > 3) mrb_argnum_error(mrb, argc, 1, 3);
+    return mrb_funcall_argv(mrb, cls, MRB_SYM(new), mrb_nil_p(flags) ? 1 : 2, a);
+  }
   int options = 0;
   if (mrb_string_p(flags)) {
     for (mrb_int i = 0; i < RSTRING_LEN(flags); i++) {
@@ -131,6 +158,21 @@ static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
       default: break;   /* o, and encodings: all patterns are UTF-8 */
       }
     }
+  }
+  const char *src = RSTRING_PTR(pat);
+  mrb_int len = RSTRING_LEN(pat);
+  literal_site *site = NULL;
+  mrb_callinfo *ci = mrb->c->ci;
+  if (ci > mrb->c->cibase && ci[-1].proc && !MRB_PROC_CFUNC_P(ci[-1].proc)) {
+    const void *irep = ci[-1].proc->body.irep;
+    const mrb_code *pc = ci[-1].pc;
+    uintptr_t h = ((uintptr_t)irep >> 4) ^ ((uintptr_t)pc * 0x9E3779B1u);
+    site = &sites_of(mrb, cls)[(h ^ (h >> 13)) & (SITES - 1)];
+    if (site->irep == irep && site->pc == pc && site->re && same_pattern(mrb_obj_value(site->re), src, len, options))
+      return mrb_obj_value(site->re);
+    site->irep = irep;
+    site->pc = pc;
+    site->re = NULL;
   }
   mrb_value cache = mrb_iv_get(mrb, cls, MRB_SYM(__literal_cache));
   if (!mrb_hash_p(cache)) {
@@ -144,11 +186,16 @@ static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
     mrb_str_cat_str(mrb, key, pat);
   }
   mrb_value re = mrb_hash_fetch(mrb, cache, key, mrb_nil_value());
-  if (!mrb_nil_p(re)) return re;
-  re = regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options);
-  mrb_obj_freeze(mrb, re);
-  if (mrb_hash_size(mrb, cache) >= CACHE_MAX) mrb_hash_clear(mrb, cache);
-  mrb_hash_set(mrb, cache, mrb_str_dup(mrb, key), re);
+  if (mrb_nil_p(re)) {
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), src, len, options);
+    mrb_obj_freeze(mrb, re);
+    if (mrb_hash_size(mrb, cache) >= CACHE_MAX) {
+      mrb_hash_clear(mrb, cache);
+      memset(sites_of(mrb, cls), 0, sizeof(literal_site) * SITES);
+    }
+    mrb_hash_set(mrb, cache, mrb_str_dup(mrb, key), re);
+  }
+  if (site) site->re = mrb_basic_ptr(re);
   return re;
 }
 
@@ -360,7 +407,8 @@ static mrb_value regexp_match(mrb_state *mrb, mrb_value self) {
 static mrb_value regexp_match_p(mrb_state *mrb, mrb_value self) {
   mrb_value str;
   mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i", &str, &pos);
+  if (mrb_get_argc(mrb) == 1) str = mrb_get_argv(mrb)[0];   /* the common case, without format parsing */
+  else mrb_get_args(mrb, "o|i", &str, &pos);
   if (mrb_nil_p(str)) return mrb_false_value();
   str = subject_of(mrb, str);
   rx_regexp *re = rx_get(mrb, self);
