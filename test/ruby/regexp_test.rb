@@ -178,6 +178,21 @@ class RegexpTest < MnTest::Case
     assert_equal [], /(a)/.names
   end
 
+  def test_dup_and_clone
+    r = Regexp.new("a(b)", Regexp::IGNORECASE)
+    d = r.dup
+    assert_equal r, d
+    assert_equal 1, d =~ "xAB"
+    c = /lit/.clone
+    assert c.frozen?
+    assert_equal 0, c =~ "lit"
+    m = r.match("xab")
+    md = m.dup
+    assert_equal m, md
+    assert_equal "b", md[1]
+    assert_equal "x", m.clone.pre_match
+  end
+
   def test_casefold
     assert(/a/i.casefold?)
     refute(/a/.casefold?)

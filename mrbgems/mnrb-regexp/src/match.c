@@ -247,11 +247,26 @@ static mrb_value match_eq(mrb_state *mrb, mrb_value self) {
                         mrb_equal(mrb, match_regexp_v(mrb, self), match_regexp_v(mrb, other)));
 }
 
+/* dup and clone: the copy shares the original's (immutable) slots */
+static mrb_value match_init_copy(mrb_state *mrb, mrb_value self) {
+  mrb_value orig = mrb_get_arg1(mrb);
+  if (mrb_obj_equal(mrb, self, orig)) return self;
+  rx_match_get(mrb, orig);
+  struct RArray *a = mrb_ary_ptr(self);
+  if (mrb_type(self) != MRB_TT_STRUCT || ARY_EMBED_P(a) || a->as.heap.ptr)
+    mrb_raise(mrb, E_TYPE_ERROR, "already initialized match data");
+  ARY_SET_EMBED_LEN(a, SLOTS);
+  for (int i = 0; i < SLOTS; i++) ARY_EMBED_PTR(a)[i] = slot(orig, i);
+  mrb_write_barrier(mrb, (struct RBasic *)a);
+  return self;
+}
+
 void rx_init_match(mrb_state *mrb) {
   struct RClass *md = mrb_define_class(mrb, "MatchData", mrb->object_class);
   MRB_SET_INSTANCE_TT(md, MRB_TT_STRUCT);
   mrb_undef_class_method(mrb, md, "new");
   mrb_undef_class_method(mrb, md, "allocate");
+  mrb_define_method(mrb, md, "initialize_copy", match_init_copy, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, md, "[]", match_aref, MRB_ARGS_ARG(1, 1));
   mrb_define_method(mrb, md, "captures", match_captures, MRB_ARGS_NONE());
   mrb_define_method(mrb, md, "named_captures", match_named_captures, MRB_ARGS_NONE());

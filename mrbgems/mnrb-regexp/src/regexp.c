@@ -241,6 +241,17 @@ mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat) {
   return mrb_funcall_argv(mrb, mrb_obj_value(cls), MRB_SYM(compile), 1, &q);   /* cached */
 }
 
+/* dup and clone: a copy compiles its own pattern (a Regexp's compiled form belongs to one object) */
+static mrb_value regexp_init_copy(mrb_state *mrb, mrb_value self) {
+  mrb_value orig = mrb_get_arg1(mrb);
+  if (mrb_obj_equal(mrb, self, orig)) return self;
+  rx_regexp *src = rx_get(mrb, orig);
+  if (DATA_PTR(self)) mrb_raise(mrb, E_TYPE_ERROR, "already initialized regexp");
+  DATA_TYPE(self) = &rx_regexp_type;
+  DATA_PTR(self) = compile(mrb, src->src, src->srclen, src->options);
+  return self;
+}
+
 /* ---- queries ---- */
 
 static mrb_value regexp_source(mrb_state *mrb, mrb_value self) {
@@ -484,6 +495,7 @@ void rx_init_regexp(mrb_state *mrb) {
   mrb_define_class_method(mrb, re, "quote", regexp_s_escape, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, re, "union", regexp_s_union, MRB_ARGS_ANY());
   mrb_define_class_method(mrb, re, "last_match", regexp_s_last_match, MRB_ARGS_OPT(1));
+  mrb_define_method(mrb, re, "initialize_copy", regexp_init_copy, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, re, "source", regexp_source, MRB_ARGS_NONE());
   mrb_define_method(mrb, re, "options", regexp_options, MRB_ARGS_NONE());
   mrb_define_method(mrb, re, "casefold?", regexp_casefold_p, MRB_ARGS_NONE());
