@@ -362,6 +362,12 @@ class RegexpTest < MnTest::Case
     assert_equal "invalid byte sequence in UTF-8", e.message
   end
 
+  def test_runaway_backtracking_raises_instead_of_running_for_ever
+    mnrb_only   # Oniguruma's retry limit; CRuby 3.1's Onigmo happens to fail this one fast
+    e = assert_raise(RegexpError) { /(a+)+b/ =~ "a" * 30 + "c" }
+    assert_equal "retry-limit-in-match over", e.message
+  end
+
   def test_regexp_error_for_a_bad_literal_at_run_time
     mnrb_only   # CRuby rejects it when parsing
     src = 'def bad_re; /a(/; end; bad_re'

@@ -65,6 +65,14 @@ class StringRegexpTest < MnTest::Case
     assert_nil s.gsub!(/z/, "")
   end
 
+  def test_bang_methods_on_a_frozen_string_raise_even_without_a_match
+    s = "abc".freeze
+    assert_raise(FrozenError) { s.sub!(/x/, "") }
+    assert_raise(FrozenError) { s.gsub!(/x/, "") }
+    assert_raise(FrozenError) { s.gsub!(/a/) { "" } }
+    assert_equal "abc", s
+  end
+
   def test_gsub_without_replacement_or_block_is_an_enumerator
     assert_equal ["l", "l"], "hello".gsub(/l/).to_a
   end

@@ -121,6 +121,7 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
     if (global && argc == 1) return to_enum(mrb, self, bang ? MRB_SYM_B(gsub) : MRB_SYM(gsub), argc, argv);
     mrb_argnum_error(mrb, argc, 1, 2);
   }
+  if (bang) mrb_check_frozen(mrb, mrb_basic_ptr(self));   /* even when nothing matches, as CRuby */
   mrb_value pat = rx_from_pattern(mrb, argv[0]);
   mrb_gc_protect(mrb, pat);   /* a quoted String pattern lives only here: keep it through the yields */
   mrb_value repl = argc == 2 ? argv[1] : mrb_nil_value();
