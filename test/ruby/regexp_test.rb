@@ -74,6 +74,10 @@ class RegexpTest < MnTest::Case
     assert_equal "premature end of char-class: /[a/", e.message
     e = assert_raise(RegexpError) { Regexp.new("*") }
     assert_equal "target of repeat operator is not specified: /*/", e.message
+    e = assert_raise(RegexpError) { Regexp.new("\\") }
+    assert_equal "too short escape sequence: /\\/", e.message
+    e = assert_raise(RegexpError) { Regexp.new("[b-a]") }
+    assert_equal "empty range in char class: /[b-a]/", e.message
     assert_kind_of StandardError, e
   end
 

@@ -63,8 +63,10 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
   if (r != ONIG_NORMAL) {
     OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
     onig_error_code_to_str(msg, r, &einfo);
+    const char *text = (const char *)msg;
+    if (r == ONIGERR_END_PATTERN_AT_ESCAPE) text = "too short escape sequence";   /* CRuby's wording */
     mrb_value s = mrb_str_new(mrb, src, len);
-    mrb_raisef(mrb, error_class(mrb), "%s: /%v/", (const char *)msg, s);
+    mrb_raisef(mrb, error_class(mrb), "%s: /%v/", text, s);
   }
   rx_regexp *re = calloc(1, sizeof *re);
   char *copy = malloc((size_t)len + 1);
