@@ -287,6 +287,33 @@ class RegexpTest < MnTest::Case
     blk.call
   end
 
+  define_method(:defined_with_define_method) { "d" =~ /(d)/; $1 }
+
+  def nested_blocks_match
+    [1].each { [2].each { "n" =~ /(n)/ } }
+    $1
+  end
+
+  def test_scoping_of_other_kinds_of_frames
+    "top" =~ /(top)/
+    assert_equal "d", defined_with_define_method
+    assert_equal "top", $1
+    assert_equal "n", nested_blocks_match
+    assert_equal "top", $1
+    pr = proc { |s| s =~ /(.+)/; $1 }
+    assert_equal ["x", "y"], %w(x y).map(&pr)
+    assert_equal "y", $1   # the proc was written here: it shares this method's $~
+    Object.new.instance_eval { "ie" =~ /(ie)/ }
+    assert_equal "ie", $1
+  end
+
+  def test_a_fiber_has_its_own_last_match
+    "m" =~ /(m)/
+    f = Fiber.new { first = $1; "f" =~ /(f)/; [first, $1] }
+    assert_equal [nil, "f"], f.resume
+    assert_equal "m", $1
+  end
+
   def test_each_thread_has_its_own_last_match
     "main" =~ /(main)/
     t = Thread.new { r = [$~]; "thr" =~ /(thr)/; r << $1; r }

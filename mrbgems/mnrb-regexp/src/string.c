@@ -34,13 +34,14 @@ static mrb_func_t original(mrb_state *mrb, mrb_sym name) {
 static mrb_func_t orig_get(mrb_func_t *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
 
 static mrb_value string_pattern_regexp(mrb_state *mrb, mrb_value pat) {
-  /* String#match and #match? compile a String pattern as a regexp source (CRuby) */
+  /* String#match and #match? compile a String pattern as a regexp source (CRuby), through the
+     literal cache: a frozen Regexp shared by every use of the same source */
   if (rx_regexp_p(mrb, pat)) return pat;
   if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
   if (!mrb_string_p(pat))
     mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected Regexp)", mrb_obj_class(mrb, pat));
   struct RClass *cls = mrb_class_get_id(mrb, MRB_SYM(Regexp));
-  return mrb_funcall_argv(mrb, mrb_obj_value(cls), MRB_SYM(new), 1, &pat);
+  return mrb_funcall_argv(mrb, mrb_obj_value(cls), MRB_SYM(compile), 1, &pat);
 }
 
 static mrb_value str_match_op(mrb_state *mrb, mrb_value self) {
