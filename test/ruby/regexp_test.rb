@@ -379,6 +379,22 @@ class RegexpTest < MnTest::Case
     assert_equal "語", "日本語"[/.\z/]
   end
 
+  def test_shorthand_classes_are_ascii_and_the_rest_unicode
+    assert_nil "ö" =~ /\w/
+    assert_equal 0, "ö" =~ /\W/
+    assert_equal 0, "ö" =~ /[^\w]/
+    assert_nil "١" =~ /\d/
+    assert_nil "\u3000" =~ /\s/
+    assert_equal 0, "ö" =~ /[[:alpha:]]/
+    assert_equal 0, "ö" =~ /[[:word:]]/
+    assert_equal 0, "é" =~ /\p{Word}/
+    assert_equal 0, "١" =~ /[[:digit:]]/
+    assert_nil "aé" =~ /a\b/          # \b: é is a word character
+    assert_equal 0, "a-" =~ /[\w-]+$/
+    assert_equal 0, "\\w" =~ /\\w/      # an escaped backslash, then a plain w
+    assert_equal ["w", "rd"], "wörd".scan(/\w+/)
+  end
+
   def test_positions_are_byte_offsets_in_mnrb
     mnrb_only
     assert_equal 3, /b/ =~ "éab"
@@ -388,9 +404,30 @@ class RegexpTest < MnTest::Case
   end
 
   def test_invalid_utf8_subject_raises_argument_error
-    mnrb_only   # CRuby: likewise for a UTF-8 String; mnrb's strings carry no encoding
     e = assert_raise(ArgumentError) { /a/ =~ "a\xff" }
     assert_equal "invalid byte sequence in UTF-8", e.message
+    assert_raise(ArgumentError) { "a\xff".gsub(/a/, "b") }
+    assert_raise(ArgumentError) { "a\xff".split(/x/) }
+  end
+
+  def test_a_long_string_made_invalid_after_a_match_raises
+    s = "a" * 1000
+    assert_equal 0, s =~ /a/
+    s << "\xff"
+    assert_raise(ArgumentError) { s =~ /a/ }
+    t = "b" * 999 + "\xe3"
+    assert_raise(ArgumentError) { t.match(/b/, 5) }
+  end
+
+  def test_matching_a_long_string_from_successive_positions
+    big = "wörd " * 20_000   # \w is ASCII: "w" and "rd" are two words
+    pos = 0
+    n = 0
+    while (m = /\w+/.match(big, pos))
+      n += 1
+      pos = m.end(0)
+    end
+    assert_equal 40_000, n
   end
 
   def test_runaway_backtracking_raises_instead_of_running_for_ever

@@ -24,12 +24,25 @@
 #define RX_MULTILINE  4
 #define RX_OPTS       (RX_IGNORECASE | RX_EXTENDED | RX_MULTILINE)
 
+/* Per interpreter (one per ractor, used under its GVL): subjects already found to be valid UTF-8,
+ * so that matching a long string again (a loop of match(str, pos)) does not rescan it. Keyed by
+ * buffer and length: a string changed in place keeps both, so a stale entry can let an invalid
+ * string through; the cost is a missed ArgumentError, not memory safety (Oniguruma reads within
+ * [str, end) whatever the bytes: checked under valgrind with random invalid UTF-8). */
+#define RX_VALID_CACHE 4
+#define RX_VALID_MIN_LEN 256
+typedef struct rx_state {
+  struct { const char *ptr; mrb_int len; } valid[RX_VALID_CACHE];
+  int next;
+} rx_state;
+
 typedef struct rx_regexp {
   OnigRegex re;        /* read-only once built */
   char *src;           /* the source, NUL-terminated */
   mrb_int srclen;
   int options;         /* RX_* */
   struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
+  rx_state *state;              /* that interpreter's */
 } rx_regexp;
 
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
@@ -53,7 +66,7 @@ mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a Stri
 
 /* search.c: one search of `re` in `str` from byte `start`; -1 (no match) or the match position,
  * region filled. `str` must have passed rx_check_utf8. */
-void rx_check_utf8(mrb_state *mrb, const char *s, mrb_int len);
+void rx_check_utf8(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len);
 mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int start,
                   mrb_bool backward, OnigRegion *region);
 mrb_int rx_char_len(const char *s, mrb_int len, mrb_int at);   /* bytes of the character at `at` (>=1) */

@@ -32,6 +32,9 @@ static void regexp_free(mrb_state *mrb, void *p) {
 }
 const struct mrb_data_type rx_regexp_type = { "Regexp", regexp_free };
 
+static void state_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
+static const struct mrb_data_type state_type = { "Regexp state", state_free };
+
 /* Oniguruma's encoding tables are process-wide: set up once, before any state compiles. */
 static pthread_once_t onig_once = PTHREAD_ONCE_INIT;
 static void onig_setup(void) {
@@ -51,6 +54,39 @@ rx_regexp *rx_get(mrb_state *mrb, mrb_value v) {
 
 static struct RClass *error_class(mrb_state *mrb) { return mrb_exc_get_id(mrb, MRB_SYM(RegexpError)); }
 
+/* In Ruby \w \d \s (and \W \D \S) are ASCII-only on UTF-8 text while POSIX brackets, \p{...}
+ * and \b are Unicode. Oniguruma's *_IS_ASCII options would make all of them ASCII, so the six
+ * escapes are spelled out as ASCII classes before compiling (nested classes inside a [...]).
+ * nil when the pattern has none of them. */
+static mrb_value ascii_classes(mrb_state *mrb, const char *src, mrb_int len) {
+  if (!memchr(src, '\\', (size_t)len)) return mrb_nil_value();
+  static const char *const in_class[] = { "a-zA-Z0-9_", "0-9", "\\t\\n\\v\\f\\r\\x20" };
+  mrb_value out = mrb_nil_value();
+  int depth = 0;
+  mrb_int copied = 0;
+  for (mrb_int i = 0; i < len; i++) {
+    char c = src[i];
+    if (c == '[') { depth++; continue; }
+    if (c == ']') { if (depth > 0) depth--; continue; }
+    if (c != '\\' || i + 1 >= len) continue;
+    char e = src[++i];
+    int kind = e == 'w' || e == 'W' ? 0 : e == 'd' || e == 'D' ? 1 : e == 's' || e == 'S' ? 2 : -1;
+    if (kind < 0) continue;
+    mrb_bool negated = e == 'W' || e == 'D' || e == 'S';
+    if (mrb_nil_p(out)) out = mrb_str_new(mrb, NULL, 0);
+    mrb_str_cat(mrb, out, src + copied, i - 1 - copied);
+    if (depth > 0 && !negated) mrb_str_cat_cstr(mrb, out, in_class[kind]);
+    else {
+      mrb_str_cat_cstr(mrb, out, negated ? "[^" : "[");
+      mrb_str_cat_cstr(mrb, out, in_class[kind]);
+      mrb_str_cat_cstr(mrb, out, "]");
+    }
+    copied = i + 1;
+  }
+  if (!mrb_nil_p(out)) mrb_str_cat(mrb, out, src + copied, len - copied);
+  return out;
+}
+
 /* Builds the pattern or raises RegexpError "message: /source/", as CRuby does. */
 static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int options) {
   pthread_once(&onig_once, onig_setup);
@@ -58,8 +94,11 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
     mrb_raisef(mrb, error_class(mrb), "invalid multibyte character: /%v/", mrb_str_new(mrb, src, len));
   OnigRegex reg;
   OnigErrorInfo einfo;
-  int r = onig_new(&reg, (const OnigUChar *)src, (const OnigUChar *)src + len,
-                   (OnigOptionType)(options & RX_OPTS), ONIG_ENCODING_UTF8, ONIG_SYNTAX_RUBY, &einfo);
+  mrb_value ascii = ascii_classes(mrb, src, len);
+  const char *pat = mrb_nil_p(ascii) ? src : RSTRING_PTR(ascii);
+  mrb_int plen = mrb_nil_p(ascii) ? len : RSTRING_LEN(ascii);
+  int r = onig_new(&reg, (const OnigUChar *)pat, (const OnigUChar *)pat + plen, (OnigOptionType)(options & RX_OPTS),
+                   ONIG_ENCODING_UTF8, ONIG_SYNTAX_RUBY, &einfo);
   if (r != ONIG_NORMAL) {
     OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
     onig_error_code_to_str(msg, r, &einfo);
@@ -78,6 +117,8 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
   re->srclen = len;
   re->options = options & RX_OPTS;
   re->match_class = mrb_class_get_id(mrb, MRB_SYM(MatchData));
+  mrb_value st = mrb_iv_get(mrb, mrb_obj_value(mrb_class_get_id(mrb, MRB_SYM(Regexp))), MRB_SYM(__state));
+  re->state = mrb_data_p(st) && DATA_TYPE(st) == &state_type ? DATA_PTR(st) : NULL;
   return re;
 }
 
@@ -394,7 +435,7 @@ mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_
   rx_regexp *re = rx_get(mrb, self);
   const char *s = RSTRING_PTR(str);
   mrb_int len = RSTRING_LEN(str);
-  rx_check_utf8(mrb, s, len);
+  rx_check_utf8(mrb, re, s, len);
   if (pos < 0) pos += len;
   mrb_value m = mrb_nil_value();
   if (pos >= 0 && pos <= len) {
@@ -426,7 +467,7 @@ static mrb_value regexp_match_p(mrb_state *mrb, mrb_value self) {
   str = subject_of(mrb, str);
   rx_regexp *re = rx_get(mrb, self);
   mrb_int len = RSTRING_LEN(str);
-  rx_check_utf8(mrb, RSTRING_PTR(str), len);
+  rx_check_utf8(mrb, re, RSTRING_PTR(str), len);
   if (pos < 0) pos += len;
   if (pos < 0 || pos > len) return mrb_false_value();
   rx_region rg;
@@ -485,6 +526,9 @@ void rx_init_regexp(mrb_state *mrb) {
   struct RClass *re = mrb_define_class(mrb, "Regexp", mrb->object_class);
   MRB_SET_INSTANCE_TT(re, MRB_TT_DATA);
   mrb_define_class(mrb, "RegexpError", mrb->eStandardError_class);
+  struct RData *st = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &state_type);
+  st->data = mrb_calloc(mrb, 1, sizeof(rx_state));
+  mrb_iv_set(mrb, mrb_obj_value(re), MRB_SYM(__state), mrb_obj_value(st));
   mrb_define_const(mrb, re, "IGNORECASE", mrb_fixnum_value(RX_IGNORECASE));
   mrb_define_const(mrb, re, "EXTENDED", mrb_fixnum_value(RX_EXTENDED));
   mrb_define_const(mrb, re, "MULTILINE", mrb_fixnum_value(RX_MULTILINE));

@@ -38,9 +38,19 @@ static mrb_int utf8_bad_at(const unsigned char *s, mrb_int len) {
   return -1;
 }
 
-void rx_check_utf8(mrb_state *mrb, const char *s, mrb_int len) {
+void rx_check_utf8(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len) {
+  rx_state *st = len >= RX_VALID_MIN_LEN ? re->state : NULL;
+  if (st) {
+    for (int i = 0; i < RX_VALID_CACHE; i++)
+      if (st->valid[i].ptr == s && st->valid[i].len == len) return;
+  }
   if (utf8_bad_at((const unsigned char *)s, len) >= 0)
     mrb_raise(mrb, E_ARGUMENT_ERROR, "invalid byte sequence in UTF-8");
+  if (st) {
+    st->valid[st->next].ptr = s;
+    st->valid[st->next].len = len;
+    st->next = (st->next + 1) % RX_VALID_CACHE;
+  }
 }
 
 mrb_bool rx_utf8_valid(const char *s, mrb_int len) {

@@ -134,7 +134,7 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
   mrb_value subject = mrb_obj_freeze(mrb, mrb_str_dup(mrb, self));
   const char *s = RSTRING_PTR(subject);
   mrb_int len = RSTRING_LEN(subject);
-  rx_check_utf8(mrb, s, len);
+  rx_check_utf8(mrb, re, s, len);
   rx_region rg, last;
   rx_region_init(mrb, &rg, re);
   rx_region_init(mrb, &last, re);
@@ -207,7 +207,7 @@ static mrb_value str_scan(mrb_state *mrb, mrb_value self) {
   mrb_value subject = mrb_obj_freeze(mrb, mrb_str_dup(mrb, self));
   const char *s = RSTRING_PTR(subject);
   mrb_int len = RSTRING_LEN(subject);
-  rx_check_utf8(mrb, s, len);
+  rx_check_utf8(mrb, re, s, len);
   rx_region rg, last;
   rx_region_init(mrb, &rg, re);
   rx_region_init(mrb, &last, re);
@@ -248,7 +248,7 @@ static mrb_value str_split(mrb_state *mrb, mrb_value self) {
   rx_regexp *re = rx_get(mrb, pat);
   const char *s = RSTRING_PTR(self);
   mrb_int len = RSTRING_LEN(self);
-  rx_check_utf8(mrb, s, len);
+  rx_check_utf8(mrb, re, s, len);
   mrb_value result = mrb_ary_new(mrb);
   if (lim == 1) {
     if (len > 0) mrb_ary_push(mrb, result, mrb_str_dup(mrb, self));
@@ -288,7 +288,7 @@ static mrb_value search_set(mrb_state *mrb, mrb_value pat, mrb_value str, mrb_in
   rx_regexp *re = rx_get(mrb, pat);
   const char *s = RSTRING_PTR(str);
   mrb_int len = RSTRING_LEN(str);
-  rx_check_utf8(mrb, s, len);
+  rx_check_utf8(mrb, re, s, len);
   mrb_value m = mrb_nil_value();
   if (pos >= 0 && pos <= len) {
     rx_region rg;
@@ -347,7 +347,7 @@ static mrb_value str_start_with(mrb_state *mrb, mrb_value self) {
     mrb_value p = argv[i];
     if (rx_regexp_p(mrb, p)) {
       rx_regexp *re = rx_get(mrb, p);
-      rx_check_utf8(mrb, RSTRING_PTR(self), RSTRING_LEN(self));
+      rx_check_utf8(mrb, re, RSTRING_PTR(self), RSTRING_LEN(self));
       rx_region rg;
       rx_region_init(mrb, &rg, re);
       if (rx_match_at(mrb, re, RSTRING_PTR(self), RSTRING_LEN(self), 0, &rg.r) >= 0) {
