@@ -63,6 +63,9 @@ rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a R
 mrb_bool rx_regexp_p(mrb_state *mrb, mrb_value v);
 mrb_value rx_quote(mrb_state *mrb, const char *s, mrb_int len);
 mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a String quoted into one */
+mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);   /* [[name, [group numbers]], ...] */
+/* one search of `re` in `str` from byte `pos` (negative: from the end); sets the caller's $~ if `set` */
+mrb_value rx_match_into_last(mrb_state *mrb, mrb_value re, mrb_value str, mrb_int pos, mrb_bool set);
 
 /* search.c: one search of `re` in `str` from byte `start`; -1 (no match) or the match position,
  * region filled. `str` must have passed rx_check_utf8. */
@@ -70,6 +73,9 @@ void rx_check_utf8(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len);
 mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int start,
                   mrb_bool backward, OnigRegion *region);
 mrb_int rx_char_len(const char *s, mrb_int len, mrb_int at);   /* bytes of the character at `at` (>=1) */
+mrb_bool rx_utf8_valid(const char *s, mrb_int len);
+mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
+                    OnigRegion *region);   /* anchored at `at`: `at` or -1 */
 mrb_value rx_match_new(mrb_state *mrb, mrb_value re, mrb_value str, OnigRegion *region);
 rx_match *rx_match_get(mrb_state *mrb, mrb_value m);
 mrb_value rx_match_string(mrb_state *mrb, mrb_value m);   /* the frozen subject */

@@ -14,8 +14,6 @@
 #include <mruby/string.h>
 #include <mruby/variable.h>
 
-mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);
-
 enum { SLOT_REGEXP, SLOT_STRING, SLOT_OFFSETS, SLOTS };
 
 static mrb_value slot(mrb_value m, int i) { return ARY_EMBED_PTR(mrb_ary_ptr(m))[i]; }

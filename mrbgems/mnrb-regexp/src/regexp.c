@@ -378,7 +378,7 @@ static mrb_value regexp_hash(mrb_state *mrb, mrb_value self) {
   return mrb_int_value(mrb, (mrb_int)(h >> 2));
 }
 
-typedef struct { mrb_state *mrb; mrb_value list; mrb_bool with_nums; } names_arg;
+typedef struct { mrb_state *mrb; mrb_value list; } names_arg;
 
 static int collect_name(const OnigUChar *name, const OnigUChar *end, int ngroups, int *groups,
                         OnigRegex reg, void *arg) {
@@ -392,9 +392,9 @@ static int collect_name(const OnigUChar *name, const OnigUChar *end, int ngroups
   return 0;
 }
 
-/* [[name, [group numbers]], ...] in the order the names first appear in the pattern */
+/* the names in the order they first appear in the pattern */
 mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re) {
-  names_arg a = { mrb, mrb_ary_new(mrb), TRUE };
+  names_arg a = { mrb, mrb_ary_new(mrb) };
   onig_foreach_name(re->re, collect_name, &a);
   mrb_int n = RARRAY_LEN(a.list);
   mrb_value *p = RARRAY_PTR(a.list);
@@ -430,7 +430,6 @@ static mrb_value subject_of(mrb_state *mrb, mrb_value str) {
   return mrb_ensure_string_type(mrb, str);
 }
 
-/* one search setting the caller's $~; returns the MatchData or nil */
 mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_int pos, mrb_bool set) {
   rx_regexp *re = rx_get(mrb, self);
   const char *s = RSTRING_PTR(str);

@@ -11,7 +11,4 @@ typedef struct rx_region {
 } rx_region;
 
 void rx_region_init(mrb_state *mrb, rx_region *rg, rx_regexp *re);
-mrb_bool rx_utf8_valid(const char *s, mrb_int len);
-mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
-                    OnigRegion *region);
 #endif

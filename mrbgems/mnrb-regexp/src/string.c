@@ -20,8 +20,6 @@
 #include <mruby/string.h>
 #include <mruby/variable.h>
 
-mrb_value rx_match_into_last(mrb_state *mrb, mrb_value re, mrb_value str, mrb_int pos, mrb_bool set);
-
 /* mruby's own String methods, run when the pattern is not a Regexp (same in every state) */
 static mrb_func_t orig_index, orig_rindex, orig_aref, orig_split;
 
