@@ -180,6 +180,17 @@ class StringRegexpTest < MnTest::Case
   def test_non_pattern_arguments
     assert_raise(TypeError) { "abc".scan(1) }
     assert_raise(TypeError) { "abc".sub(1, "x") }
-    assert_raise(ArgumentError) { "abc".sub(/a/) }
+    e = assert_raise(ArgumentError) { "abc".sub(/a/) }
+    assert_equal "wrong number of arguments (given 1, expected 2)", e.message
+    e = assert_raise(TypeError) { "abc".gsub(/b/, nil) }
+    assert_equal "no implicit conversion of nil into String", e.message
+    e = assert_raise(TypeError) { "abc".index(/b/, "x") }
+    assert_equal "no implicit conversion of String into Integer", e.message
+    e = assert_raise(TypeError) { /a/.match("a", nil) }
+    assert_equal "no implicit conversion from nil to integer", e.message
+    e = assert_raise(TypeError) { /a/.match(1) }
+    assert_equal "no implicit conversion of Integer into String", e.message
+    e = assert_raise(TypeError) { Regexp.union("a", 3) }
+    assert_equal "no implicit conversion of Integer into String", e.message
   end
 end

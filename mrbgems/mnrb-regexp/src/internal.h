@@ -61,6 +61,10 @@ mrb_bool rx_match_p(mrb_state *mrb, mrb_value v);
 /* regexp.c */
 rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a Regexp */
 mrb_bool rx_regexp_p(mrb_state *mrb, mrb_value v);
+/* v as a String (to_str), or TypeError "no implicit conversion of X into String" as in CRuby */
+mrb_value rx_to_str(mrb_state *mrb, mrb_value v);
+/* an optional Integer argument (undef: absent -> dflt), with CRuby's TypeError messages */
+mrb_int rx_opt_int(mrb_state *mrb, mrb_value v, mrb_int dflt);
 mrb_value rx_quote(mrb_state *mrb, const char *s, mrb_int len);
 mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a String quoted into one */
 mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);   /* [[name, [group numbers]], ...] */

@@ -46,6 +46,34 @@ mrb_bool rx_regexp_p(mrb_state *mrb, mrb_value v) {
   return mrb_data_p(v) && DATA_TYPE(v) == &rx_regexp_type;
 }
 
+mrb_value rx_to_str(mrb_state *mrb, mrb_value v) {
+  if (mrb_string_p(v)) return v;
+  if (!mrb_nil_p(v) && mrb_respond_to(mrb, v, MRB_SYM(to_str))) {
+    mrb_value s = mrb_funcall_argv(mrb, v, MRB_SYM(to_str), 0, NULL);
+    if (mrb_string_p(s)) return s;
+  }
+  if (mrb_nil_p(v)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion of nil into String");
+  if (mrb_true_p(v)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion of true into String");
+  if (mrb_false_p(v)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion of false into String");
+  mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into String", mrb_obj_class(mrb, v));
+  return v;
+}
+
+mrb_int rx_opt_int(mrb_state *mrb, mrb_value v, mrb_int dflt) {
+  if (mrb_undef_p(v)) return dflt;
+  if (mrb_integer_p(v)) return mrb_integer(v);
+  if (mrb_float_p(v)) return (mrb_int)mrb_float(v);
+  if (mrb_nil_p(v)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion from nil to integer");
+  if (mrb_respond_to(mrb, v, MRB_SYM(to_int))) {
+    mrb_value i = mrb_funcall_argv(mrb, v, MRB_SYM(to_int), 0, NULL);
+    if (mrb_integer_p(i)) return mrb_integer(i);
+  }
+  if (mrb_true_p(v) || mrb_false_p(v))
+    mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into Integer", mrb_true_p(v) ? "true" : "false");
+  mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into Integer", mrb_obj_class(mrb, v));
+  return dflt;
+}
+
 rx_regexp *rx_get(mrb_state *mrb, mrb_value v) {
   rx_regexp *re = mrb_data_check_get_ptr(mrb, v, &rx_regexp_type);
   if (!re) mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected Regexp)", mrb_obj_class(mrb, v));
@@ -155,7 +183,7 @@ static mrb_value regexp_s_new(mrb_state *mrb, mrb_value cls) {
     return regexp_new_from(mrb, mrb_class_ptr(cls), src->src, src->srclen, src->options);
   }
   if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
-  mrb_ensure_string_type(mrb, pat);
+  pat = rx_to_str(mrb, pat);
   return regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options_from(mrb, opt));
 }
 
@@ -271,7 +299,7 @@ static mrb_value regexp_s_escape(mrb_state *mrb, mrb_value self) {
   mrb_value s;
   mrb_get_args(mrb, "o", &s);
   if (mrb_symbol_p(s)) s = mrb_sym_str(mrb, mrb_symbol(s));
-  mrb_ensure_string_type(mrb, s);
+  s = rx_to_str(mrb, s);
   return rx_quote(mrb, RSTRING_PTR(s), RSTRING_LEN(s));
 }
 
@@ -427,7 +455,7 @@ static mrb_value regexp_named_captures(mrb_state *mrb, mrb_value self) {
 
 static mrb_value subject_of(mrb_state *mrb, mrb_value str) {
   if (mrb_symbol_p(str)) return mrb_sym_str(mrb, mrb_symbol(str));
-  return mrb_ensure_string_type(mrb, str);
+  return rx_to_str(mrb, str);
 }
 
 mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_int pos, mrb_bool set) {
@@ -447,9 +475,9 @@ mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_
 }
 
 static mrb_value regexp_match(mrb_state *mrb, mrb_value self) {
-  mrb_value str, blk;
-  mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i&", &str, &pos, &blk);
+  mrb_value str, blk, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o&", &str, &posv, &blk);
+  mrb_int pos = rx_opt_int(mrb, posv, 0);
   if (mrb_nil_p(str)) { rx_last_match_set(mrb, str); return str; }
   str = subject_of(mrb, str);
   mrb_value m = rx_match_into_last(mrb, self, str, pos, TRUE);
@@ -461,7 +489,11 @@ static mrb_value regexp_match_p(mrb_state *mrb, mrb_value self) {
   mrb_value str;
   mrb_int pos = 0;
   if (mrb_get_argc(mrb) == 1) str = mrb_get_argv(mrb)[0];   /* the common case, without format parsing */
-  else mrb_get_args(mrb, "o|i", &str, &pos);
+  else {
+    mrb_value posv = mrb_undef_value();
+    mrb_get_args(mrb, "o|o", &str, &posv);
+    pos = rx_opt_int(mrb, posv, 0);
+  }
   if (mrb_nil_p(str)) return mrb_false_value();
   str = subject_of(mrb, str);
   rx_regexp *re = rx_get(mrb, self);
@@ -513,7 +545,7 @@ static mrb_value regexp_s_union(mrb_state *mrb, mrb_value cls) {
       mrb_str_cat_str(mrb, src, argc == 1 ? regexp_source(mrb, v) : regexp_to_s(mrb, v));
     } else {
       if (mrb_symbol_p(v)) v = mrb_sym_str(mrb, mrb_symbol(v));
-      mrb_ensure_string_type(mrb, v);
+      v = rx_to_str(mrb, v);
       mrb_str_cat_str(mrb, src, rx_quote(mrb, RSTRING_PTR(v), RSTRING_LEN(v)));
     }
   }

@@ -51,18 +51,18 @@ static mrb_value str_match_op(mrb_state *mrb, mrb_value self) {
 }
 
 static mrb_value str_match(mrb_state *mrb, mrb_value self) {
-  mrb_value pat, blk;
-  mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i&", &pat, &pos, &blk);
+  mrb_value pat, blk, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
+  mrb_int pos = rx_opt_int(mrb, posv, 0);
   mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), self, pos, TRUE);
   if (!mrb_nil_p(m) && !mrb_nil_p(blk)) return mrb_yield(mrb, blk, m);
   return m;
 }
 
 static mrb_value str_match_p(mrb_state *mrb, mrb_value self) {
-  mrb_value pat;
-  mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i", &pat, &pos);
+  mrb_value pat, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o", &pat, &posv);
+  mrb_int pos = rx_opt_int(mrb, posv, 0);
   pat = string_pattern_regexp(mrb, pat);
   mrb_value args[2] = { self, mrb_fixnum_value(pos) };
   return mrb_funcall_argv(mrb, pat, MRB_SYM_Q(match), 2, args);
@@ -118,6 +118,7 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
   mrb_get_args(mrb, "*&", &argv, &argc, &blk);
   if (argc < 1 || argc > 2 || (argc == 1 && mrb_nil_p(blk))) {
     if (global && argc == 1) return to_enum(mrb, self, bang ? MRB_SYM_B(gsub) : MRB_SYM(gsub), argc, argv);
+    if (argc == 1) mrb_argnum_error(mrb, argc, 2, 2);   /* sub without a block needs the replacement */
     mrb_argnum_error(mrb, argc, 1, 2);
   }
   if (bang) mrb_check_frozen(mrb, mrb_basic_ptr(self));   /* even when nothing matches, as CRuby */
@@ -125,7 +126,7 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
   mrb_gc_protect(mrb, pat);   /* a quoted String pattern lives only here: keep it through the yields */
   mrb_value repl = argc == 2 ? argv[1] : mrb_nil_value();
   mrb_bool hash = argc == 2 && mrb_hash_p(repl);
-  if (argc == 2 && !hash) repl = mrb_str_to_str(mrb, repl);
+  if (argc == 2 && !hash) repl = rx_to_str(mrb, repl);
   mrb_bool callback = argc == 1 || hash;
   rx_regexp *re = rx_get(mrb, pat);
 
@@ -239,10 +240,10 @@ static mrb_value str_scan(mrb_state *mrb, mrb_value self) {
 /* ---- split ---- */
 
 static mrb_value str_split(mrb_state *mrb, mrb_value self) {
-  mrb_value pat = mrb_nil_value();
-  mrb_int lim = 0;
-  mrb_get_args(mrb, "|oi", &pat, &lim);
+  mrb_value pat = mrb_nil_value(), limv = mrb_undef_value();
+  mrb_get_args(mrb, "|oo", &pat, &limv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_split)(mrb, self);
+  mrb_int lim = rx_opt_int(mrb, limv, 0);
   rx_regexp *re = rx_get(mrb, pat);
   const char *s = RSTRING_PTR(self);
   mrb_int len = RSTRING_LEN(self);
@@ -298,20 +299,20 @@ static mrb_value search_set(mrb_state *mrb, mrb_value pat, mrb_value str, mrb_in
 }
 
 static mrb_value str_index(mrb_state *mrb, mrb_value self) {
-  mrb_value pat;
-  mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i", &pat, &pos);
+  mrb_value pat, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o", &pat, &posv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_index)(mrb, self);
+  mrb_int pos = rx_opt_int(mrb, posv, 0);
   if (pos < 0) pos += RSTRING_LEN(self);
   mrb_value m = search_set(mrb, pat, self, pos, FALSE);
   return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
 }
 
 static mrb_value str_rindex(mrb_state *mrb, mrb_value self) {
-  mrb_value pat;
-  mrb_int pos = RSTRING_LEN(self);
-  mrb_get_args(mrb, "o|i", &pat, &pos);
+  mrb_value pat, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o", &pat, &posv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_rindex)(mrb, self);
+  mrb_int pos = rx_opt_int(mrb, posv, RSTRING_LEN(self));
   if (pos < 0) pos += RSTRING_LEN(self);
   if (pos > RSTRING_LEN(self)) pos = RSTRING_LEN(self);
   mrb_value m = search_set(mrb, pat, self, pos, TRUE);
@@ -354,7 +355,7 @@ static mrb_value str_start_with(mrb_state *mrb, mrb_value self) {
       }
       rx_last_match_set(mrb, mrb_nil_value());
     } else {
-      mrb_ensure_string_type(mrb, p);
+      p = rx_to_str(mrb, p);
       if (RSTRING_LEN(p) <= RSTRING_LEN(self) && memcmp(RSTRING_PTR(self), RSTRING_PTR(p), (size_t)RSTRING_LEN(p)) == 0)
         return mrb_true_value();
     }
@@ -398,18 +399,18 @@ static mrb_value sym_match_op(mrb_state *mrb, mrb_value self) {
 }
 
 static mrb_value sym_match(mrb_state *mrb, mrb_value self) {
-  mrb_value pat, blk;
-  mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i&", &pat, &pos, &blk);
+  mrb_value pat, blk, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
+  mrb_int pos = rx_opt_int(mrb, posv, 0);
   mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), mrb_sym_str(mrb, mrb_symbol(self)), pos, TRUE);
   if (!mrb_nil_p(m) && !mrb_nil_p(blk)) return mrb_yield(mrb, blk, m);
   return m;
 }
 
 static mrb_value sym_match_p(mrb_state *mrb, mrb_value self) {
-  mrb_value pat;
-  mrb_int pos = 0;
-  mrb_get_args(mrb, "o|i", &pat, &pos);
+  mrb_value pat, posv = mrb_undef_value();
+  mrb_get_args(mrb, "o|o", &pat, &posv);
+  mrb_int pos = rx_opt_int(mrb, posv, 0);
   pat = string_pattern_regexp(mrb, pat);
   mrb_value args[2] = { mrb_sym_str(mrb, mrb_symbol(self)), mrb_fixnum_value(pos) };
   return mrb_funcall_argv(mrb, pat, MRB_SYM_Q(match), 2, args);
