@@ -64,7 +64,7 @@ $(BUILD)/mruby/$(1)/lib/libmruby.a: $(MRUBY_SRC)/.mnrb-stamp build_config.rb $(G
 $(BUILD)/$(1)/mnrb: cli/mnrb.c $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a
 	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -I$(MRUBY_SRC)/include \
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
-	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lm -pthread
+	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lm -pthread
 
 # the trace reader: plain C11 and libc, nothing of mnrb's (it reads the files mnrb writes)
 $(BUILD)/$(1)/mnrb-trace: $(TOOL_SRCS) $(TOOL_HDRS)

@@ -1,0 +1,99 @@
+/*
+ * mnrb-regexp: CRuby's Regexp and MatchData on Oniguruma.
+ *
+ * Encoding: mnrb's strings are bytes. Patterns and subjects are read as UTF-8 (CRuby's default
+ * source encoding), so /./ matches one character; a subject that is not valid UTF-8 raises
+ * ArgumentError ("invalid byte sequence in UTF-8"), as CRuby does for a broken UTF-8 string.
+ * Positions (MatchData#begin/end/offset, String#index, Regexp#match's pos) are byte offsets, like
+ * every other String position in mnrb; they equal CRuby's character offsets on ASCII text.
+ *
+ * Sharing: a compiled pattern (rx_regexp) is immutable after Regexp.new returns; matching only
+ * reads it and writes a region of its own, so any number of threads may match the same Regexp at
+ * once. Oniguruma's global tables are set up once per process (rx_onig_init).
+ */
+#ifndef MNRB_REGEXP_INTERNAL_H
+#define MNRB_REGEXP_INTERNAL_H
+
+#include <mruby.h>
+#include <mruby/data.h>
+#include <oniguruma.h>
+
+/* Ruby's option bits, which are also Oniguruma's */
+#define RX_IGNORECASE 1
+#define RX_EXTENDED   2
+#define RX_MULTILINE  4
+#define RX_OPTS       (RX_IGNORECASE | RX_EXTENDED | RX_MULTILINE)
+
+/* Per interpreter (one per ractor, used under its GVL): subjects already found to be valid UTF-8,
+ * so that matching a long string again (a loop of match(str, pos)) does not rescan it. Keyed by
+ * buffer and length: a string changed in place keeps both, so a stale entry can let an invalid
+ * string through; the cost is a missed ArgumentError, not memory safety (Oniguruma reads within
+ * [str, end) whatever the bytes: checked under valgrind with random invalid UTF-8). */
+#define RX_VALID_CACHE 4
+#define RX_VALID_MIN_LEN 256
+typedef struct rx_state {
+  struct { const char *ptr; mrb_int len; } valid[RX_VALID_CACHE];
+  int next;
+} rx_state;
+
+typedef struct rx_regexp {
+  OnigRegex re;        /* read-only once built */
+  char *src;           /* the source, NUL-terminated */
+  mrb_int srclen;
+  int options;         /* RX_* */
+  struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
+  rx_state *state;              /* that interpreter's */
+} rx_regexp;
+
+/* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
+ * A MatchData object is a 3-slot array object (MRB_TT_STRUCT, so the GC marks its slots and no
+ * instance-variable table is needed): its Regexp, a frozen copy of the subject, and a frozen
+ * String whose buffer holds this struct followed by the beg and end arrays (beg/end point there;
+ * the buffer never moves or changes after creation). */
+typedef struct rx_match {
+  int n;
+  int *beg, *end;
+} rx_match;
+
+extern const struct mrb_data_type rx_regexp_type;
+mrb_bool rx_match_p(mrb_state *mrb, mrb_value v);
+
+/* regexp.c */
+rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a Regexp */
+mrb_bool rx_regexp_p(mrb_state *mrb, mrb_value v);
+/* v as a String (to_str), or TypeError "no implicit conversion of X into String" as in CRuby */
+mrb_value rx_to_str(mrb_state *mrb, mrb_value v);
+/* an optional Integer argument (undef: absent -> dflt), with CRuby's TypeError messages */
+mrb_int rx_opt_int(mrb_state *mrb, mrb_value v, mrb_int dflt);
+mrb_value rx_quote(mrb_state *mrb, const char *s, mrb_int len);
+mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a String quoted into one */
+mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);   /* [[name, [group numbers]], ...] */
+/* one search of `re` in `str` from byte `pos` (negative: from the end); sets the caller's $~ if `set` */
+mrb_value rx_match_into_last(mrb_state *mrb, mrb_value re, mrb_value str, mrb_int pos, mrb_bool set);
+
+/* search.c: one search of `re` in `str` from byte `start`; -1 (no match) or the match position,
+ * region filled. `str` must have passed rx_check_utf8. */
+void rx_check_utf8(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len);
+mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int start,
+                  mrb_bool backward, OnigRegion *region);
+mrb_int rx_char_len(const char *s, mrb_int len, mrb_int at);   /* bytes of the character at `at` (>=1) */
+mrb_bool rx_utf8_valid(const char *s, mrb_int len);
+mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
+                    OnigRegion *region);   /* anchored at `at`: `at` or -1 */
+mrb_value rx_match_new(mrb_state *mrb, mrb_value re, mrb_value str, OnigRegion *region);
+rx_match *rx_match_get(mrb_state *mrb, mrb_value m);
+mrb_value rx_match_string(mrb_state *mrb, mrb_value m);   /* the frozen subject */
+mrb_value rx_match_group(mrb_state *mrb, mrb_value m, int i);   /* nil if it did not take part */
+int rx_name_to_group(mrb_state *mrb, mrb_value m, const char *name, mrb_int len, mrb_bool raise);
+
+/* last_match.c: $~ of the calling method's frame (blocks share their method's, as in CRuby) */
+mrb_value rx_last_match_get(mrb_state *mrb);              /* as seen by the caller of this C method */
+void rx_last_match_set(mrb_state *mrb, mrb_value m);      /* nil or a MatchData */
+void rx_init_last_match(mrb_state *mrb);
+
+/* gem init parts */
+void rx_init_regexp(mrb_state *mrb);
+void rx_init_match(mrb_state *mrb);
+void rx_init_string(mrb_state *mrb);
+
+#endif

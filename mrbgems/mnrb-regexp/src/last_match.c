@@ -1,0 +1,102 @@
+/*
+ * $~ and the variables derived from it ($& $` $' $+ $1..$N), scoped as in CRuby: each method frame
+ * has its own $~ (a method that matches leaves its caller's alone), a block shares the $~ of the
+ * method it was written in, and each thread (and fiber) starts with its own.
+ *
+ * Storage: patches/mruby/0005 gives every callinfo a `last_match` slot, cleared when the frame is
+ * pushed and marked with it. A frame's owner is itself for methods, top-level code and C methods;
+ * for a block, the frame of the method its code is nested in, found through the block's
+ * environment on the current callinfo stack. When that frame is not on this stack (a thread's or
+ * fiber's own block, or a block outliving its method) the owner is the stack's bottom frame: the
+ * thread's (or fiber's) own root $~. Threads have separate callinfo stacks, so $~ is per thread
+ * without any switch-time work, and nothing here is shared between threads.
+ *
+ * The variables themselves are served by mrb->special_gv (patches/mruby/0005), consulted by
+ * mrb_gv_get/mrb_gv_set before the global table.
+ */
+#include "internal.h"
+#include <mruby/class.h>
+#include <mruby/presym.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+
+static mrb_callinfo *owner_frame(mrb_state *mrb, mrb_callinfo *ci) {
+  struct mrb_context *c = mrb->c;
+  const struct RProc *p = ci->proc;
+  if (!p || MRB_PROC_CFUNC_P(p)) return ci;
+  struct REnv *e = NULL;
+  while (!MRB_PROC_SCOPE_P(p) && p->upper) {
+    e = MRB_PROC_ENV(p);
+    p = p->upper;
+  }
+  if (!e) return ci;                                    /* a method or top-level frame */
+  if (MRB_ENV_ONSTACK_P(e) && e->cxt == c) {
+    for (mrb_callinfo *x = ci - 1; x >= c->cibase; x--)
+      if (x->u.env == e) return x;
+  }
+  return c->cibase;
+}
+
+/* the frame that called the running C method (mrb->c->ci is the C method's own) */
+static mrb_callinfo *caller_frame(mrb_state *mrb) {
+  mrb_callinfo *ci = mrb->c->ci;
+  return ci > mrb->c->cibase ? ci - 1 : ci;
+}
+
+static mrb_value frame_get(mrb_callinfo *ci) {
+  return ci->last_match ? mrb_obj_value(ci->last_match) : mrb_nil_value();
+}
+
+mrb_value rx_last_match_get(mrb_state *mrb) {
+  return frame_get(owner_frame(mrb, caller_frame(mrb)));
+}
+
+void rx_last_match_set(mrb_state *mrb, mrb_value m) {
+  owner_frame(mrb, caller_frame(mrb))->last_match = mrb_nil_p(m) ? NULL : mrb_basic_ptr(m);
+}
+
+/* $~ $& $` $' $+ $1..$N, read or written from the Ruby frame running OP_GETGV/OP_SETGV */
+static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool set) {
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, sym, &len);
+  if (!name || len < 2 || name[0] != '$') return FALSE;
+  char k = name[1];
+  mrb_bool digits = k >= '1' && k <= '9';
+  for (mrb_int i = 2; digits && i < len; i++) digits = name[i] >= '0' && name[i] <= '9';
+  if (!(digits || (len == 2 && (k == '~' || k == '&' || k == '`' || k == '\'' || k == '+')))) return FALSE;
+  if (!mrb->c || !mrb->c->ci) return FALSE;
+  mrb_callinfo *owner = owner_frame(mrb, mrb->c->ci);
+  if (set) {
+    if (k != '~') mrb_raisef(mrb, E_NAME_ERROR, "Can't set variable %n", sym);
+    if (!mrb_nil_p(*val) && !rx_match_p(mrb, *val))
+      mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected MatchData)", mrb_obj_class(mrb, *val));
+    owner->last_match = mrb_nil_p(*val) ? NULL : mrb_basic_ptr(*val);
+    return TRUE;
+  }
+  mrb_value m = frame_get(owner);
+  if (mrb_nil_p(m) || k == '~') { *val = m; return TRUE; }
+  rx_match *md = rx_match_get(mrb, m);
+  mrb_value s = rx_match_string(mrb, m);
+  switch (k) {
+  case '&': *val = rx_match_group(mrb, m, 0); break;
+  case '`': *val = mrb_str_new(mrb, RSTRING_PTR(s), md->beg[0]); break;
+  case '\'': *val = mrb_str_new(mrb, RSTRING_PTR(s) + md->end[0], RSTRING_LEN(s) - md->end[0]); break;
+  case '+': {
+    int i = md->n - 1;
+    while (i > 0 && md->beg[i] < 0) i--;
+    *val = i > 0 ? rx_match_group(mrb, m, i) : mrb_nil_value();
+    break;
+  }
+  default: {
+    mrb_int n = 0;
+    for (mrb_int i = 1; i < len && n < 100000; i++) n = n * 10 + (name[i] - '0');
+    *val = rx_match_group(mrb, m, (int)(n < md->n ? n : -1));
+    break;
+  }
+  }
+  return TRUE;
+}
+
+void rx_init_last_match(mrb_state *mrb) {
+  mrb->special_gv = special_gv;
+}
