@@ -54,3 +54,26 @@ class BlockingFileTest < MnTest::Case
     File.unlink(path)
   end
 end
+
+class FlockTest < MnTest::Case
+  # File#flock (CRuby 3.1): LOCK_NB answers false while another holder has the lock; a blocking
+  # LOCK_EX waits without stopping the other threads, and gets the lock once it is released.
+  def test_flock_waits_for_the_holder_without_stopping_other_threads
+    path = "/tmp/mnrb-flock-#{Process.pid}-#{rand(1_000_000)}"
+    File.open(path, "w") {}
+    holder = File.open(path)
+    assert_equal 0, holder.flock(File::LOCK_EX)
+    other = File.open(path)                      # another open file description: flock conflicts
+    assert_equal false, other.flock(File::LOCK_EX | File::LOCK_NB)
+    ticks = 0
+    waiter = Thread.new { other.flock(File::LOCK_EX); :locked }
+    wait_until("the waiter to block") { waiter.status == "sleep" }
+    3.times { Thread.pass; ticks += 1 }
+    assert_equal 3, ticks
+    holder.flock(File::LOCK_UN)
+    assert_equal :locked, waiter.value
+    holder.close
+    other.close
+    File.unlink(path)
+  end
+end

@@ -79,9 +79,10 @@ def two_cpu_bound():
 
 
 def sleeper_next_to_cpu():
+    # CRuby's policy (no wake-up preemption): each wake-up waits for the CPU-bound thread's slice
     return trace("latency", "lat = Thread.new { 20.times { sleep 0.001 } }; "
                  "cpu = Thread.new { i = 0; i += 1 while i < 3_000_000 }; [lat, cpu].each(&:join)",
-                 "--timeslice=5")
+                 "--timeslice=5", env={"MNRB_WAKEUP_PREEMPT": "0"})
 
 
 def ping_pong():
@@ -325,13 +326,17 @@ def thread_names_with_markup_quotes_and_bad_utf8_keep_json_and_svg_well_formed()
 @test
 def svg_window_width_and_thread_limit():
     path = many_threads()
-    _, root = svg(path, "--from=1", "--to=3", "--width=800", "--threads=7")
+    # a window in the middle of the run, where all 121 threads exist (how long creating them takes
+    # depends on the machine's load: a fixed window could fall before most were created)
+    ms = summary(path)["duration_ns"] / 1e6
+    lo = int(ms * 0.5); hi = lo + 2
+    _, root = svg(path, f"--from={lo}", f"--to={hi}", "--width=800", "--threads=7")
     labels = texts(root, "labels")
     expect(root.get("width") == "800", root.get("width"))
     expect(sum(1 for x in labels if x.startswith("#")) == 7, f"{labels}")
     expect(any(x.startswith("not shown:") for x in texts(root, "notes")), "says what it left out")
     ticks = [float(x.split()[0]) for x in texts(root, "axis")]
-    expect(len(ticks) >= 5 and min(ticks) >= 1 and max(ticks) <= 3, f"axis inside the window: {ticks}")
+    expect(len(ticks) >= 5 and min(ticks) >= lo and max(ticks) <= hi, f"axis inside the window: {ticks}")
 
 
 @test
