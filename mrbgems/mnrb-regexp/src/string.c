@@ -42,22 +42,30 @@ static mrb_value string_pattern_regexp(mrb_state *mrb, mrb_value pat) {
   return mrb_funcall_argv(mrb, mrb_obj_value(cls), MRB_SYM(compile), 1, &pat);
 }
 
-static mrb_value str_match_op(mrb_state *mrb, mrb_value self) {
-  mrb_value pat = mrb_get_arg1(mrb);
-  if (mrb_string_p(pat)) mrb_raise(mrb, E_TYPE_ERROR, "type mismatch: String given");
-  if (!rx_regexp_p(mrb, pat)) return mrb_funcall_argv(mrb, pat, MRB_OPSYM(match), 1, &self);
-  mrb_value m = rx_match_into_last(mrb, pat, self, 0, TRUE);
+/* `subject =~ pat` with a Regexp: the match's start or nil; another object answers `pat =~ subject`. */
+static mrb_value match_op_on(mrb_state *mrb, mrb_value subject, mrb_value pat) {
+  if (!rx_regexp_p(mrb, pat)) return mrb_funcall_argv(mrb, pat, MRB_OPSYM(match), 1, &subject);
+  mrb_value m = rx_match_into_last(mrb, pat, subject, 0, TRUE);
   return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
 }
 
-static mrb_value str_match(mrb_state *mrb, mrb_value self) {
+/* `subject.match(pat, pos = 0) { |m| }` with the current call's arguments. */
+static mrb_value match_on(mrb_state *mrb, mrb_value subject) {
   mrb_value pat, blk, posv = mrb_undef_value();
   mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
-  mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), self, pos, TRUE);
+  mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), subject, pos, TRUE);
   if (!mrb_nil_p(m) && !mrb_nil_p(blk)) return mrb_yield(mrb, blk, m);
   return m;
 }
+
+static mrb_value str_match_op(mrb_state *mrb, mrb_value self) {
+  mrb_value pat = mrb_get_arg1(mrb);
+  if (mrb_string_p(pat)) mrb_raise(mrb, E_TYPE_ERROR, "type mismatch: String given");
+  return match_op_on(mrb, self, pat);
+}
+
+static mrb_value str_match(mrb_state *mrb, mrb_value self) { return match_on(mrb, self); }
 
 static mrb_value str_match_p(mrb_state *mrb, mrb_value self) {
   mrb_value pat, posv = mrb_undef_value();
@@ -394,17 +402,11 @@ static mrb_value sym_match_op(mrb_state *mrb, mrb_value self) {
   mrb_value pat = mrb_get_arg1(mrb);
   mrb_value str = mrb_sym_str(mrb, mrb_symbol(self));
   if (!rx_regexp_p(mrb, pat)) return mrb_funcall_argv(mrb, str, MRB_OPSYM(match), 1, &pat);
-  mrb_value m = rx_match_into_last(mrb, pat, str, 0, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
+  return match_op_on(mrb, str, pat);
 }
 
 static mrb_value sym_match(mrb_state *mrb, mrb_value self) {
-  mrb_value pat, blk, posv = mrb_undef_value();
-  mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
-  mrb_int pos = rx_opt_int(mrb, posv, 0);
-  mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), mrb_sym_str(mrb, mrb_symbol(self)), pos, TRUE);
-  if (!mrb_nil_p(m) && !mrb_nil_p(blk)) return mrb_yield(mrb, blk, m);
-  return m;
+  return match_on(mrb, mrb_sym_str(mrb, mrb_symbol(self)));
 }
 
 static mrb_value sym_match_p(mrb_state *mrb, mrb_value self) {
