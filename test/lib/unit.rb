@@ -96,6 +96,13 @@ module MnTest
       skip "mnrb-only" unless mnrb?
     end
 
+    # ThreadSanitizer cannot follow fork(2) in a multi-threaded process: the child dies when it
+    # starts a thread (mnrb's event loop), and TSan's view of the parent's threads gives false
+    # reports there. Tests that fork run in the release and ASan+UBSan builds.
+    def fork_allowed!
+      skip "fork under ThreadSanitizer" if MnTest.env("MNRB_SANITIZER") == "tsan"
+    end
+
     # Spins with Thread.pass until the block is truthy; fails instead of hanging forever.
     def wait_until(what = "condition", timeout = 10)
       deadline = MnTest.now + timeout

@@ -1,12 +1,6 @@
 # Processes (CRuby 3.1 semantics): fork, wait, $?, system, backticks, spawn, kill.
 
 class ProcessTest < MnTest::Case
-  # ThreadSanitizer cannot follow fork(2) in a multi-threaded process: the child dies when it starts
-  # a thread (its event loop), and TSan's view of the parent's threads gives false reports there.
-  # The fork tests run in the release and ASan+UBSan builds.
-  def fork_allowed!
-    skip "fork under ThreadSanitizer" if MnTest.env("MNRB_SANITIZER") == "tsan"
-  end
 
   def test_system_returns_true_false_or_nil_and_sets_last_status
     assert_equal true, system("true")

@@ -197,6 +197,7 @@ class RequireTest < MnTest::Case
   # Only the forking thread lives on in the child: a file another thread was loading is loaded
   # afresh there instead of waiting for a loader that does not exist.
   def test_a_forked_child_can_require_a_file_being_loaded_in_the_parent
+    fork_allowed!
     $mnrb_req_gate_fork_entered = Queue.new
     $mnrb_req_gate_fork_release = Queue.new
     loader = Thread.new { require "mnrb_req_gate_fork" }
