@@ -139,7 +139,7 @@ $(BUILD)/bench/mnrb-no-events: cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) $(CORE_HDRS) 
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(CFLAGS_host) $(WARN) -DMN_NO_EVENTS -pthread -Icore/include -I$(MRUBY_SRC)/include \
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
-	  cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) -o $@ $(BUILD)/mruby/host/lib/libmruby.a -lm -pthread
+	  cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) -o $@ $(BUILD)/mruby/host/lib/libmruby.a -lonig -lm -pthread
 
 demo: all
 	bash bench/run.sh --demo
