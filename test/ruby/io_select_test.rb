@@ -43,6 +43,23 @@ class IOSelectTest < MnTest::Case
     assert_equal [[@r], [], []], IO.select([@r], nil, nil, 0)
   end
 
+  def test_select_works_on_descriptors_above_fd_setsize
+    pipes = []
+    begin
+      600.times { pipes << IO.pipe }             # 1,200 descriptors: past select(2)'s 1,024
+    rescue Errno::EMFILE
+      pipes.flatten.each(&:close)
+      skip "the descriptor limit is below 1,300 here"
+    end
+    r, w = pipes.last
+    assert r.fileno > 1024
+    t = Thread.new { IO.select([r], nil, nil, 5) }
+    wait_until("the selecting thread to block") { t.status == "sleep" }
+    w.write "x"
+    assert_equal [[r], [], []], t.value
+    pipes.flatten.each(&:close)
+  end
+
   def test_select_on_a_closed_io_raises_ioerror
     @r.close
     assert_raise(IOError) { IO.select([@r], nil, nil, 0) }
