@@ -69,6 +69,24 @@ class IOPipeTest < MnTest::Case
     assert_equal "stream closed in another thread", e.message
   end
 
+  # A descriptor in blocking mode (as an inherited STDIN is) is polled before the read, so its
+  # reader waits in the event loop too and a close wakes it the same way.
+  def test_closing_a_blocking_mode_stream_another_thread_reads_raises_ioerror
+    require 'io/nonblock' unless IO.method_defined?(:nonblock=)
+    @r.nonblock = false
+    reader = Thread.new do
+      begin
+        @r.read(1)
+        :read
+      rescue IOError => e
+        e.message
+      end
+    end
+    wait_until("the reader to block") { reader.status == "sleep" }
+    @r.close
+    assert_equal "stream closed in another thread", reader.value
+  end
+
   def test_reading_after_the_writer_closed_gives_eof
     @w.write "last"
     @w.close
