@@ -138,3 +138,43 @@ module MonitorMixin
     end
   end
 end
+
+# ThreadGroup (CRuby): every thread belongs to one, the group of the thread that created it
+# (ThreadGroup::Default for the main thread). An enclosed group keeps its threads (they cannot be
+# moved out) and takes no others; new threads still join their creator's group.
+class ThreadGroup
+  def initialize
+    @enclosed = false
+  end
+
+  # the group's threads still alive
+  def list
+    Thread.list.select { |t| t.group.equal?(self) }
+  end
+
+  def add(thread)
+    raise TypeError, "wrong argument type #{thread.class} (expected VM/thread)" unless thread.is_a?(Thread)
+    raise ThreadError, "can't move to the frozen thread group" if frozen?
+    raise ThreadError, "can't move to the enclosed thread group" if @enclosed
+    from = thread.group
+    if from
+      raise ThreadError, "can't move from the frozen thread group" if from.frozen?
+      raise ThreadError, "can't move from the enclosed thread group" if from.enclosed?
+      thread._group = self
+    end
+    self
+  end
+
+  def enclose
+    @enclosed = true
+    self
+  end
+
+  def enclosed?
+    @enclosed
+  end
+
+  Default = new
+end
+
+Thread.main._group = ThreadGroup::Default

@@ -50,6 +50,7 @@ struct mnrb_thread {
 
   /* values reached by the GC through mnrb_vm_mark */
   mrb_value proc, args, value, error, locals, variables, name, handoff, pending_error;
+  mrb_value group;           /* its ThreadGroup: the creator's at creation (ThreadGroup#add moves it) */
 
   mnrb_intr pending;
   mrb_bool started, finished, killed, sleeping, wakeup;

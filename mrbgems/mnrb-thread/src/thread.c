@@ -209,6 +209,17 @@ static mrb_value thread_inspect(mrb_state *mrb, mrb_value self) {
 
 static mrb_value thread_name(mrb_state *mrb, mrb_value self) { return get_thread(mrb, self)->name; }
 
+/* Thread#group: its ThreadGroup (still, once it has ended: CRuby 3.1; list leaves it out). */
+static mrb_value thread_group(mrb_state *mrb, mrb_value self) { return get_thread(mrb, self)->group; }
+
+/* Thread#_group= : ThreadGroup#add's checks are in Ruby (mrblib/thread.rb). */
+static mrb_value thread_set_group(mrb_state *mrb, mrb_value self) {
+  mrb_value g;
+  mrb_get_args(mrb, "o", &g);
+  get_thread(mrb, self)->group = g;
+  return g;
+}
+
 static mrb_value thread_set_name(mrb_state *mrb, mrb_value self) {
   mrb_value name;
   mrb_get_args(mrb, "o", &name);
@@ -520,6 +531,8 @@ void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
   mrb_define_method(mrb, t, "inspect", thread_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "to_s", thread_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "name", thread_name, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "group", thread_group, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "_group=", thread_set_group, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, t, "name=", thread_set_name, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, t, "kill", thread_kill, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "exit", thread_exit, MRB_ARGS_NONE());

@@ -245,6 +245,7 @@ static void mark_roots(mrb_state *mrb) {
     mrb_gc_mark_value(mrb, th->locals);
     mrb_gc_mark_value(mrb, th->variables);
     mrb_gc_mark_value(mrb, th->name);
+    mrb_gc_mark_value(mrb, th->group);
     mrb_gc_mark_value(mrb, th->handoff);
     mrb_gc_mark_value(mrb, th->pending_error);
     if (th->ctx && th->ctx->fib) mrb_gc_mark(mrb, (struct RBasic *)th->ctx->fib);
@@ -266,6 +267,7 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   th->obj = obj;
   th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
   th->name = th->handoff = th->pending_error = mrb_nil_value();
+  th->group = vm->current ? vm->current->group : mrb_nil_value();   /* inherited from the creator */
   th->report_on_exception = vm->report_on_exception;
   th->abort_on_exception = FALSE;
   th->all_next = vm->all;
