@@ -18,6 +18,8 @@ static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
     th->killed = TRUE;
     th->sleeping = FALSE;
     th->pending = MNRB_INT_NONE;
+    th->deferred = mrb_nil_value();
+    th->ndeferred = 0;
     th->joiners.head = th->joiners.tail = NULL;
     th->joiners.count = 0;
     th->held = NULL;

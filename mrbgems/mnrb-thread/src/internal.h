@@ -51,6 +51,9 @@ struct mnrb_thread {
   /* values reached by the GC through mnrb_vm_mark */
   mrb_value proc, args, value, error, locals, variables, name, handoff, pending_error;
   mrb_value group;           /* its ThreadGroup: the creator's at creation (ThreadGroup#add moves it) */
+  mrb_value masks;          /* Thread.handle_interrupt's hashes, innermost last (nil: none) */
+  mrb_value deferred;       /* interrupts a mask deferred, oldest first: [kind, exception] pairs */
+  mrb_int ndeferred;        /* their count (the fast path reads this, not the array) */
 
   mnrb_intr pending;
   mrb_bool started, finished, killed, sleeping, wakeup;
@@ -99,6 +102,8 @@ void mnrb_kill_and_join_others(mrb_state *mrb);   /* kills every other thread an
 void mnrb_suspend(mrb_state *mrb, mnrb_thread *th, const char *on);
 void mnrb_resume(mrb_state *mrb, mnrb_thread *th);
 void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th);
+/* The same at a blocking operation (a wait starts or ends): delivers :on_blocking interrupts too. */
+void mnrb_check_ints_blocking(mrb_state *mrb, mnrb_thread *th);
 void mnrb_deliver_signals(mrb_state *mrb, mnrb_vm *vm);  /* main thread: runs Signal._deliver */
 mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb);
 mrb_noreturn void mnrb_raise_kill(mrb_state *mrb);

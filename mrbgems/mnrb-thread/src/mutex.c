@@ -47,7 +47,7 @@ static void mutex_lock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th, mrb_bool 
     mn_park_result r = mnrb_park(mrb, th, MN_WAIT_MUTEX, MN_FOREVER, TRUE, "Mutex#lock");
     mnrb_waitq_remove(&m->waiters, &w);
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
-    if (interruptible) mnrb_check_ints(mrb, th);
+    if (interruptible) mnrb_check_ints_blocking(mrb, th);
   }
   take(m, th);
 }
@@ -111,7 +111,7 @@ static mrb_value m_sleep(mrb_state *mrb, mrb_value self) {
   mn_park_result r = mnrb_park(mrb, th, MN_WAIT_SLEEP, deadline, deadline == MN_FOREVER, "Mutex#sleep");
   mutex_lock(mrb, m, th, FALSE);
   if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
-  mnrb_check_ints(mrb, th);
+  mnrb_check_ints_blocking(mrb, th);
   if (r == MN_TIMEDOUT) return mrb_nil_value();
   return mrb_fixnum_value((mrb_int)((mn_now_ns() - start + 500000000u) / 1000000000u));
 }

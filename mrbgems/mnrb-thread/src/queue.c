@@ -120,7 +120,7 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
       wake_one(&q->poppers);
     }
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
-    mnrb_check_ints(mrb, th);
+    mnrb_check_ints_blocking(mrb, th);
     if (r == MN_TIMEDOUT) return mrb_nil_value();
   }
 }
@@ -149,7 +149,7 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     mnrb_waiter w = { th, NULL, NULL, FALSE };
     mn_park_result r = wait_in(mrb, &q->pushers, &w, deadline, "SizedQueue#push");
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
-    mnrb_check_ints(mrb, th);
+    mnrb_check_ints_blocking(mrb, th);
     if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
   }
   if (q->closed) raise_closed(mrb);

@@ -12,11 +12,12 @@ static mrb_value f_sleep(mrb_state *mrb, mrb_value self) {
     mrb_raise(mrb, E_TYPE_ERROR, "can't convert NilClass into time interval");
   uint64_t deadline = mnrb_deadline(mrb, timeout);
   mnrb_thread *th = mnrb_current(mrb);
+  mnrb_check_ints_blocking(mrb, th);          /* :on_blocking interrupts land as the sleep starts */
   uint64_t start = mn_now_ns();
   th->wakeup = FALSE;
   for (;;) {
     mn_park_result r = mnrb_park(mrb, th, MN_WAIT_SLEEP, deadline, FALSE, "sleep");
-    mnrb_check_ints(mrb, th);
+    mnrb_check_ints_blocking(mrb, th);
     if (th->wakeup || r == MN_TIMEDOUT) break;
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) break;
   }

@@ -131,7 +131,7 @@ mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, m
     mn_park_result r = mnrb_park(mrb, self, MN_WAIT_JOIN, deadline, deadline == MN_FOREVER, "Thread#join");
     mnrb_waitq_remove(&th->joiners, &w);
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
-    mnrb_check_ints(mrb, self);
+    mnrb_check_ints_blocking(mrb, self);
   }
   return thread_obj(th);
 }
@@ -477,7 +477,7 @@ static mrb_value thread_s_stop(mrb_state *mrb, mrb_value klass) {
   while (!th->wakeup) {
     mn_park_result r = mnrb_park(mrb, th, MN_WAIT_SLEEP, MN_FOREVER, TRUE, "Thread.stop");
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
-    mnrb_check_ints(mrb, th);
+    mnrb_check_ints_blocking(mrb, th);
   }
   th->wakeup = FALSE;
   return mrb_nil_value();
@@ -489,12 +489,61 @@ static mrb_value thread_no_alloc(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
+/* Thread.handle_interrupt(ExceptionClass => :immediate | :on_blocking | :never) { }: while the
+ * block runs, Thread#raise (and Thread#kill, which counts as an Object) of a class the hash names
+ * (or an ancestor's) is deferred: :never until the block is left, :on_blocking until a blocking
+ * operation (a sleep, a wait, I/O). Inner calls take precedence. Deferred interrupts are delivered,
+ * oldest first, as soon as a mask lets them through. */
+static mrb_value pop_mask(mrb_state *mrb, mrb_value th_value) {
+  mnrb_thread *th = mrb_cptr(th_value);
+  mrb_ary_pop(mrb, th->masks);
+  return mrb_nil_value();
+}
+
+static mrb_value run_masked(mrb_state *mrb, mrb_value blk) { return mrb_yield(mrb, blk, mrb_nil_value()); }
+
 static mrb_value thread_s_handle_interrupt(mrb_state *mrb, mrb_value klass) {
   mrb_value hash, blk;
   (void)klass;
-  mrb_get_args(mrb, "o&", &hash, &blk);
+  mrb_get_args(mrb, "H&", &hash, &blk);
   if (mrb_nil_p(blk)) mrb_raise(mrb, E_ARGUMENT_ERROR, "block is needed.");
-  return mrb_yield(mrb, blk, mrb_nil_value());
+  mrb_value keys = mrb_hash_keys(mrb, hash);
+  for (mrb_int i = 0; i < RARRAY_LEN(keys); i++) {
+    mrb_value k = RARRAY_PTR(keys)[i], v = mrb_hash_get(mrb, hash, k);
+    mrb_bool mode_ok = mrb_symbol_p(v) && (mrb_symbol(v) == MRB_SYM(immediate) ||
+                       mrb_symbol(v) == MRB_SYM(on_blocking) || mrb_symbol(v) == MRB_SYM(never));
+    if (!mode_ok || !(mrb_class_p(k) || mrb_module_p(k))) mrb_raise(mrb, E_ARGUMENT_ERROR, "unknown mask signature");
+  }
+  mnrb_thread *th = mnrb_current(mrb);
+  if (mrb_nil_p(th->masks)) th->masks = mrb_ary_new(mrb);
+  mrb_ary_push(mrb, th->masks, mrb_hash_dup(mrb, hash));
+  mrb_value v = mrb_ensure(mrb, run_masked, blk, pop_mask, mrb_cptr_value(mrb, th));
+  mnrb_check_ints(mrb, th);                   /* what the mask deferred, now that it is gone */
+  return v;
+}
+
+/* Thread.pending_interrupt?(err = nil) / Thread#pending_interrupt?(err = nil) */
+static mrb_bool has_pending(mrb_state *mrb, mnrb_thread *th, mrb_value err) {
+  if (mrb_nil_p(err)) return th->pending != MNRB_INT_NONE || th->ndeferred > 0;
+  if (!mrb_class_p(err)) mrb_raise(mrb, E_TYPE_ERROR, "class or module required for rescue clause");
+  if (th->pending == MNRB_INT_RAISE && mrb_obj_is_kind_of(mrb, th->pending_error, mrb_class_ptr(err))) return TRUE;
+  for (mrb_int i = 0; i < th->ndeferred; i++) {
+    mrb_value e = RARRAY_PTR(RARRAY_PTR(th->deferred)[i])[1];
+    if (!mrb_nil_p(e) && mrb_obj_is_kind_of(mrb, e, mrb_class_ptr(err))) return TRUE;
+  }
+  return FALSE;
+}
+
+static mrb_value thread_s_pending_interrupt_p(mrb_state *mrb, mrb_value klass) {
+  mrb_value err = mrb_nil_value();
+  mrb_get_args(mrb, "|o", &err);
+  return mrb_bool_value(has_pending(mrb, mnrb_current(mrb), err));
+}
+
+static mrb_value thread_pending_interrupt_p(mrb_state *mrb, mrb_value self) {
+  mrb_value err = mrb_nil_value();
+  mrb_get_args(mrb, "|o", &err);
+  return mrb_bool_value(has_pending(mrb, get_thread(mrb, self), err));
 }
 
 void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
@@ -519,6 +568,8 @@ void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
   mrb_define_class_method(mrb, t, "abort_on_exception", thread_s_abort_p, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, t, "abort_on_exception=", thread_s_set_abort, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, t, "handle_interrupt", thread_s_handle_interrupt, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
+  mrb_define_class_method(mrb, t, "pending_interrupt?", thread_s_pending_interrupt_p, MRB_ARGS_OPT(1));
+  mrb_define_method(mrb, t, "pending_interrupt?", thread_pending_interrupt_p, MRB_ARGS_OPT(1));
 
   mrb_define_method(mrb, t, "initialize", thread_initialize, MRB_ARGS_ANY());
   mrb_define_method(mrb, t, "initialize_copy", thread_no_alloc, MRB_ARGS_REQ(1));

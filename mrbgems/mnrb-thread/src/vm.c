@@ -26,6 +26,7 @@
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/error.h>
+#include <mruby/hash.h>
 #include <mruby/irep.h>
 #include <mruby/presym.h>
 #include <mruby/proc.h>
@@ -117,22 +118,65 @@ mrb_noreturn void mnrb_raise_kill(mrb_state *mrb) {
   MRB_THROW(mrb->jmp);
 }
 
-void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th) {
-  mnrb_vm *vm = th->vm;
-  if (__atomic_load_n(&vm->terminate, __ATOMIC_ACQUIRE) && th == vm->main && !th->killed && !th->finished)
-    th->pending = MNRB_INT_KILL;   /* the VM was asked to end: its main thread dies, killing the rest */
-  if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED)) mnrb_deliver_signals(mrb, th->vm);
-  if (th->pending == MNRB_INT_NONE) return;
-  mnrb_intr kind = th->pending;
-  th->pending = MNRB_INT_NONE;
+/* Thread.handle_interrupt: the mode the innermost mask gives an interrupt (a Thread#kill counts
+ * as an Object, as in CRuby): :immediate (no mask names it), :on_blocking or :never. */
+static mrb_sym mask_mode(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc) {
+  struct RClass *klass = kind == MNRB_INT_KILL ? mrb->object_class : mrb_obj_class(mrb, exc);
+  for (mrb_int i = RARRAY_LEN(th->masks) - 1; i >= 0; i--) {
+    mrb_value mask = RARRAY_PTR(th->masks)[i];
+    for (struct RClass *c = klass; c; c = c->super) {
+      struct RClass *named = c->tt == MRB_TT_ICLASS ? c->c : c;
+      mrb_value mode = mrb_hash_fetch(mrb, mask, mrb_obj_value(named), mrb_undef_value());
+      if (!mrb_undef_p(mode)) return mrb_symbol(mode);
+    }
+  }
+  return MRB_SYM(immediate);
+}
+
+static mrb_bool deliverable(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc, mrb_bool blocking) {
+  if (mrb_nil_p(th->masks) || RARRAY_LEN(th->masks) == 0) return TRUE;
+  mrb_sym mode = mask_mode(mrb, th, kind, exc);
+  return mode == MRB_SYM(immediate) || (blocking && mode == MRB_SYM(on_blocking));
+}
+
+static mrb_noreturn void deliver(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc) {
   if (kind == MNRB_INT_KILL) {
     th->killed = TRUE;
     mnrb_raise_kill(mrb);
   }
-  mrb_value e = th->pending_error;
-  th->pending_error = mrb_nil_value();
-  mrb_exc_raise(mrb, e);
+  mrb_exc_raise(mrb, exc);
 }
+
+static void check_ints(mrb_state *mrb, mnrb_thread *th, mrb_bool blocking) {
+  mnrb_vm *vm = th->vm;
+  if (__atomic_load_n(&vm->terminate, __ATOMIC_ACQUIRE) && th == vm->main && !th->killed && !th->finished)
+    th->pending = MNRB_INT_KILL;   /* the VM was asked to end: its main thread dies, killing the rest */
+  if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED)) mnrb_deliver_signals(mrb, th->vm);
+  if (th->pending == MNRB_INT_NONE && th->ndeferred == 0) return;
+  if (th->pending != MNRB_INT_NONE) {          /* the newest interrupt: queued behind deferred ones */
+    mnrb_intr kind = th->pending;
+    mrb_value e = th->pending_error;
+    th->pending = MNRB_INT_NONE;
+    th->pending_error = mrb_nil_value();
+    if (th->ndeferred == 0 && deliverable(mrb, th, kind, e, blocking)) deliver(mrb, th, kind, e);
+    if (mrb_nil_p(th->deferred)) th->deferred = mrb_ary_new(mrb);
+    mrb_value entry[2] = { mrb_fixnum_value(kind), e };
+    mrb_ary_push(mrb, th->deferred, mrb_ary_new_from_values(mrb, 2, entry));
+    th->ndeferred++;
+  }
+  for (mrb_int i = 0; i < RARRAY_LEN(th->deferred); i++) {   /* the oldest one a mask lets through */
+    mrb_value entry = RARRAY_PTR(th->deferred)[i];
+    mnrb_intr kind = (mnrb_intr)mrb_integer(RARRAY_PTR(entry)[0]);
+    mrb_value e = RARRAY_PTR(entry)[1];
+    if (!deliverable(mrb, th, kind, e, blocking)) continue;
+    mrb_funcall(mrb, th->deferred, "delete_at", 1, mrb_fixnum_value(i));
+    th->ndeferred--;
+    deliver(mrb, th, kind, e);
+  }
+}
+
+void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th) { check_ints(mrb, th, FALSE); }
+void mnrb_check_ints_blocking(mrb_state *mrb, mnrb_thread *th) { check_ints(mrb, th, TRUE); }
 
 void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc) {
   if (th->finished) return;
@@ -246,6 +290,8 @@ static void mark_roots(mrb_state *mrb) {
     mrb_gc_mark_value(mrb, th->variables);
     mrb_gc_mark_value(mrb, th->name);
     mrb_gc_mark_value(mrb, th->group);
+    mrb_gc_mark_value(mrb, th->masks);
+    mrb_gc_mark_value(mrb, th->deferred);
     mrb_gc_mark_value(mrb, th->handoff);
     mrb_gc_mark_value(mrb, th->pending_error);
     if (th->ctx && th->ctx->fib) mrb_gc_mark(mrb, (struct RBasic *)th->ctx->fib);
@@ -268,6 +314,7 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
   th->name = th->handoff = th->pending_error = mrb_nil_value();
   th->group = vm->current ? vm->current->group : mrb_nil_value();   /* inherited from the creator */
+  th->masks = th->deferred = mrb_nil_value();
   th->report_on_exception = vm->report_on_exception;
   th->abort_on_exception = FALSE;
   th->all_next = vm->all;
