@@ -59,6 +59,20 @@ cruby_location(mrb_state *mrb, mrb_value line)
   }
 }
 
+/* mruby's backtrace lines (mrb_get_backtrace) in CRuby's shape, as a new Array. */
+MRB_API mrb_value
+mnrb_compat_cruby_backtrace(mrb_state *mrb, mrb_value lines)
+{
+  mrb_value out = mrb_ary_new_capa(mrb, RARRAY_LEN(lines));
+  mrb_int i;
+
+  for (i = 0; i < RARRAY_LEN(lines); i++) {
+    mrb_value line = RARRAY_PTR(lines)[i];
+    mrb_ary_push(mrb, out, mrb_string_p(line) ? cruby_location(mrb, line) : line);
+  }
+  return out;
+}
+
 /* The backtrace as CRuby-shaped strings, or nil when it is missing or not an Array of Strings. */
 static mrb_value
 report_backtrace(mrb_state *mrb, mrb_value exc)

@@ -178,3 +178,41 @@ class ThreadGroup
 end
 
 Thread.main._group = ThreadGroup::Default
+
+class Thread
+  module Backtrace
+    # What Thread#backtrace_locations gives (CRuby): one frame of a backtrace.
+    class Location
+      attr_reader :path, :lineno, :label
+
+      def initialize(line)
+        @line = line
+        @path, rest = line.split(":", 2)
+        @lineno = rest.to_i
+        lbl = rest.split(":in ", 2)[1]
+        @label = lbl ? lbl.delete("`'") : "<main>"
+      end
+
+      def absolute_path
+        @path
+      end
+
+      def base_label
+        @label.sub("block in ", "")
+      end
+
+      def to_s
+        @line
+      end
+
+      def inspect
+        @line.inspect
+      end
+    end
+  end
+
+  def backtrace_locations(*args)
+    bt = backtrace(*args)
+    bt && bt.map { |line| Backtrace::Location.new(line) }
+  end
+end

@@ -209,6 +209,27 @@ static mrb_value thread_inspect(mrb_state *mrb, mrb_value self) {
 
 static mrb_value thread_name(mrb_state *mrb, mrb_value self) { return get_thread(mrb, self)->name; }
 
+/* Thread#backtrace: where the thread is, innermost first (nil once it has ended). Another thread's
+ * frames are read from its saved context with the GC held off: while mrb->c points there, the
+ * running thread's own context is not where the GC would look for it. */
+static mrb_value thread_backtrace(mrb_state *mrb, mrb_value self) {
+  mnrb_thread *th = get_thread(mrb, self);
+  if (!th->started || th->finished || !th->c) return mrb_nil_value();
+  mrb_value lines;
+  if (th == mnrb_current(mrb)) {
+    lines = mrb_get_backtrace(mrb);
+  } else {
+    struct mrb_context *mine = mrb->c;
+    mrb_bool was_disabled = mrb->gc.disabled;
+    mrb->gc.disabled = TRUE;
+    mrb->c = th->c;
+    lines = mrb_get_backtrace(mrb);
+    mrb->c = mine;
+    mrb->gc.disabled = was_disabled;
+  }
+  return mnrb_compat_cruby_backtrace(mrb, lines);
+}
+
 /* Thread#group: its ThreadGroup (still, once it has ended: CRuby 3.1; list leaves it out). */
 static mrb_value thread_group(mrb_state *mrb, mrb_value self) { return get_thread(mrb, self)->group; }
 
@@ -583,6 +604,7 @@ void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
   mrb_define_method(mrb, t, "to_s", thread_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "name", thread_name, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "group", thread_group, MRB_ARGS_NONE());
+  mrb_define_method(mrb, t, "backtrace", thread_backtrace, MRB_ARGS_ANY());
   mrb_define_method(mrb, t, "_group=", thread_set_group, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, t, "name=", thread_set_name, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, t, "kill", thread_kill, MRB_ARGS_NONE());

@@ -46,6 +46,10 @@ MRB_API void mnrb_compat_print_error(mrb_state *mrb, mrb_value exc);
    status. */
 MRB_API int mnrb_compat_finish(mrb_state *mrb, mrb_value exc);
 
+/* mruby's backtrace lines ("F:N:in NAME", "F:N") in CRuby's shape ("F:N:in `NAME'",
+   "F:N:in `<main>'"), as a new Array. */
+MRB_API mrb_value mnrb_compat_cruby_backtrace(mrb_state *mrb, mrb_value lines);
+
 MRB_END_DECL
 
 #endif /* MNRB_COMPAT_H */
