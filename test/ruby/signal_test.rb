@@ -22,8 +22,15 @@ class SignalTest < MnTest::Case
     assert_same first, Signal.trap("SIGUSR2", "DEFAULT")
   end
 
+  # Signals the main thread once it is in `sleep`/a read (not before: an Interrupt outside
+  # assert_raise would end the test run).
+  def kill_main_when(signal)
+    main = Thread.current
+    Thread.new { Thread.pass until yield(main); Process.kill(signal, Process.pid) }
+  end
+
   def test_sigint_raises_interrupt_in_a_sleeping_main_thread
-    Thread.new { sleep 0.01; Process.kill(:INT, Process.pid) }
+    kill_main_when(:INT) { |m| m.status == "sleep" }
     e = assert_raise(Interrupt) { sleep 10 }
     assert_kind_of SignalException, e
     assert_equal 2, e.signo
@@ -31,24 +38,27 @@ class SignalTest < MnTest::Case
 
   def test_sigint_interrupts_a_main_thread_blocked_on_a_pipe
     r, w = IO.pipe
-    Thread.new { sleep 0.01; Process.kill(:INT, Process.pid) }
+    kill_main_when(:INT) { |m| m.status == "sleep" }
     assert_raise(Interrupt) { r.read }
     r.close
     w.close
   end
 
   def test_sigint_interrupts_a_computing_main_thread
-    Thread.new { sleep 0.01; Process.kill(:INT, Process.pid) }
     n = 0
+    kill_main_when(:INT) { n > 1000 }
     assert_raise(Interrupt) { loop { n += 1 } }
     assert n > 0
   end
 
   def test_an_ignored_signal_does_nothing
     Signal.trap(:USR1, "IGNORE")
+    got_usr2 = false
+    Signal.trap(:USR2) { got_usr2 = true }
     Process.kill(:USR1, Process.pid)
-    sleep 0.01
-    assert true
+    Process.kill(:USR2, Process.pid)     # handled after USR1 would have been (one pipe, in order)
+    wait_until("the USR2 handler") { got_usr2 }
+    assert got_usr2                       # and USR1 raised nothing on the way
   end
 
   def test_bad_signals_raise_argument_error
