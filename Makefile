@@ -27,7 +27,7 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: stock-mruby all deps mruby test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench demo clean distclean
+.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench demo clean distclean
 .DELETE_ON_ERROR:
 
 all: bin/mnrb bin/mnrb-trace
@@ -66,6 +66,12 @@ $(BUILD)/$(1)/mnrb: cli/mnrb.c $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
 	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lm -pthread
 
+# the embedding example (examples/embed): a C program built on include/mnrb.h alone
+$(BUILD)/$(1)/embed-host: examples/embed/host.c mrbgems/mnrb-embed/include/mnrb.h $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a
+	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -I$(MRUBY_SRC)/include -Imrbgems/mnrb-embed/include \
+	  -Icore/include -Imrbgems/mnrb-thread/include \
+	  examples/embed/host.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lm -pthread
+
 # the trace reader: plain C11 and libc, nothing of mnrb's (it reads the files mnrb writes)
 $(BUILD)/$(1)/mnrb-trace: $(TOOL_SRCS) $(TOOL_HDRS)
 	@mkdir -p $$(dir $$@)
@@ -98,7 +104,9 @@ sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb $(BUILD)/asan/mnrb-trace
 SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
            TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(TOP)/test/tsan.supp
 
-test: deps all sanitizers $(BUILD)/mruby/host/bin/mrbtest $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests $(PYVENV)/.stamp
+examples: $(BUILD)/host/embed-host $(BUILD)/asan/embed-host
+
+test: deps all sanitizers examples $(BUILD)/mruby/host/bin/mrbtest $(BUILD)/host/core-tests $(BUILD)/asan/core-tests $(BUILD)/tsan/core-tests $(PYVENV)/.stamp
 	bash test/run-all.sh
 
 # Python with Perfetto's generated trace schema, to validate traces independently of mnrb's writer.

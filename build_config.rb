@@ -23,6 +23,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-net-http"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-ractor"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-embed"     # include/mnrb.h: the C API for embedders
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   conf.cc.flags << '-pthread'
 end

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite `make test` names and prints one closing line "N passed, N failed".
 #   core C tests:  release, ASan+UBSan and TSan builds of the core
+#   embedding:     examples/embed/host.c, a C program on include/mnrb.h (release and ASan+UBSan builds)
 #   Ruby suite:    bin/mnrb as is; with 2 native threads and randomized 1-5 ms timeslices (stress);
 #                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
 #                  short random timeslices)
@@ -41,6 +42,8 @@ run "core (asan)"     $B/asan/core-tests
 run "core (tsan)"     $B/tsan/core-tests
 run "mrbtest (mruby + mnrb-compat)" bash test/run-mrbtest.sh $B/mruby/host/bin/mrbtest
 run "cli"             bash test/cli-tests.sh bin/mnrb
+run "embedding example" bash test/embed-tests.sh $B/host/embed-host
+run "embedding example (asan+ubsan)" bash test/embed-tests.sh $B/asan/embed-host
 run "ruby"            bash test/run-ruby-tests.sh bin/mnrb
 run "ruby (2 native threads, random 1-5 ms timeslices)" \
     env RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh bin/mnrb

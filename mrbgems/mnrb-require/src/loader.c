@@ -72,13 +72,12 @@ slurp(const char *path, size_t *len)
 /* Compiles `code` as the file `path`. A syntax error raises SyntaxError "path:line: message",
    CRuby's first line for it. */
 static struct RProc *
-compile(mrb_state *mrb, const char *path, char *code, size_t len)
+compile(mrb_state *mrb, const char *path, const char *code, size_t len)
 {
   mrbc_context *cx = mrbc_context_new(mrb);
   mrbc_filename(mrb, cx, path);
   cx->capture_errors = TRUE;
   struct mrb_parser_state *p = mrb_parse_nstring(mrb, code, len, cx);
-  free(code);
   if (!p) {
     mrbc_context_free(mrb, cx);
     mrb_raise(mrb, E_SCRIPT_ERROR, "cannot allocate the parser");
@@ -97,19 +96,10 @@ compile(mrb_state *mrb, const char *path, char *code, size_t len)
   return proc;
 }
 
-/* MNRB::Loader.exec_file(path, wrap) -> value of the file's last expression */
+/* Runs a compiled file's top-level code in the calling thread, as `path` (see the top of the file). */
 static mrb_value
-loader_exec_file(mrb_state *mrb, mrb_value self)
+exec_proc(mrb_state *mrb, struct RProc *proc, mrb_value wrap)
 {
-  mrb_value path, wrap;
-  mrb_get_args(mrb, "So", &path, &wrap);
-  const char *cpath = mrb_string_value_cstr(mrb, &path);
-
-  size_t len;
-  char *code = slurp(cpath, &len);
-  if (!code) raise_load_error(mrb, path);
-  struct RProc *proc = compile(mrb, cpath, code, len);
-
   struct RClass *target = mrb->object_class;
   mrb_value top = mrb_top_self(mrb);
   if (mrb_test(wrap)) {
@@ -126,6 +116,35 @@ loader_exec_file(mrb_state *mrb, mrb_value self)
   mrb_value v = mrb_yield_with_class(mrb, mrb_obj_value(proc), 0, NULL, top, target);
   mrb->c->ci->mid = mid;
   return v;
+}
+
+/* MNRB::Loader.exec_file(path, wrap) -> value of the file's last expression */
+static mrb_value
+loader_exec_file(mrb_state *mrb, mrb_value self)
+{
+  mrb_value path, wrap;
+  mrb_get_args(mrb, "So", &path, &wrap);
+  const char *cpath = mrb_string_value_cstr(mrb, &path);
+
+  size_t len;
+  char *code = slurp(cpath, &len);
+  if (!code) raise_load_error(mrb, path);
+  mrb_value source = mrb_str_new(mrb, code, (mrb_int)len);   /* the GC frees it if compiling raises */
+  free(code);
+  struct RProc *proc = compile(mrb, cpath, RSTRING_PTR(source), len);
+  return exec_proc(mrb, proc, wrap);
+}
+
+/* MNRB::Loader.exec_string(code, path) -> value of its last expression: `code` run as a file named
+   `path` would be (the embedding API's mnrb_eval_string). */
+static mrb_value
+loader_exec_string(mrb_state *mrb, mrb_value self)
+{
+  mrb_value code, path;
+  mrb_get_args(mrb, "SS", &code, &path);
+  const char *cpath = mrb_string_value_cstr(mrb, &path);
+  struct RProc *proc = compile(mrb, cpath, RSTRING_PTR(code), (size_t)RSTRING_LEN(code));
+  return exec_proc(mrb, proc, mrb_false_value());
 }
 
 /* The file of the nearest Ruby frame below this C method's (the code that called it), or NULL
@@ -174,6 +193,7 @@ mrb_mnrb_require_gem_init(mrb_state *mrb)
   if (!mrb_class_defined(mrb, "LoadError")) mrb_define_class(mrb, "LoadError", script_error);
 
   mrb_define_module_function(mrb, loader, "exec_file", loader_exec_file, MRB_ARGS_REQ(2));
+  mrb_define_module_function(mrb, loader, "exec_string", loader_exec_string, MRB_ARGS_REQ(2));
   mrb_define_method(mrb, mrb->kernel_module, "__dir__", kernel_dir, MRB_ARGS_NONE());
   mrb_define_method(mrb, mrb->kernel_module, "require_relative", kernel_require_relative, MRB_ARGS_REQ(1));
 }
