@@ -3,19 +3,9 @@
 #   test/cli-tests.sh BIN          prints "N passed, N failed" last
 set -u
 BIN=${1:?usage: cli-tests.sh BIN}
-pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING -- COMMAND...
-  local name=$1 want_status=$2 want_out=$3; shift 4
-  local out status
-  out=$("$@" 2>&1); status=$?
-  if [ "$status" = "$want_status" ] && [[ "$out" == *"$want_out"* ]]; then
-    pass=$((pass + 1)); echo "ok   $name"
-  else
-    fail=$((fail + 1)); echo "FAIL $name: status $status (want $want_status), output: $(echo "$out" | head -c 300)"
-  fi
-}
+source "$(dirname "$0")/lib/check.sh"
 
 printf 'p ARGV\nputs $0\n' > "$tmp/args.rb"
 printf 'def broken(\n  1 +\n' > "$tmp/syntax.rb"
@@ -67,5 +57,4 @@ check "--trace to a bad path"    2 "cannot trace to"      -- "$BIN" --trace=/non
 check "--trace-flight needs --trace" 2 "needs --trace"    -- "$BIN" --trace-flight=4 -e 'nil'
 check "--trace-flight rejects 0" 2 "invalid value"        -- "$BIN" --trace="$tmp/f.pftrace" --trace-flight=0 -e 'nil'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+check_summary

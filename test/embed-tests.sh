@@ -5,19 +5,9 @@
 set -u
 BIN=${1:?usage: embed-tests.sh BIN}
 DEMO=examples/embed/demo.rb
-pass=0; fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-check() {  # check NAME EXPECTED_STATUS EXPECTED_OUTPUT_SUBSTRING -- COMMAND...
-  local name=$1 want_status=$2 want_out=$3; shift 4
-  local out status
-  out=$("$@" 2>&1); status=$?
-  if [ "$status" = "$want_status" ] && [[ "$out" == *"$want_out"* ]]; then
-    pass=$((pass + 1)); echo "ok   $name"
-  else
-    fail=$((fail + 1)); echo "FAIL $name: status $status (want $want_status), output: $(echo "$out" | head -c 600)"
-  fi
-}
+source "$(dirname "$0")/lib/check.sh"
 
 printf 'def broken(\n  1 +\n' > "$tmp/syntax.rb"
 printf 'raise KeyError, "no key here"\n' > "$tmp/raises.rb"
@@ -39,5 +29,4 @@ check "uncaught exception"         1 "no key here (KeyError)"        -- "$BIN" "
 check "runtime settings from env"  0 "killed in C: true"            -- env RUBY_MAX_PROC=1 "$BIN" "$DEMO"
 check "1:1 threads"                0 "killed in C: true"            -- env RUBY_MN_THREADS=0 "$BIN" "$DEMO"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+check_summary
