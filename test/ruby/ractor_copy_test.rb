@@ -124,6 +124,14 @@ class RactorCopyTest < MnTest::Case
     assert round_trip(Time.at(0).utc).utc?
   end
 
+  # a Method keeps its receiver and body where only its type sees them: not data to copy
+  def test_method_objects_are_not_copied
+    e = assert_raise(TypeError) { round_trip(1.method(:+)) }
+    assert_equal "allocator undefined for Method", e.message
+    e = assert_raise(TypeError) { round_trip(Integer.instance_method(:+)) }
+    assert_equal "allocator undefined for UnboundMethod", e.message
+  end
+
   def test_classes_and_modules_travel_by_name
     assert_same RactorCopyNode, round_trip(RactorCopyNode)
     assert_same Comparable, round_trip(Comparable)

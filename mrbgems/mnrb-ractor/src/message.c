@@ -147,6 +147,20 @@ static int hash_cb(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
   return 0;
 }
 
+/* An object whose type keeps its state in hidden ivars (Method, UnboundMethod) is not plain data. */
+static int hidden_ivar_cb(mrb_state *mrb, mrb_sym sym, mrb_value v, void *p) {
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, sym, &len);
+  if (len >= 1 && name[0] != '@') { *(mrb_bool *)p = TRUE; return 1; }
+  return 0;
+}
+
+static mrb_bool has_hidden_ivars(mrb_state *mrb, mrb_value obj) {
+  mrb_bool found = FALSE;
+  mrb_iv_foreach(mrb, obj, hidden_ivar_cb, &found);
+  return found;
+}
+
 static void cannot_copy(mrb_state *mrb, mrb_value v) {
   mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", mrb_obj_class(mrb, v));
 }
@@ -216,6 +230,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     break;
   }
   case MRB_TT_OBJECT:
+    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, v);
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_OBJ);
     write_class(mrb, w, c, NULL);
