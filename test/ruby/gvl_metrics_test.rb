@@ -478,4 +478,18 @@ class GvlStatsTest < MnTest::Case
     e = assert_raise(TypeError) { GVLTools::Stats.thread(nil) }
     assert_equal "wrong argument type nil (expected Thread)", e.message
   end
+
+  def test_runtime_stats_count_switches_blocking_calls_and_native_threads
+    keys = %i[native_threads blocking_now blocking_calls switches preemptions wakeup_preemptions stacks stacks_unguarded]
+    before = GVLTools::Stats.runtime
+    assert_equal keys, before.keys
+    10.times.map { Thread.new { Thread.pass } }.each(&:join)
+    File.open(__FILE__) { |f| f.flock(File::LOCK_SH) }     # flock runs as a blocking call
+    after = GVLTools::Stats.runtime
+    assert after[:switches] >= before[:switches] + 20, "#{before[:switches]} -> #{after[:switches]}"
+    assert after[:blocking_calls] > before[:blocking_calls]
+    assert_equal 0, after[:blocking_now]
+    assert after[:native_threads] >= 1
+    assert after[:stacks] >= 1
+  end
 end

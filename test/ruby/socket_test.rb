@@ -22,6 +22,20 @@ class SocketTest < MnTest::Case
     assert_equal :served, acceptor.value
   end
 
+  # A numeric address needs no resolver, so no blocking call (the native thread would leave the pool
+  # and another take the ractor over); CRuby, too, resolves one with the GVL held. A name still goes
+  # to getaddrinfo without the GVL.
+  def test_a_numeric_address_is_resolved_without_a_blocking_call
+    mnrb_only
+    calls = -> { GVLTools::Stats.runtime[:blocking_calls] }
+    before = calls.call
+    TCPSocket.new("127.0.0.1", @port).close
+    assert_equal ["::1"], Addrinfo.getaddrinfo("::1", @port.to_s, nil, Socket::SOCK_STREAM).map(&:ip_address)
+    assert_equal before, calls.call
+    TCPSocket.new("localhost", @port).close
+    assert calls.call > before, "a host name is resolved by a blocking call"
+  end
+
   def test_thread_per_connection_echo_with_200_clients
     n = 200
     server = Thread.new do

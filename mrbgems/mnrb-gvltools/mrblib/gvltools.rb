@@ -20,6 +20,8 @@
 #   idle_ns        (thread) Hash of ns spent parked, by reason: :sleep, :mutex, :queue, :join, :io,
 #                  :ractor, :blocking (from SUSPENDED to the next READY)
 #   longest_wait_ns (thread)
+# Stats.runtime: the scheduler's process-wide counters (native threads, blocking calls, switches,
+# preemptions, stacks), always on and never reset.
 # Stats.reset zeroes the ractor's numbers and every one of its threads' (lazily, by an epoch).
 # Numbers start when a metric is on: a wait begun before that, or while every metric was off,
 # is not counted; a hold is counted when it ends.
@@ -131,6 +133,12 @@ module GVLTools
 
     def self.thread(thread = Thread.current)
       Native.stats_thread(thread)
+    end
+
+    # The scheduler's process-wide counters, always on: native_threads (alive now), blocking_now,
+    # blocking_calls (so far), switches, preemptions, wakeup_preemptions, stacks, stacks_unguarded.
+    def self.runtime
+      Native.stats_runtime
     end
   end
 end

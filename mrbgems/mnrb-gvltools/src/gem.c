@@ -135,6 +135,8 @@ static mrb_value native_stats_reset(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
+void gvl_define_runtime_stats(mrb_state *mrb, struct RClass *native);   /* runtime_stats.c */
+
 void mrb_mnrb_gvltools_gem_init(mrb_state *mrb) {
   gvl_recorder_init();
   mnrb_thread_free_hook_add(gvl_thread_forget);
@@ -159,6 +161,7 @@ void mrb_mnrb_gvltools_gem_init(mrb_state *mrb) {
   mrb_define_module_function(mrb, n, "stats_ractor", native_stats_ractor, MRB_ARGS_NONE());
   mrb_define_module_function(mrb, n, "stats_thread", native_stats_thread, MRB_ARGS_REQ(1));
   mrb_define_module_function(mrb, n, "stats_reset", native_stats_reset, MRB_ARGS_NONE());
+  gvl_define_runtime_stats(mrb, n);
 }
 
 /* The ractor is closing: its threads are dead and its mn_ractor already freed (mnrb_close), so the
