@@ -107,6 +107,9 @@ done
 ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_VERSION'): /"
 echo "Ractor creation (1,000 ractors that each wait for a message):"
 $MNRB bench/ractor_create.rb 1000 | sed 's/^/  /'
+echo "Message throughput from the main ractor to another (one-way stream, bench/ractor_messages.rb):"
+$MNRB bench/ractor_messages.rb | sed 's/^/  mnrb:  /'
+ruby -W0 bench/ractor_messages.rb | sed 's/^/  CRuby: /'
 echo "CPU-parallel fib(30) x 4 (load average $(cut -d' ' -f1 /proc/loadavg) at the start):"
 $MNRB bench/ractor_fib.rb 30 | sed 's/^/  mnrb:  /'
 ruby -W0 bench/ractor_fib.rb 30 | sed 's/^/  CRuby: /'
