@@ -36,6 +36,17 @@ class SocketTest < MnTest::Case
     assert calls.call > before, "a host name is resolved by a blocking call"
   end
 
+  def test_getaddrinfo_takes_family_and_type_by_name
+    [[:INET, :STREAM], ["INET", "SOCK_STREAM"], [:AF_INET, :SOCK_STREAM], [:PF_INET, "STREAM"]].each do |fam, type|
+      ai = Addrinfo.getaddrinfo("127.0.0.1", @port, fam, type)
+      assert_equal [[Socket::AF_INET, Socket::SOCK_STREAM]], ai.map { |a| [a.afamily, a.socktype] }, [fam, type].inspect
+    end
+    e = assert_raise(SocketError) { Addrinfo.getaddrinfo("127.0.0.1", @port, :FOO) }
+    assert_equal "unknown socket domain: FOO", e.message
+    e = assert_raise(SocketError) { Addrinfo.getaddrinfo("127.0.0.1", @port, nil, :BAR) }
+    assert_equal "unknown socket type: BAR", e.message
+  end
+
   def test_thread_per_connection_echo_with_200_clients
     n = 200
     server = Thread.new do

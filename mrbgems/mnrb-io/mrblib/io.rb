@@ -152,9 +152,23 @@ class Addrinfo
     unless service.nil? || service.is_a?(String)
       raise TypeError, "service must be String, Integer, or nil"
     end
+    family = socket_constant(family, "AF_", "PF_", "domain")
+    socktype = socket_constant(socktype, "SOCK_", nil, "type")
     _lookup(nodename, service, family || 0, socktype || 0, protocol || 0, flags || 0).map do |sa, fam, type, proto|
       new(sa, fam, type, proto)
     end
+  end
+end
+
+class Addrinfo
+  # CRuby's names for a family or type: :INET, "INET", :AF_INET, :SOCK_STREAM, :STREAM ...
+  def self.socket_constant(v, prefix, alt_prefix, what)
+    return v unless v.is_a?(Symbol) || v.is_a?(String)
+    name = v.to_s
+    [name, "#{prefix}#{name}", alt_prefix && "#{alt_prefix}#{name}"].each do |c|
+      return Socket.const_get(c) if c && c.start_with?(prefix, *alt_prefix) && Socket.const_defined?(c)
+    end
+    raise SocketError, "unknown socket #{what}: #{name}"
   end
 end
 
