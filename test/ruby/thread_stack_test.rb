@@ -44,4 +44,21 @@ class ThreadStackOverflowTest < MnTest::Case
     t.report_on_exception = false
     assert_raise(SystemStackError) { t.join }
   end
+
+  def deeper(n)
+    deeper(n + 1)
+  end
+
+  # each overflow is its own exception, with its own backtrace (the two threads' at the same time)
+  def test_each_overflow_has_its_own_exception_and_backtrace
+    first = begin; deep(0); rescue SystemStackError => e; e; end
+    second = begin; deeper(0); rescue SystemStackError => e; e; end
+    refute first.equal?(second), "the same object"
+    assert first.backtrace.first.match?(/deep'?\z/), first.backtrace.first
+    assert second.backtrace.first.match?(/deeper'?\z/), second.backtrace.first
+    assert_equal "stack level too deep", second.message
+    in_threads = [:deep, :deeper].map { |m| Thread.new { begin; send(m, 0); rescue SystemStackError => e; e; end } }.map(&:value)
+    refute in_threads[0].equal?(in_threads[1]), "the same object"
+    assert in_threads[1].backtrace.first.include?("deeper"), in_threads[1].backtrace.first
+  end
 end
