@@ -41,6 +41,7 @@ typedef struct rx_regexp {
   char *src;           /* the source, NUL-terminated */
   mrb_int srclen;
   int options;         /* RX_* */
+  int64_t timeout_ns;           /* Regexp.new(..., timeout:) in ns, 0 for none (timeout.c) */
   struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
   rx_state *state;              /* that interpreter's */
 } rx_regexp;
@@ -91,7 +92,17 @@ mrb_value rx_last_match_get(mrb_state *mrb);              /* as seen by the call
 void rx_last_match_set(mrb_state *mrb, mrb_value m);      /* nil or a MatchData */
 void rx_init_last_match(mrb_state *mrb);
 
+/* timeout.c: Regexp.timeout and Regexp#timeout; searches under a timeout go through
+ * rx_timed_search, which raises Regexp::TimeoutError when it runs out of time. */
+int64_t rx_timeout_of(rx_regexp *re);                   /* ns, 0 for none */
+int rx_timed_search(mrb_state *mrb, rx_regexp *re, int64_t timeout_ns, const OnigUChar *str,
+                    const OnigUChar *end, const OnigUChar *start, const OnigUChar *range,
+                    OnigRegion *region, mrb_bool anchored);
+int64_t rx_timeout_arg(mrb_state *mrb, mrb_value v);   /* nil or seconds > 0, else ArgumentError */
+mrb_value rx_timeout_value(mrb_state *mrb, int64_t ns); /* Float seconds or nil */
+
 /* gem init parts */
+void rx_init_timeout(mrb_state *mrb);
 void rx_init_regexp(mrb_state *mrb);
 void rx_init_match(mrb_state *mrb);
 void rx_init_string(mrb_state *mrb);

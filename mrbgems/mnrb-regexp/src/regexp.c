@@ -174,17 +174,24 @@ static int options_from(mrb_state *mrb, mrb_value opt) {
   return RX_IGNORECASE;   /* any other truthy value */
 }
 
-/* Regexp.new(string, options = nil) / Regexp.new(regexp) */
+/* Regexp.new(string, options = nil, timeout: nil) / Regexp.new(regexp, timeout: nil): as in CRuby
+ * 3.2+, the timeout is the keyword's (a Regexp argument's own is not copied). */
 static mrb_value regexp_s_new(mrb_state *mrb, mrb_value cls) {
-  mrb_value pat, opt = mrb_nil_value();
-  mrb_get_args(mrb, "o|o", &pat, &opt);
+  mrb_value pat, opt = mrb_nil_value(), timeout = mrb_undef_value(), re;
+  const mrb_sym kw_names[] = { MRB_SYM(timeout) };
+  const mrb_kwargs kw = { 1, 0, kw_names, &timeout, NULL };
+  mrb_get_args(mrb, "o|o:", &pat, &opt, &kw);
+  int64_t timeout_ns = mrb_undef_p(timeout) ? 0 : rx_timeout_arg(mrb, timeout);
   if (rx_regexp_p(mrb, pat)) {
     rx_regexp *src = rx_get(mrb, pat);
-    return regexp_new_from(mrb, mrb_class_ptr(cls), src->src, src->srclen, src->options);
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), src->src, src->srclen, src->options);
+  } else {
+    if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
+    pat = rx_to_str(mrb, pat);
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options_from(mrb, opt));
   }
-  if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
-  pat = rx_to_str(mrb, pat);
-  return regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options_from(mrb, opt));
+  rx_get(mrb, re)->timeout_ns = timeout_ns;
+  return re;
 }
 
 /* The literal cache's fast path: the last Regexp each call site (irep, pc of the caller's OP_SEND)
@@ -320,6 +327,7 @@ static mrb_value regexp_init_copy(mrb_state *mrb, mrb_value self) {
   if (DATA_PTR(self)) mrb_raise(mrb, E_TYPE_ERROR, "already initialized regexp");
   DATA_TYPE(self) = &rx_regexp_type;
   DATA_PTR(self) = compile(mrb, src->src, src->srclen, src->options);
+  ((rx_regexp *)DATA_PTR(self))->timeout_ns = src->timeout_ns;
   return self;
 }
 
@@ -566,7 +574,7 @@ void rx_init_regexp(mrb_state *mrb) {
   mrb_define_const(mrb, re, "FIXEDENCODING", mrb_fixnum_value(16));
   mrb_define_const(mrb, re, "NOENCODING", mrb_fixnum_value(32));
   mrb_undef_class_method(mrb, re, "allocate");
-  mrb_define_class_method(mrb, re, "new", regexp_s_new, MRB_ARGS_ARG(1, 1));
+  mrb_define_class_method(mrb, re, "new", regexp_s_new, MRB_ARGS_ARG(1, 1) | MRB_ARGS_KEY(1, 0));
   mrb_define_class_method(mrb, re, "compile", regexp_s_compile, MRB_ARGS_ARG(1, 2));
   mrb_define_class_method(mrb, re, "escape", regexp_s_escape, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, re, "quote", regexp_s_escape, MRB_ARGS_REQ(1));
