@@ -2,10 +2,12 @@
  * Regexp: compiling (Regexp.new/compile and literals), the class's queries (source, options,
  * names, inspect, to_s, ==) and its matching methods (=~, match, match?, ===, last_match).
  *
- * Literals: mruby's code generator turns /re/flags into `Regexp.compile("re", "flags")` evaluated
- * each time the literal runs. Regexp.compile with a String therefore keeps a per-interpreter cache
- * (source + flags -> frozen Regexp), so a literal in a loop compiles once; it returns the same
- * frozen object for the same source and flags, as a CRuby literal does. Regexp.new always compiles.
+ * Literals: mruby's code generator evaluates a literal each time it runs: /re/flags as
+ * `Object.__mnrb_regexp_literal(:re, options)` (patches/mruby/0007: a Symbol, no constant lookup
+ * or String allocation), /#{x}/ as `Regexp.compile("...", "flags")`. Both keep a per-interpreter
+ * cache (source + flags -> frozen Regexp) with a per-call-site entry in front, so a literal in a
+ * loop compiles once; it returns the same frozen object for the same source and flags, as a CRuby
+ * literal does. Regexp.new always compiles.
  */
 #include "internal.h"
 #include "region.h"
@@ -198,25 +200,59 @@ static mrb_value regexp_s_new(mrb_state *mrb, mrb_value cls) {
  * got, checked against the source and flags before use (an interpolated literal's source varies).
  * Entries point at Regexps the cache Hash holds; both are emptied together. */
 #define SITES 256
-typedef struct { const void *irep; const mrb_code *pc; struct RBasic *re; } literal_site;
+typedef struct {
+  const void *irep; const mrb_code *pc;
+  mrb_sym sym; int options;   /* a literal's source and options (0, -1 for Regexp.compile's sites) */
+  struct RBasic *re;
+} literal_site;
 static void sites_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
 static const struct mrb_data_type sites_type = { "Regexp literal sites", sites_free };
 
-static literal_site *sites_of(mrb_state *mrb, mrb_value cls) {
+static mrb_value sites_data(mrb_state *mrb, mrb_value cls) {
   mrb_value v = mrb_iv_get(mrb, cls, MRB_SYM(__literal_sites));
-  if (mrb_data_p(v) && DATA_TYPE(v) == &sites_type) return DATA_PTR(v);
+  if (mrb_data_p(v) && DATA_TYPE(v) == &sites_type) return v;
   struct RData *d = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &sites_type);
   d->data = mrb_calloc(mrb, SITES, sizeof(literal_site));
   mrb_iv_set(mrb, cls, MRB_SYM(__literal_sites), mrb_obj_value(d));
-  return d->data;
+  return mrb_obj_value(d);
 }
+
+static literal_site *sites_of(mrb_state *mrb, mrb_value cls) { return DATA_PTR(sites_data(mrb, cls)); }
 
 static mrb_bool same_pattern(mrb_value re, const char *src, mrb_int len, int options) {
   rx_regexp *r = DATA_PTR(re);
   return r && r->options == options && r->srclen == len && memcmp(r->src, src, (size_t)len) == 0;
 }
 
-/* Regexp.compile: what literals call (see the top); with anything but a String it is Regexp.new. */
+/* The literal cache's slow path: a Hash from "/<options>source" (or the source alone) to a frozen
+ * Regexp. `pat` is the source as a String, or nil (it is made from src/len only when needed). */
+static mrb_value literal_from_cache(mrb_state *mrb, mrb_value cls, mrb_value pat, const char *src,
+                                    mrb_int len, int options) {
+  mrb_value cache = mrb_iv_get(mrb, cls, MRB_SYM(__literal_cache));
+  if (!mrb_hash_p(cache)) {
+    cache = mrb_hash_new(mrb);
+    mrb_iv_set(mrb, cls, MRB_SYM(__literal_cache), cache);
+  }
+  mrb_value key = mrb_nil_p(pat) ? mrb_str_new(mrb, src, len) : pat;
+  if (options) {
+    key = mrb_str_new(mrb, "/", 1);
+    mrb_str_cat(mrb, key, (const char *)&(char){(char)('0' + options)}, 1);
+    mrb_str_cat(mrb, key, src, len);
+  }
+  mrb_value re = mrb_hash_fetch(mrb, cache, key, mrb_nil_value());
+  if (mrb_nil_p(re)) {
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), src, len, options);
+    mrb_obj_freeze(mrb, re);
+    if (mrb_hash_size(mrb, cache) >= CACHE_MAX) {
+      mrb_hash_clear(mrb, cache);
+      memset(sites_of(mrb, cls), 0, sizeof(literal_site) * SITES);
+    }
+    mrb_hash_set(mrb, cache, mrb_str_dup(mrb, key), re);
+  }
+  return re;
+}
+
+/* Regexp.compile (interpolated literals call it); with anything but a String it is Regexp.new. */
 static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
   mrb_int argc = mrb_get_argc(mrb);
   const mrb_value *argv = mrb_get_argv(mrb);
@@ -246,33 +282,49 @@ static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
     const mrb_code *pc = ci[-1].pc;
     uintptr_t h = ((uintptr_t)irep >> 4) ^ ((uintptr_t)pc * 0x9E3779B1u);
     site = &sites_of(mrb, cls)[(h ^ (h >> 13)) & (SITES - 1)];
-    if (site->irep == irep && site->pc == pc && site->re && same_pattern(mrb_obj_value(site->re), src, len, options))
+    if (site->irep == irep && site->pc == pc && site->re && site->options == -1 &&
+        same_pattern(mrb_obj_value(site->re), src, len, options))
       return mrb_obj_value(site->re);
     site->irep = irep;
     site->pc = pc;
+    site->sym = 0;
+    site->options = -1;
     site->re = NULL;
   }
-  mrb_value cache = mrb_iv_get(mrb, cls, MRB_SYM(__literal_cache));
-  if (!mrb_hash_p(cache)) {
-    cache = mrb_hash_new(mrb);
-    mrb_iv_set(mrb, cls, MRB_SYM(__literal_cache), cache);
+  mrb_value re = literal_from_cache(mrb, cls, pat, src, len, options);
+  if (site) site->re = mrb_basic_ptr(re);
+  return re;
+}
+
+/* Object.__mnrb_regexp_literal(:source, options): what a literal without interpolation evaluates
+ * to (patches/mruby/0007). Its call site's entry answers with a pointer and two compares; its
+ * proc's env holds the Regexp class and the sites table, so nothing is looked up by name. */
+static mrb_value regexp_literal(mrb_state *mrb, mrb_value self) {
+  const mrb_value *argv = mrb_get_argv(mrb);
+  if (mrb_get_argc(mrb) != 2 || !mrb_symbol_p(argv[0]) || !mrb_integer_p(argv[1]))
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "not a regexp literal");
+  mrb_sym sym = mrb_symbol(argv[0]);
+  int options = (int)(mrb_integer(argv[1]) & RX_OPTS);
+  mrb_value cls = mrb_proc_cfunc_env_get(mrb, 0);
+  literal_site *site = NULL;
+  mrb_callinfo *ci = mrb->c->ci;
+  if (ci > mrb->c->cibase && ci[-1].proc && !MRB_PROC_CFUNC_P(ci[-1].proc)) {
+    const void *irep = ci[-1].proc->body.irep;
+    const mrb_code *pc = ci[-1].pc;
+    uintptr_t h = ((uintptr_t)irep >> 4) ^ ((uintptr_t)pc * 0x9E3779B1u);
+    site = &((literal_site *)DATA_PTR(mrb_proc_cfunc_env_get(mrb, 1)))[(h ^ (h >> 13)) & (SITES - 1)];
+    /* irep and pc name the site; sym and options guard against a freed irep's address reused */
+    if (site->irep == irep && site->pc == pc && site->re && site->sym == sym && site->options == options)
+      return mrb_obj_value(site->re);
+    site->irep = irep;
+    site->pc = pc;
+    site->sym = sym;
+    site->options = options;
+    site->re = NULL;
   }
-  mrb_value key = pat;
-  if (options) {
-    key = mrb_str_new(mrb, "/", 1);
-    mrb_str_cat(mrb, key, (const char *)&(char){(char)('0' + options)}, 1);
-    mrb_str_cat_str(mrb, key, pat);
-  }
-  mrb_value re = mrb_hash_fetch(mrb, cache, key, mrb_nil_value());
-  if (mrb_nil_p(re)) {
-    re = regexp_new_from(mrb, mrb_class_ptr(cls), src, len, options);
-    mrb_obj_freeze(mrb, re);
-    if (mrb_hash_size(mrb, cache) >= CACHE_MAX) {
-      mrb_hash_clear(mrb, cache);
-      memset(sites_of(mrb, cls), 0, sizeof(literal_site) * SITES);
-    }
-    mrb_hash_set(mrb, cache, mrb_str_dup(mrb, key), re);
-  }
+  mrb_int len;
+  const char *src = mrb_sym_name_len(mrb, sym, &len);
+  mrb_value re = literal_from_cache(mrb, cls, mrb_nil_value(), src, len, options);
   if (site) site->re = mrb_basic_ptr(re);
   return re;
 }
@@ -568,6 +620,13 @@ void rx_init_regexp(mrb_state *mrb) {
   struct RData *st = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &state_type);
   st->data = mrb_calloc(mrb, 1, sizeof(rx_state));
   mrb_iv_set(mrb, mrb_obj_value(re), MRB_SYM(__state), mrb_obj_value(st));
+  /* what regexp literals call (patches/mruby/0007): Object.__mnrb_regexp_literal */
+  mrb_value env[2] = { mrb_obj_value(re), sites_data(mrb, mrb_obj_value(re)) };
+  struct RProc *lit = mrb_proc_new_cfunc_with_env(mrb, regexp_literal, 2, env);
+  mrb_method_t m;
+  MRB_METHOD_FROM_PROC(m, lit);
+  mrb_define_method_raw(mrb, mrb_class_ptr(mrb_singleton_class(mrb, mrb_obj_value(mrb->object_class))),
+                        MRB_SYM(__mnrb_regexp_literal), m);
   mrb_define_const(mrb, re, "IGNORECASE", mrb_fixnum_value(RX_IGNORECASE));
   mrb_define_const(mrb, re, "EXTENDED", mrb_fixnum_value(RX_EXTENDED));
   mrb_define_const(mrb, re, "MULTILINE", mrb_fixnum_value(RX_MULTILINE));
