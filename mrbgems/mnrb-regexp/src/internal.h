@@ -59,6 +59,17 @@ typedef struct rx_match {
 extern const struct mrb_data_type rx_regexp_type;
 mrb_bool rx_match_p(mrb_state *mrb, mrb_value v);
 
+/* The common call shape, one positional argument and no keywords: the argument and the block
+ * (nil when none) straight from the frame (mruby 3.1 keeps them in stack[1] and stack[2] then, as
+ * mrb_ci_bidx says), so that hot methods skip mrb_get_args' format parsing. FALSE otherwise. */
+static inline mrb_bool rx_one_arg(mrb_state *mrb, mrb_value *arg, mrb_value *blk) {
+  const mrb_callinfo *ci = mrb->c->ci;
+  if (ci->n != 1 || ci->nk != 0) return FALSE;
+  *arg = ci->stack[1];
+  if (blk) *blk = ci->stack[2];
+  return TRUE;
+}
+
 /* regexp.c */
 rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a Regexp */
 mrb_bool rx_regexp_p(mrb_state *mrb, mrb_value v);

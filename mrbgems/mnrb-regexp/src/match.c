@@ -119,7 +119,7 @@ static int group_index(mrb_state *mrb, mrb_value self, mrb_value key) {
 
 static mrb_value match_aref(mrb_state *mrb, mrb_value self) {
   mrb_value key, len = mrb_undef_value();
-  mrb_get_args(mrb, "o|o", &key, &len);
+  if (!rx_one_arg(mrb, &key, NULL)) mrb_get_args(mrb, "o|o", &key, &len);
   if (mrb_undef_p(len)) {
     if (mrb_string_p(key) || mrb_symbol_p(key)) return rx_match_group(mrb, self, group_index(mrb, self, key));
     if (mrb_integer_p(key)) {

@@ -536,7 +536,7 @@ mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_
 
 static mrb_value regexp_match(mrb_state *mrb, mrb_value self) {
   mrb_value str, blk, posv = mrb_undef_value();
-  mrb_get_args(mrb, "o|o&", &str, &posv, &blk);
+  if (!rx_one_arg(mrb, &str, &blk)) mrb_get_args(mrb, "o|o&", &str, &posv, &blk);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
   if (mrb_nil_p(str)) { rx_last_match_set(mrb, str); return str; }
   str = subject_of(mrb, str);

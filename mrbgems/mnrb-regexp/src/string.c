@@ -52,7 +52,7 @@ static mrb_value match_op_on(mrb_state *mrb, mrb_value subject, mrb_value pat) {
 /* `subject.match(pat, pos = 0) { |m| }` with the current call's arguments. */
 static mrb_value match_on(mrb_state *mrb, mrb_value subject) {
   mrb_value pat, blk, posv = mrb_undef_value();
-  mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
+  if (!rx_one_arg(mrb, &pat, &blk)) mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
   mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), subject, pos, TRUE);
   if (!mrb_nil_p(m) && !mrb_nil_p(blk)) return mrb_yield(mrb, blk, m);
