@@ -49,8 +49,10 @@ typedef struct rx_regexp {
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
  * A MatchData object is a 3-slot array object (MRB_TT_STRUCT, so the GC marks its slots and no
  * instance-variable table is needed): its Regexp, a frozen copy of the subject, and a frozen
- * String whose buffer holds this struct followed by the beg and end arrays (beg/end point there;
- * the buffer never moves or changes after creation). */
+ * String holding the 2n offsets (beg[0..n) then end[0..n); n is its length / 8). With up to two
+ * groups that fits inside the String object itself (mruby embeds 27 bytes), so most matches
+ * allocate no buffer. rx_match_get gives a view of it, valid while the MatchData lives (the
+ * buffer never moves or changes after creation). */
 typedef struct rx_match {
   int n;
   int *beg, *end;
@@ -93,7 +95,7 @@ mrb_bool rx_utf8_valid(const char *s, mrb_int len);
 mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
                     OnigRegion *region);   /* anchored at `at`: `at` or -1 */
 mrb_value rx_match_new(mrb_state *mrb, mrb_value re, mrb_value str, OnigRegion *region);
-rx_match *rx_match_get(mrb_state *mrb, mrb_value m);
+rx_match rx_match_get(mrb_state *mrb, mrb_value m);
 mrb_value rx_match_string(mrb_state *mrb, mrb_value m);   /* the frozen subject */
 mrb_value rx_match_group(mrb_state *mrb, mrb_value m, int i);   /* nil if it did not take part */
 int rx_name_to_group(mrb_state *mrb, mrb_value m, const char *name, mrb_int len, mrb_bool raise);

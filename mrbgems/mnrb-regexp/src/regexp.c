@@ -572,7 +572,7 @@ static mrb_value regexp_match_op(mrb_state *mrb, mrb_value self) {
   str = subject_of(mrb, str);
   mrb_value m = rx_match_into_last(mrb, self, str, 0, TRUE);
   if (mrb_nil_p(m)) return m;
-  return mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
+  return mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
 }
 
 static mrb_value regexp_eqq(mrb_state *mrb, mrb_value self) {
