@@ -224,6 +224,35 @@ static mrb_bool same_pattern(mrb_value re, const char *src, mrb_int len, int opt
   return r && r->options == options && r->srclen == len && memcmp(r->src, src, (size_t)len) == 0;
 }
 
+/* The calling frame's entry in a sites table: where its (irep, pc) hashes to, NULL when the caller
+ * is not Ruby code. The entry may hold another site's Regexp until site_set claims it. */
+typedef struct { literal_site *entry; const void *irep; const mrb_code *pc; } site_ref;
+
+static site_ref caller_site(mrb_state *mrb, literal_site *sites) {
+  site_ref r = { NULL, NULL, NULL };
+  mrb_callinfo *ci = mrb->c->ci;
+  if (ci <= mrb->c->cibase || !ci[-1].proc || MRB_PROC_CFUNC_P(ci[-1].proc)) return r;
+  r.irep = ci[-1].proc->body.irep;
+  r.pc = ci[-1].pc;
+  uintptr_t h = ((uintptr_t)r.irep >> 4) ^ ((uintptr_t)r.pc * 0x9E3779B1u);
+  r.entry = &sites[(h ^ (h >> 13)) & (SITES - 1)];
+  return r;
+}
+
+/* does the entry hold this very site's last Regexp? */
+static mrb_bool site_is_there(site_ref r) {
+  return r.entry && r.entry->irep == r.irep && r.entry->pc == r.pc && r.entry->re;
+}
+
+static void site_set(site_ref r, mrb_sym sym, int options, mrb_value re) {
+  if (!r.entry) return;
+  r.entry->irep = r.irep;
+  r.entry->pc = r.pc;
+  r.entry->sym = sym;
+  r.entry->options = options;
+  r.entry->re = mrb_basic_ptr(re);
+}
+
 /* The literal cache's slow path: a Hash from "/<options>source" (or the source alone) to a frozen
  * Regexp. `pat` is the source as a String, or nil (it is made from src/len only when needed). */
 static mrb_value literal_from_cache(mrb_state *mrb, mrb_value cls, mrb_value pat, const char *src,
@@ -275,24 +304,11 @@ static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
   }
   const char *src = RSTRING_PTR(pat);
   mrb_int len = RSTRING_LEN(pat);
-  literal_site *site = NULL;
-  mrb_callinfo *ci = mrb->c->ci;
-  if (ci > mrb->c->cibase && ci[-1].proc && !MRB_PROC_CFUNC_P(ci[-1].proc)) {
-    const void *irep = ci[-1].proc->body.irep;
-    const mrb_code *pc = ci[-1].pc;
-    uintptr_t h = ((uintptr_t)irep >> 4) ^ ((uintptr_t)pc * 0x9E3779B1u);
-    site = &sites_of(mrb, cls)[(h ^ (h >> 13)) & (SITES - 1)];
-    if (site->irep == irep && site->pc == pc && site->re && site->options == -1 &&
-        same_pattern(mrb_obj_value(site->re), src, len, options))
-      return mrb_obj_value(site->re);
-    site->irep = irep;
-    site->pc = pc;
-    site->sym = 0;
-    site->options = -1;
-    site->re = NULL;
-  }
+  site_ref site = caller_site(mrb, sites_of(mrb, cls));
+  if (site_is_there(site) && site.entry->options == -1 && same_pattern(mrb_obj_value(site.entry->re), src, len, options))
+    return mrb_obj_value(site.entry->re);
   mrb_value re = literal_from_cache(mrb, cls, pat, src, len, options);
-  if (site) site->re = mrb_basic_ptr(re);
+  site_set(site, 0, -1, re);
   return re;
 }
 
@@ -306,26 +322,14 @@ static mrb_value regexp_literal(mrb_state *mrb, mrb_value self) {
   mrb_sym sym = mrb_symbol(argv[0]);
   int options = (int)(mrb_integer(argv[1]) & RX_OPTS);
   mrb_value cls = mrb_proc_cfunc_env_get(mrb, 0);
-  literal_site *site = NULL;
-  mrb_callinfo *ci = mrb->c->ci;
-  if (ci > mrb->c->cibase && ci[-1].proc && !MRB_PROC_CFUNC_P(ci[-1].proc)) {
-    const void *irep = ci[-1].proc->body.irep;
-    const mrb_code *pc = ci[-1].pc;
-    uintptr_t h = ((uintptr_t)irep >> 4) ^ ((uintptr_t)pc * 0x9E3779B1u);
-    site = &((literal_site *)DATA_PTR(mrb_proc_cfunc_env_get(mrb, 1)))[(h ^ (h >> 13)) & (SITES - 1)];
-    /* irep and pc name the site; sym and options guard against a freed irep's address reused */
-    if (site->irep == irep && site->pc == pc && site->re && site->sym == sym && site->options == options)
-      return mrb_obj_value(site->re);
-    site->irep = irep;
-    site->pc = pc;
-    site->sym = sym;
-    site->options = options;
-    site->re = NULL;
-  }
+  site_ref site = caller_site(mrb, DATA_PTR(mrb_proc_cfunc_env_get(mrb, 1)));
+  /* irep and pc name the site; sym and options guard against a freed irep's address reused */
+  if (site_is_there(site) && site.entry->sym == sym && site.entry->options == options)
+    return mrb_obj_value(site.entry->re);
   mrb_int len;
   const char *src = mrb_sym_name_len(mrb, sym, &len);
   mrb_value re = literal_from_cache(mrb, cls, mrb_nil_value(), src, len, options);
-  if (site) site->re = mrb_basic_ptr(re);
+  site_set(site, sym, options, re);
   return re;
 }
 
