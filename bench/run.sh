@@ -122,5 +122,5 @@ for i in 1 2 3; do $MNRB bench/regexp.rb | sed 's/^/M|/'; ruby bench/regexp.rb |
     if (!(n in seen)) { seen[n] = 1; order[++count] = n } }
   END { for (i = 1; i <= count; i++) { n = order[i]; m = best["M" n]; c = best["C" n]
           printf "  %-30s mnrb %.3f s, CRuby %.3f s: %.2fx%s\n", n, m, c, m / c, (res["M" n] == res["C" n]) ? "" : "  RESULTS DIFFER" } }'
-echo "  the engine alone (bench/onig_search.c: onig_search in a C loop over one line, no interpreter):"
+echo "  the engine alone (bench/onig_search.c: onig_search in a C loop over the same lines, no interpreter):"
 cc -O2 bench/onig_search.c -o build/bench/onig-search -lonig && build/bench/onig-search

@@ -1,15 +1,14 @@
 /*
 ** error_print.c - the report `ruby` prints for an uncaught exception
 **
-**   FILE:LINE:in `meth': message (ClassName)
+**   FILE:LINE:in 'Klass#meth': message (ClassName)
 **   rest of a multi-line message
-**   \tfrom FILE:LINE:in `meth'
+**   \tfrom FILE:LINE:in 'block in Klass#meth'
 **
 ** The layout rules (first message line before the class name, "unhandled exception" for an
-** empty RuntimeError, no class name for anonymous classes) are CRuby 3.1's error.c/eval_error.c.
-** mruby's backtrace lines ("f.rb:3:in meth", "f.rb:9" at top level) are rewritten to CRuby's
-** shape ("f.rb:3:in `meth'", "f.rb:9:in `<main>'"); mruby does not record block frames, so a block
-** shows as its method rather than "block in meth". Differences from CRuby: no `cause` section
+** empty RuntimeError, no class name for anonymous classes) are CRuby's error.c/eval_error.c; the
+** frame labels are CRuby 3.4's (quoted 'like this', with the owner's name and block levels:
+** patches/mruby/0006), where 3.1 wrote `meth'. Differences from CRuby: no `cause` section
 ** (mruby does not track causes), no highlighting on terminals.
 */
 #include <string.h>
@@ -23,7 +22,9 @@
 #include <mnrb/compat.h>
 #include "internal.h"
 
-/* mruby writes "F:N" or "F:N:in NAME"; anything else (user-set backtraces) is left alone. */
+/* mruby (patches/mruby/0006) writes "F:N:in 'LABEL'" as CRuby 3.4 does; a line set by Ruby code
+   in mruby's older shapes ("F:N:in NAME", "F:N" at top level) gets the same quotes; anything
+   else is left alone. */
 static mrb_value
 cruby_location(mrb_state *mrb, mrb_value line)
 {
@@ -39,11 +40,11 @@ cruby_location(mrb_state *mrb, mrb_value line)
   if (in) {
     const char *name = in + 4, *digits = in;
 
-    if (name == end || *name == '`' || memchr(name, ' ', (size_t)(end - name))) return line;
+    if (name == end || *name == '`' || *name == '\'' || memchr(name, ' ', (size_t)(end - name))) return line;
     while (digits > p && digits[-1] >= '0' && digits[-1] <= '9') digits--;
     if (digits == in || digits == p || digits[-1] != ':') return line;
     out = mrb_str_new(mrb, p, (mrb_int)(name - p));
-    mrb_str_cat_lit(mrb, out, "`");
+    mrb_str_cat_lit(mrb, out, "'");
     mrb_str_cat(mrb, out, name, (size_t)(end - name));
     mrb_str_cat_lit(mrb, out, "'");
     return out;
@@ -54,7 +55,7 @@ cruby_location(mrb_state *mrb, mrb_value line)
     while (digits > p && digits[-1] >= '0' && digits[-1] <= '9') digits--;
     if (digits == end || digits == p || digits[-1] != ':') return line;
     out = mrb_str_dup(mrb, line);
-    mrb_str_cat_lit(mrb, out, ":in `<main>'");
+    mrb_str_cat_lit(mrb, out, ":in '<main>'");
     return out;
   }
 }

@@ -3,6 +3,7 @@
 
 void mrb_mnrb_regexp_gem_init(mrb_state *mrb) {
   rx_init_regexp(mrb);
+  rx_init_timeout(mrb);
   rx_init_match(mrb);
   rx_init_string(mrb);
   rx_init_last_match(mrb);

@@ -41,6 +41,7 @@ typedef struct rx_regexp {
   char *src;           /* the source, NUL-terminated */
   mrb_int srclen;
   int options;         /* RX_* */
+  int64_t timeout_ns;           /* Regexp.new(..., timeout:) in ns, 0 for none (timeout.c) */
   struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
   rx_state *state;              /* that interpreter's */
 } rx_regexp;
@@ -48,8 +49,10 @@ typedef struct rx_regexp {
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
  * A MatchData object is a 3-slot array object (MRB_TT_STRUCT, so the GC marks its slots and no
  * instance-variable table is needed): its Regexp, a frozen copy of the subject, and a frozen
- * String whose buffer holds this struct followed by the beg and end arrays (beg/end point there;
- * the buffer never moves or changes after creation). */
+ * String holding the 2n offsets (beg[0..n) then end[0..n); n is its length / 8). With up to two
+ * groups that fits inside the String object itself (mruby embeds 27 bytes), so most matches
+ * allocate no buffer. rx_match_get gives a view of it, valid while the MatchData lives (the
+ * buffer never moves or changes after creation). */
 typedef struct rx_match {
   int n;
   int *beg, *end;
@@ -57,6 +60,17 @@ typedef struct rx_match {
 
 extern const struct mrb_data_type rx_regexp_type;
 mrb_bool rx_match_p(mrb_state *mrb, mrb_value v);
+
+/* The common call shape, one positional argument and no keywords: the argument and the block
+ * (nil when none) straight from the frame (mruby 3.1 keeps them in stack[1] and stack[2] then, as
+ * mrb_ci_bidx says), so that hot methods skip mrb_get_args' format parsing. FALSE otherwise. */
+static inline mrb_bool rx_one_arg(mrb_state *mrb, mrb_value *arg, mrb_value *blk) {
+  const mrb_callinfo *ci = mrb->c->ci;
+  if (ci->n != 1 || ci->nk != 0) return FALSE;
+  *arg = ci->stack[1];
+  if (blk) *blk = ci->stack[2];
+  return TRUE;
+}
 
 /* regexp.c */
 rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a Regexp */
@@ -81,7 +95,7 @@ mrb_bool rx_utf8_valid(const char *s, mrb_int len);
 mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
                     OnigRegion *region);   /* anchored at `at`: `at` or -1 */
 mrb_value rx_match_new(mrb_state *mrb, mrb_value re, mrb_value str, OnigRegion *region);
-rx_match *rx_match_get(mrb_state *mrb, mrb_value m);
+rx_match rx_match_get(mrb_state *mrb, mrb_value m);
 mrb_value rx_match_string(mrb_state *mrb, mrb_value m);   /* the frozen subject */
 mrb_value rx_match_group(mrb_state *mrb, mrb_value m, int i);   /* nil if it did not take part */
 int rx_name_to_group(mrb_state *mrb, mrb_value m, const char *name, mrb_int len, mrb_bool raise);
@@ -91,7 +105,17 @@ mrb_value rx_last_match_get(mrb_state *mrb);              /* as seen by the call
 void rx_last_match_set(mrb_state *mrb, mrb_value m);      /* nil or a MatchData */
 void rx_init_last_match(mrb_state *mrb);
 
+/* timeout.c: Regexp.timeout and Regexp#timeout; searches under a timeout go through
+ * rx_timed_search, which raises Regexp::TimeoutError when it runs out of time. */
+int64_t rx_timeout_of(rx_regexp *re);                   /* ns, 0 for none */
+int rx_timed_search(mrb_state *mrb, rx_regexp *re, int64_t timeout_ns, const OnigUChar *str,
+                    const OnigUChar *end, const OnigUChar *start, const OnigUChar *range,
+                    OnigRegion *region, mrb_bool anchored);
+int64_t rx_timeout_arg(mrb_state *mrb, mrb_value v);   /* nil or seconds > 0, else ArgumentError */
+mrb_value rx_timeout_value(mrb_state *mrb, int64_t ns); /* Float seconds or nil */
+
 /* gem init parts */
+void rx_init_timeout(mrb_state *mrb);
 void rx_init_regexp(mrb_state *mrb);
 void rx_init_match(mrb_state *mrb);
 void rx_init_string(mrb_state *mrb);

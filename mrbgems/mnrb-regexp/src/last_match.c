@@ -75,22 +75,22 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
   }
   mrb_value m = frame_get(owner);
   if (mrb_nil_p(m) || k == '~') { *val = m; return TRUE; }
-  rx_match *md = rx_match_get(mrb, m);
+  rx_match md = rx_match_get(mrb, m);
   mrb_value s = rx_match_string(mrb, m);
   switch (k) {
   case '&': *val = rx_match_group(mrb, m, 0); break;
-  case '`': *val = mrb_str_new(mrb, RSTRING_PTR(s), md->beg[0]); break;
-  case '\'': *val = mrb_str_new(mrb, RSTRING_PTR(s) + md->end[0], RSTRING_LEN(s) - md->end[0]); break;
+  case '`': *val = mrb_str_new(mrb, RSTRING_PTR(s), md.beg[0]); break;
+  case '\'': *val = mrb_str_new(mrb, RSTRING_PTR(s) + md.end[0], RSTRING_LEN(s) - md.end[0]); break;
   case '+': {
-    int i = md->n - 1;
-    while (i > 0 && md->beg[i] < 0) i--;
+    int i = md.n - 1;
+    while (i > 0 && md.beg[i] < 0) i--;
     *val = i > 0 ? rx_match_group(mrb, m, i) : mrb_nil_value();
     break;
   }
   default: {
     mrb_int n = 0;
     for (mrb_int i = 1; i < len && n < 100000; i++) n = n * 10 + (name[i] - '0');
-    *val = rx_match_group(mrb, m, (int)(n < md->n ? n : -1));
+    *val = rx_match_group(mrb, m, (int)(n < md.n ? n : -1));
     break;
   }
   }

@@ -21,27 +21,29 @@ static mrb_value slot(mrb_value m, int i) { return ARY_EMBED_PTR(mrb_ary_ptr(m))
 mrb_bool rx_match_p(mrb_state *mrb, mrb_value v) {
   if (mrb_type(v) != MRB_TT_STRUCT || RARRAY_LEN(v) != SLOTS || !ARY_EMBED_P(mrb_ary_ptr(v))) return FALSE;
   mrb_value re = slot(v, SLOT_REGEXP), offs = slot(v, SLOT_OFFSETS);
-  if (!rx_regexp_p(mrb, re) || !mrb_string_p(offs) || RSTRING_LEN(offs) < (mrb_int)sizeof(rx_match)) return FALSE;
+  if (!rx_regexp_p(mrb, re) || !mrb_string_p(offs) || RSTRING_LEN(offs) < (mrb_int)(2 * sizeof(int))) return FALSE;
   rx_regexp *r = DATA_PTR(re);
   return r && mrb_obj_class(mrb, v) == r->match_class;   /* only this file makes instances of it */
 }
 
-rx_match *rx_match_get(mrb_state *mrb, mrb_value v) {
+rx_match rx_match_get(mrb_state *mrb, mrb_value v) {
   if (!rx_match_p(mrb, v))
     mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected MatchData)", mrb_obj_class(mrb, v));
-  return (rx_match *)RSTRING_PTR(slot(v, SLOT_OFFSETS));
+  mrb_value offs = slot(v, SLOT_OFFSETS);
+  rx_match m;
+  m.n = (int)(RSTRING_LEN(offs) / (mrb_int)(2 * sizeof(int)));
+  m.beg = (int *)RSTRING_PTR(offs);
+  m.end = m.beg + m.n;
+  return m;
 }
 
 mrb_value rx_match_new(mrb_state *mrb, mrb_value re, mrb_value str, OnigRegion *region) {
   int n = region->num_regs;
   rx_regexp *r = rx_get(mrb, re);
-  mrb_value offs = mrb_str_new(mrb, NULL, (mrb_int)(sizeof(rx_match) + sizeof(int) * 2 * (size_t)n));
-  rx_match *m = (rx_match *)RSTRING_PTR(offs);   /* a heap buffer (never embedded: too long), aligned */
-  m->n = n;
-  m->beg = (int *)(m + 1);
-  m->end = m->beg + n;
-  memcpy(m->beg, region->beg, sizeof(int) * (size_t)n);
-  memcpy(m->end, region->end, sizeof(int) * (size_t)n);
+  mrb_value offs = mrb_str_new(mrb, NULL, (mrb_int)(sizeof(int) * 2 * (size_t)n));
+  int *beg = (int *)RSTRING_PTR(offs);   /* in the object or a heap buffer: int-aligned either way */
+  memcpy(beg, region->beg, sizeof(int) * (size_t)n);
+  memcpy(beg + n, region->end, sizeof(int) * (size_t)n);
   mrb_obj_freeze(mrb, offs);
   mrb_value copy = str;
   if (!mrb_frozen_p(mrb_basic_ptr(str))) copy = mrb_obj_freeze(mrb, mrb_str_dup(mrb, str));
@@ -65,21 +67,21 @@ static mrb_value match_regexp_v(mrb_state *mrb, mrb_value m) {
 }
 
 mrb_value rx_match_group(mrb_state *mrb, mrb_value self, int i) {
-  rx_match *m = rx_match_get(mrb, self);
-  if (i < 0 || i >= m->n || m->beg[i] < 0) return mrb_nil_value();
+  rx_match m = rx_match_get(mrb, self);
+  if (i < 0 || i >= m.n || m.beg[i] < 0) return mrb_nil_value();
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s) + m->beg[i], m->end[i] - m->beg[i]);
+  return mrb_str_new(mrb, RSTRING_PTR(s) + m.beg[i], m.end[i] - m.beg[i]);
 }
 
 /* the group a name refers to: the last one of that name that took part (CRuby), or -1 */
 int rx_name_to_group(mrb_state *mrb, mrb_value self, const char *name, mrb_int len, mrb_bool raise) {
-  rx_match *m = rx_match_get(mrb, self);
+  rx_match m = rx_match_get(mrb, self);
   rx_regexp *re = rx_get(mrb, match_regexp_v(mrb, self));
   OnigRegion r;
   memset(&r, 0, sizeof r);
-  r.allocated = r.num_regs = m->n;
-  r.beg = m->beg;
-  r.end = m->end;
+  r.allocated = r.num_regs = m.n;
+  r.beg = m.beg;
+  r.end = m.end;
   int g = onig_name_to_backref_number(re->re, (const OnigUChar *)name, (const OnigUChar *)name + len, &r);
   if (g < 0) {
     if (raise) mrb_raisef(mrb, mrb_exc_get_id(mrb, MRB_SYM(IndexError)), "undefined group name reference: %v",
@@ -90,16 +92,16 @@ int rx_name_to_group(mrb_state *mrb, mrb_value self, const char *name, mrb_int l
 }
 
 static mrb_value match_to_a(mrb_state *mrb, mrb_value self) {
-  rx_match *m = rx_match_get(mrb, self);
-  mrb_value a = mrb_ary_new_capa(mrb, m->n);
-  for (int i = 0; i < m->n; i++) mrb_ary_push(mrb, a, rx_match_group(mrb, self, i));
+  rx_match m = rx_match_get(mrb, self);
+  mrb_value a = mrb_ary_new_capa(mrb, m.n);
+  for (int i = 0; i < m.n; i++) mrb_ary_push(mrb, a, rx_match_group(mrb, self, i));
   return a;
 }
 
 static mrb_value match_captures(mrb_state *mrb, mrb_value self) {
-  rx_match *m = rx_match_get(mrb, self);
-  mrb_value a = mrb_ary_new_capa(mrb, m->n);
-  for (int i = 1; i < m->n; i++) mrb_ary_push(mrb, a, rx_match_group(mrb, self, i));
+  rx_match m = rx_match_get(mrb, self);
+  mrb_value a = mrb_ary_new_capa(mrb, m.n);
+  for (int i = 1; i < m.n; i++) mrb_ary_push(mrb, a, rx_match_group(mrb, self, i));
   return a;
 }
 
@@ -111,22 +113,22 @@ static int group_index(mrb_state *mrb, mrb_value self, mrb_value key) {
     const char *name = mrb_sym_name_len(mrb, mrb_symbol(key), &len);
     return rx_name_to_group(mrb, self, name, len, TRUE);
   }
-  rx_match *m = rx_match_get(mrb, self);
+  rx_match m = rx_match_get(mrb, self);
   mrb_int i = mrb_as_int(mrb, key);
-  if (i < 0 || i >= m->n) mrb_raisef(mrb, mrb_exc_get_id(mrb, MRB_SYM(IndexError)), "index %i out of matches", i);
+  if (i < 0 || i >= m.n) mrb_raisef(mrb, mrb_exc_get_id(mrb, MRB_SYM(IndexError)), "index %i out of matches", i);
   return (int)i;
 }
 
 static mrb_value match_aref(mrb_state *mrb, mrb_value self) {
   mrb_value key, len = mrb_undef_value();
-  mrb_get_args(mrb, "o|o", &key, &len);
+  if (!rx_one_arg(mrb, &key, NULL)) mrb_get_args(mrb, "o|o", &key, &len);
   if (mrb_undef_p(len)) {
     if (mrb_string_p(key) || mrb_symbol_p(key)) return rx_match_group(mrb, self, group_index(mrb, self, key));
     if (mrb_integer_p(key)) {
-      rx_match *m = rx_match_get(mrb, self);
+      rx_match m = rx_match_get(mrb, self);
       mrb_int i = mrb_integer(key);
-      if (i < 0) i += m->n;
-      return rx_match_group(mrb, self, (int)(i < 0 || i >= m->n ? -1 : i));
+      if (i < 0) i += m.n;
+      return rx_match_group(mrb, self, (int)(i < 0 || i >= m.n ? -1 : i));
     }
   }
   mrb_value a = match_to_a(mrb, self);   /* ranges and (start, length): as Array#[] */
@@ -147,10 +149,10 @@ static mrb_value match_values_at(mrb_state *mrb, mrb_value self) {
       mrb_value part = mrb_funcall_argv(mrb, all, MRB_SYM(values_at), 1, &key);
       mrb_ary_concat(mrb, out, part);
     } else if (mrb_integer_p(key)) {
-      rx_match *m = rx_match_get(mrb, self);
+      rx_match m = rx_match_get(mrb, self);
       mrb_int i = mrb_integer(key);
-      if (i < 0) i += m->n;
-      mrb_ary_push(mrb, out, rx_match_group(mrb, self, (int)(i < 0 || i >= m->n ? -1 : i)));
+      if (i < 0) i += m.n;
+      mrb_ary_push(mrb, out, rx_match_group(mrb, self, (int)(i < 0 || i >= m.n ? -1 : i)));
     } else {
       mrb_ary_push(mrb, out, rx_match_group(mrb, self, group_index(mrb, self, key)));
     }
@@ -159,38 +161,38 @@ static mrb_value match_values_at(mrb_state *mrb, mrb_value self) {
 }
 
 static mrb_value match_size(mrb_state *mrb, mrb_value self) {
-  return mrb_fixnum_value(rx_match_get(mrb, self)->n);
+  return mrb_fixnum_value(rx_match_get(mrb, self).n);
 }
 
 static mrb_value match_pre(mrb_state *mrb, mrb_value self) {
-  rx_match *m = rx_match_get(mrb, self);
+  rx_match m = rx_match_get(mrb, self);
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s), m->beg[0]);
+  return mrb_str_new(mrb, RSTRING_PTR(s), m.beg[0]);
 }
 
 static mrb_value match_post(mrb_state *mrb, mrb_value self) {
-  rx_match *m = rx_match_get(mrb, self);
+  rx_match m = rx_match_get(mrb, self);
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s) + m->end[0], RSTRING_LEN(s) - m->end[0]);
+  return mrb_str_new(mrb, RSTRING_PTR(s) + m.end[0], RSTRING_LEN(s) - m.end[0]);
 }
 
 static mrb_value match_begin(mrb_state *mrb, mrb_value self) {
   int i = group_index(mrb, self, mrb_get_arg1(mrb));
-  rx_match *m = rx_match_get(mrb, self);
-  return i < 0 || m->beg[i] < 0 ? mrb_nil_value() : mrb_fixnum_value(m->beg[i]);
+  rx_match m = rx_match_get(mrb, self);
+  return i < 0 || m.beg[i] < 0 ? mrb_nil_value() : mrb_fixnum_value(m.beg[i]);
 }
 
 static mrb_value match_end(mrb_state *mrb, mrb_value self) {
   int i = group_index(mrb, self, mrb_get_arg1(mrb));
-  rx_match *m = rx_match_get(mrb, self);
-  return i < 0 || m->beg[i] < 0 ? mrb_nil_value() : mrb_fixnum_value(m->end[i]);
+  rx_match m = rx_match_get(mrb, self);
+  return i < 0 || m.beg[i] < 0 ? mrb_nil_value() : mrb_fixnum_value(m.end[i]);
 }
 
 static mrb_value match_offset(mrb_state *mrb, mrb_value self) {
   int i = group_index(mrb, self, mrb_get_arg1(mrb));
-  rx_match *m = rx_match_get(mrb, self);
-  if (i < 0 || m->beg[i] < 0) return mrb_assoc_new(mrb, mrb_nil_value(), mrb_nil_value());
-  return mrb_assoc_new(mrb, mrb_fixnum_value(m->beg[i]), mrb_fixnum_value(m->end[i]));
+  rx_match m = rx_match_get(mrb, self);
+  if (i < 0 || m.beg[i] < 0) return mrb_assoc_new(mrb, mrb_nil_value(), mrb_nil_value());
+  return mrb_assoc_new(mrb, mrb_fixnum_value(m.beg[i]), mrb_fixnum_value(m.end[i]));
 }
 
 static mrb_value match_string(mrb_state *mrb, mrb_value self) { return rx_match_string(mrb, self); }
@@ -214,10 +216,10 @@ static mrb_value match_named_captures(mrb_state *mrb, mrb_value self) {
 
 /* #<MatchData "whole" 1:"x" name:"y"> */
 static mrb_value match_inspect(mrb_state *mrb, mrb_value self) {
-  rx_match *m = rx_match_get(mrb, self);
+  rx_match m = rx_match_get(mrb, self);
   mrb_value table = rx_name_table(mrb, rx_get(mrb, match_regexp_v(mrb, self)));
   mrb_value out = mrb_str_new_lit(mrb, "#<MatchData ");
-  for (int i = 0; i < m->n; i++) {
+  for (int i = 0; i < m.n; i++) {
     if (i > 0) {
       mrb_value label = mrb_nil_value();
       for (mrb_int t = 0; t < RARRAY_LEN(table) && mrb_nil_p(label); t++) {
@@ -239,8 +241,8 @@ static mrb_value match_inspect(mrb_state *mrb, mrb_value self) {
 static mrb_value match_eq(mrb_state *mrb, mrb_value self) {
   mrb_value other = mrb_get_arg1(mrb);
   if (!rx_match_p(mrb, other)) return mrb_false_value();
-  rx_match *a = rx_match_get(mrb, self), *b = rx_match_get(mrb, other);
-  if (a->n != b->n || memcmp(a->beg, b->beg, sizeof(int) * 2 * (size_t)a->n) != 0) return mrb_false_value();
+  rx_match a = rx_match_get(mrb, self), b = rx_match_get(mrb, other);
+  if (a.n != b.n || memcmp(a.beg, b.beg, sizeof(int) * 2 * (size_t)a.n) != 0) return mrb_false_value();
   return mrb_bool_value(mrb_str_equal(mrb, rx_match_string(mrb, self), rx_match_string(mrb, other)) &&
                         mrb_equal(mrb, match_regexp_v(mrb, self), match_regexp_v(mrb, other)));
 }

@@ -2,10 +2,12 @@
  * Regexp: compiling (Regexp.new/compile and literals), the class's queries (source, options,
  * names, inspect, to_s, ==) and its matching methods (=~, match, match?, ===, last_match).
  *
- * Literals: mruby's code generator turns /re/flags into `Regexp.compile("re", "flags")` evaluated
- * each time the literal runs. Regexp.compile with a String therefore keeps a per-interpreter cache
- * (source + flags -> frozen Regexp), so a literal in a loop compiles once; it returns the same
- * frozen object for the same source and flags, as a CRuby literal does. Regexp.new always compiles.
+ * Literals: mruby's code generator evaluates a literal each time it runs: /re/flags as
+ * `Object.__mnrb_regexp_literal(:re, options)` (patches/mruby/0007: a Symbol, no constant lookup
+ * or String allocation), /#{x}/ as `Regexp.compile("...", "flags")`. Both keep a per-interpreter
+ * cache (source + flags -> frozen Regexp) with a per-call-site entry in front, so a literal in a
+ * loop compiles once; it returns the same frozen object for the same source and flags, as a CRuby
+ * literal does. Regexp.new always compiles.
  */
 #include "internal.h"
 #include "region.h"
@@ -174,42 +176,112 @@ static int options_from(mrb_state *mrb, mrb_value opt) {
   return RX_IGNORECASE;   /* any other truthy value */
 }
 
-/* Regexp.new(string, options = nil) / Regexp.new(regexp) */
+/* Regexp.new(string, options = nil, timeout: nil) / Regexp.new(regexp, timeout: nil): as in CRuby
+ * 3.2+, the timeout is the keyword's (a Regexp argument's own is not copied). */
 static mrb_value regexp_s_new(mrb_state *mrb, mrb_value cls) {
-  mrb_value pat, opt = mrb_nil_value();
-  mrb_get_args(mrb, "o|o", &pat, &opt);
+  mrb_value pat, opt = mrb_nil_value(), timeout = mrb_undef_value(), re;
+  const mrb_sym kw_names[] = { MRB_SYM(timeout) };
+  const mrb_kwargs kw = { 1, 0, kw_names, &timeout, NULL };
+  mrb_get_args(mrb, "o|o:", &pat, &opt, &kw);
+  int64_t timeout_ns = mrb_undef_p(timeout) ? 0 : rx_timeout_arg(mrb, timeout);
   if (rx_regexp_p(mrb, pat)) {
     rx_regexp *src = rx_get(mrb, pat);
-    return regexp_new_from(mrb, mrb_class_ptr(cls), src->src, src->srclen, src->options);
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), src->src, src->srclen, src->options);
+  } else {
+    if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
+    pat = rx_to_str(mrb, pat);
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options_from(mrb, opt));
   }
-  if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
-  pat = rx_to_str(mrb, pat);
-  return regexp_new_from(mrb, mrb_class_ptr(cls), RSTRING_PTR(pat), RSTRING_LEN(pat), options_from(mrb, opt));
+  rx_get(mrb, re)->timeout_ns = timeout_ns;
+  return re;
 }
 
 /* The literal cache's fast path: the last Regexp each call site (irep, pc of the caller's OP_SEND)
  * got, checked against the source and flags before use (an interpolated literal's source varies).
  * Entries point at Regexps the cache Hash holds; both are emptied together. */
 #define SITES 256
-typedef struct { const void *irep; const mrb_code *pc; struct RBasic *re; } literal_site;
+typedef struct {
+  const void *irep; const mrb_code *pc;
+  mrb_sym sym; int options;   /* a literal's source and options (0, -1 for Regexp.compile's sites) */
+  struct RBasic *re;
+} literal_site;
 static void sites_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
 static const struct mrb_data_type sites_type = { "Regexp literal sites", sites_free };
 
-static literal_site *sites_of(mrb_state *mrb, mrb_value cls) {
+static mrb_value sites_data(mrb_state *mrb, mrb_value cls) {
   mrb_value v = mrb_iv_get(mrb, cls, MRB_SYM(__literal_sites));
-  if (mrb_data_p(v) && DATA_TYPE(v) == &sites_type) return DATA_PTR(v);
+  if (mrb_data_p(v) && DATA_TYPE(v) == &sites_type) return v;
   struct RData *d = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &sites_type);
   d->data = mrb_calloc(mrb, SITES, sizeof(literal_site));
   mrb_iv_set(mrb, cls, MRB_SYM(__literal_sites), mrb_obj_value(d));
-  return d->data;
+  return mrb_obj_value(d);
 }
+
+static literal_site *sites_of(mrb_state *mrb, mrb_value cls) { return DATA_PTR(sites_data(mrb, cls)); }
 
 static mrb_bool same_pattern(mrb_value re, const char *src, mrb_int len, int options) {
   rx_regexp *r = DATA_PTR(re);
   return r && r->options == options && r->srclen == len && memcmp(r->src, src, (size_t)len) == 0;
 }
 
-/* Regexp.compile: what literals call (see the top); with anything but a String it is Regexp.new. */
+/* The calling frame's entry in a sites table: where its (irep, pc) hashes to, NULL when the caller
+ * is not Ruby code. The entry may hold another site's Regexp until site_set claims it. */
+typedef struct { literal_site *entry; const void *irep; const mrb_code *pc; } site_ref;
+
+static site_ref caller_site(mrb_state *mrb, literal_site *sites) {
+  site_ref r = { NULL, NULL, NULL };
+  mrb_callinfo *ci = mrb->c->ci;
+  if (ci <= mrb->c->cibase || !ci[-1].proc || MRB_PROC_CFUNC_P(ci[-1].proc)) return r;
+  r.irep = ci[-1].proc->body.irep;
+  r.pc = ci[-1].pc;
+  uintptr_t h = ((uintptr_t)r.irep >> 4) ^ ((uintptr_t)r.pc * 0x9E3779B1u);
+  r.entry = &sites[(h ^ (h >> 13)) & (SITES - 1)];
+  return r;
+}
+
+/* does the entry hold this very site's last Regexp? */
+static mrb_bool site_is_there(site_ref r) {
+  return r.entry && r.entry->irep == r.irep && r.entry->pc == r.pc && r.entry->re;
+}
+
+static void site_set(site_ref r, mrb_sym sym, int options, mrb_value re) {
+  if (!r.entry) return;
+  r.entry->irep = r.irep;
+  r.entry->pc = r.pc;
+  r.entry->sym = sym;
+  r.entry->options = options;
+  r.entry->re = mrb_basic_ptr(re);
+}
+
+/* The literal cache's slow path: a Hash from "/<options>source" (or the source alone) to a frozen
+ * Regexp. `pat` is the source as a String, or nil (it is made from src/len only when needed). */
+static mrb_value literal_from_cache(mrb_state *mrb, mrb_value cls, mrb_value pat, const char *src,
+                                    mrb_int len, int options) {
+  mrb_value cache = mrb_iv_get(mrb, cls, MRB_SYM(__literal_cache));
+  if (!mrb_hash_p(cache)) {
+    cache = mrb_hash_new(mrb);
+    mrb_iv_set(mrb, cls, MRB_SYM(__literal_cache), cache);
+  }
+  mrb_value key = mrb_nil_p(pat) ? mrb_str_new(mrb, src, len) : pat;
+  if (options) {
+    key = mrb_str_new(mrb, "/", 1);
+    mrb_str_cat(mrb, key, (const char *)&(char){(char)('0' + options)}, 1);
+    mrb_str_cat(mrb, key, src, len);
+  }
+  mrb_value re = mrb_hash_fetch(mrb, cache, key, mrb_nil_value());
+  if (mrb_nil_p(re)) {
+    re = regexp_new_from(mrb, mrb_class_ptr(cls), src, len, options);
+    mrb_obj_freeze(mrb, re);
+    if (mrb_hash_size(mrb, cache) >= CACHE_MAX) {
+      mrb_hash_clear(mrb, cache);
+      memset(sites_of(mrb, cls), 0, sizeof(literal_site) * SITES);
+    }
+    mrb_hash_set(mrb, cache, mrb_str_dup(mrb, key), re);
+  }
+  return re;
+}
+
+/* Regexp.compile (interpolated literals call it); with anything but a String it is Regexp.new. */
 static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
   mrb_int argc = mrb_get_argc(mrb);
   const mrb_value *argv = mrb_get_argv(mrb);
@@ -232,41 +304,32 @@ static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
   }
   const char *src = RSTRING_PTR(pat);
   mrb_int len = RSTRING_LEN(pat);
-  literal_site *site = NULL;
-  mrb_callinfo *ci = mrb->c->ci;
-  if (ci > mrb->c->cibase && ci[-1].proc && !MRB_PROC_CFUNC_P(ci[-1].proc)) {
-    const void *irep = ci[-1].proc->body.irep;
-    const mrb_code *pc = ci[-1].pc;
-    uintptr_t h = ((uintptr_t)irep >> 4) ^ ((uintptr_t)pc * 0x9E3779B1u);
-    site = &sites_of(mrb, cls)[(h ^ (h >> 13)) & (SITES - 1)];
-    if (site->irep == irep && site->pc == pc && site->re && same_pattern(mrb_obj_value(site->re), src, len, options))
-      return mrb_obj_value(site->re);
-    site->irep = irep;
-    site->pc = pc;
-    site->re = NULL;
-  }
-  mrb_value cache = mrb_iv_get(mrb, cls, MRB_SYM(__literal_cache));
-  if (!mrb_hash_p(cache)) {
-    cache = mrb_hash_new(mrb);
-    mrb_iv_set(mrb, cls, MRB_SYM(__literal_cache), cache);
-  }
-  mrb_value key = pat;
-  if (options) {
-    key = mrb_str_new(mrb, "/", 1);
-    mrb_str_cat(mrb, key, (const char *)&(char){(char)('0' + options)}, 1);
-    mrb_str_cat_str(mrb, key, pat);
-  }
-  mrb_value re = mrb_hash_fetch(mrb, cache, key, mrb_nil_value());
-  if (mrb_nil_p(re)) {
-    re = regexp_new_from(mrb, mrb_class_ptr(cls), src, len, options);
-    mrb_obj_freeze(mrb, re);
-    if (mrb_hash_size(mrb, cache) >= CACHE_MAX) {
-      mrb_hash_clear(mrb, cache);
-      memset(sites_of(mrb, cls), 0, sizeof(literal_site) * SITES);
-    }
-    mrb_hash_set(mrb, cache, mrb_str_dup(mrb, key), re);
-  }
-  if (site) site->re = mrb_basic_ptr(re);
+  site_ref site = caller_site(mrb, sites_of(mrb, cls));
+  if (site_is_there(site) && site.entry->options == -1 && same_pattern(mrb_obj_value(site.entry->re), src, len, options))
+    return mrb_obj_value(site.entry->re);
+  mrb_value re = literal_from_cache(mrb, cls, pat, src, len, options);
+  site_set(site, 0, -1, re);
+  return re;
+}
+
+/* Object.__mnrb_regexp_literal(:source, options): what a literal without interpolation evaluates
+ * to (patches/mruby/0007). Its call site's entry answers with a pointer and two compares; its
+ * proc's env holds the Regexp class and the sites table, so nothing is looked up by name. */
+static mrb_value regexp_literal(mrb_state *mrb, mrb_value self) {
+  const mrb_value *argv = mrb_get_argv(mrb);
+  if (mrb_get_argc(mrb) != 2 || !mrb_symbol_p(argv[0]) || !mrb_integer_p(argv[1]))
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "not a regexp literal");
+  mrb_sym sym = mrb_symbol(argv[0]);
+  int options = (int)(mrb_integer(argv[1]) & RX_OPTS);
+  mrb_value cls = mrb_proc_cfunc_env_get(mrb, 0);
+  site_ref site = caller_site(mrb, DATA_PTR(mrb_proc_cfunc_env_get(mrb, 1)));
+  /* irep and pc name the site; sym and options guard against a freed irep's address reused */
+  if (site_is_there(site) && site.entry->sym == sym && site.entry->options == options)
+    return mrb_obj_value(site.entry->re);
+  mrb_int len;
+  const char *src = mrb_sym_name_len(mrb, sym, &len);
+  mrb_value re = literal_from_cache(mrb, cls, mrb_nil_value(), src, len, options);
+  site_set(site, sym, options, re);
   return re;
 }
 
@@ -320,6 +383,7 @@ static mrb_value regexp_init_copy(mrb_state *mrb, mrb_value self) {
   if (DATA_PTR(self)) mrb_raise(mrb, E_TYPE_ERROR, "already initialized regexp");
   DATA_TYPE(self) = &rx_regexp_type;
   DATA_PTR(self) = compile(mrb, src->src, src->srclen, src->options);
+  ((rx_regexp *)DATA_PTR(self))->timeout_ns = src->timeout_ns;
   return self;
 }
 
@@ -476,7 +540,7 @@ mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_
 
 static mrb_value regexp_match(mrb_state *mrb, mrb_value self) {
   mrb_value str, blk, posv = mrb_undef_value();
-  mrb_get_args(mrb, "o|o&", &str, &posv, &blk);
+  if (!rx_one_arg(mrb, &str, &blk)) mrb_get_args(mrb, "o|o&", &str, &posv, &blk);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
   if (mrb_nil_p(str)) { rx_last_match_set(mrb, str); return str; }
   str = subject_of(mrb, str);
@@ -512,7 +576,7 @@ static mrb_value regexp_match_op(mrb_state *mrb, mrb_value self) {
   str = subject_of(mrb, str);
   mrb_value m = rx_match_into_last(mrb, self, str, 0, TRUE);
   if (mrb_nil_p(m)) return m;
-  return mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
+  return mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
 }
 
 static mrb_value regexp_eqq(mrb_state *mrb, mrb_value self) {
@@ -560,13 +624,20 @@ void rx_init_regexp(mrb_state *mrb) {
   struct RData *st = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &state_type);
   st->data = mrb_calloc(mrb, 1, sizeof(rx_state));
   mrb_iv_set(mrb, mrb_obj_value(re), MRB_SYM(__state), mrb_obj_value(st));
+  /* what regexp literals call (patches/mruby/0007): Object.__mnrb_regexp_literal */
+  mrb_value env[2] = { mrb_obj_value(re), sites_data(mrb, mrb_obj_value(re)) };
+  struct RProc *lit = mrb_proc_new_cfunc_with_env(mrb, regexp_literal, 2, env);
+  mrb_method_t m;
+  MRB_METHOD_FROM_PROC(m, lit);
+  mrb_define_method_raw(mrb, mrb_class_ptr(mrb_singleton_class(mrb, mrb_obj_value(mrb->object_class))),
+                        MRB_SYM(__mnrb_regexp_literal), m);
   mrb_define_const(mrb, re, "IGNORECASE", mrb_fixnum_value(RX_IGNORECASE));
   mrb_define_const(mrb, re, "EXTENDED", mrb_fixnum_value(RX_EXTENDED));
   mrb_define_const(mrb, re, "MULTILINE", mrb_fixnum_value(RX_MULTILINE));
   mrb_define_const(mrb, re, "FIXEDENCODING", mrb_fixnum_value(16));
   mrb_define_const(mrb, re, "NOENCODING", mrb_fixnum_value(32));
   mrb_undef_class_method(mrb, re, "allocate");
-  mrb_define_class_method(mrb, re, "new", regexp_s_new, MRB_ARGS_ARG(1, 1));
+  mrb_define_class_method(mrb, re, "new", regexp_s_new, MRB_ARGS_ARG(1, 1) | MRB_ARGS_KEY(1, 0));
   mrb_define_class_method(mrb, re, "compile", regexp_s_compile, MRB_ARGS_ARG(1, 2));
   mrb_define_class_method(mrb, re, "escape", regexp_s_escape, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, re, "quote", regexp_s_escape, MRB_ARGS_REQ(1));

@@ -94,7 +94,9 @@ mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb
   start = char_start(s, start);
   const OnigUChar *str = (const OnigUChar *)s, *end = str + len;
   const OnigUChar *range = backward ? str : end;
-  int r = onig_search(re->re, str, end, str + start, range, region, ONIG_OPTION_NONE);
+  int64_t timeout = rx_timeout_of(re);
+  int r = timeout ? rx_timed_search(mrb, re, timeout, str, end, str + start, range, region, FALSE)
+                  : onig_search(re->re, str, end, str + start, range, region, ONIG_OPTION_NONE);
   if (r >= 0) return r;
   if (r == ONIG_MISMATCH) return -1;
   OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
@@ -107,7 +109,9 @@ mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb
 mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
                     OnigRegion *region) {
   const OnigUChar *str = (const OnigUChar *)s;
-  int r = onig_match(re->re, str, str + len, str + at, region, ONIG_OPTION_NONE);
+  int64_t timeout = rx_timeout_of(re);
+  int r = timeout ? rx_timed_search(mrb, re, timeout, str, str + len, str + at, NULL, region, TRUE)
+                  : onig_match(re->re, str, str + len, str + at, region, ONIG_OPTION_NONE);
   if (r >= 0) return at;
   if (r == ONIG_MISMATCH) return -1;
   OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];

@@ -46,13 +46,13 @@ static mrb_value string_pattern_regexp(mrb_state *mrb, mrb_value pat) {
 static mrb_value match_op_on(mrb_state *mrb, mrb_value subject, mrb_value pat) {
   if (!rx_regexp_p(mrb, pat)) return mrb_funcall_argv(mrb, pat, MRB_OPSYM(match), 1, &subject);
   mrb_value m = rx_match_into_last(mrb, pat, subject, 0, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
 }
 
 /* `subject.match(pat, pos = 0) { |m| }` with the current call's arguments. */
 static mrb_value match_on(mrb_state *mrb, mrb_value subject) {
   mrb_value pat, blk, posv = mrb_undef_value();
-  mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
+  if (!rx_one_arg(mrb, &pat, &blk)) mrb_get_args(mrb, "o|o&", &pat, &posv, &blk);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
   mrb_value m = rx_match_into_last(mrb, string_pattern_regexp(mrb, pat), subject, pos, TRUE);
   if (!mrb_nil_p(m) && !mrb_nil_p(blk)) return mrb_yield(mrb, blk, m);
@@ -313,7 +313,7 @@ static mrb_value str_index(mrb_state *mrb, mrb_value self) {
   mrb_int pos = rx_opt_int(mrb, posv, 0);
   if (pos < 0) pos += RSTRING_LEN(self);
   mrb_value m = search_set(mrb, pat, self, pos, FALSE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
 }
 
 static mrb_value str_rindex(mrb_state *mrb, mrb_value self) {
@@ -324,7 +324,7 @@ static mrb_value str_rindex(mrb_state *mrb, mrb_value self) {
   if (pos < 0) pos += RSTRING_LEN(self);
   if (pos > RSTRING_LEN(self)) pos = RSTRING_LEN(self);
   mrb_value m = search_set(mrb, pat, self, pos, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m)->beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
 }
 
 static mrb_value str_aref(mrb_state *mrb, mrb_value self) {
@@ -341,7 +341,7 @@ static mrb_value str_aref(mrb_state *mrb, mrb_value self) {
     if (mrb_string_p(cap)) nlen = RSTRING_LEN(cap);
     return rx_match_group(mrb, m, rx_name_to_group(mrb, m, name, nlen, TRUE));
   }
-  mrb_int i = mrb_as_int(mrb, cap), n = rx_match_get(mrb, m)->n;
+  mrb_int i = mrb_as_int(mrb, cap), n = rx_match_get(mrb, m).n;
   if (i < 0) i += n;
   return rx_match_group(mrb, m, (int)(i < 0 || i >= n ? -1 : i));
 }
@@ -385,11 +385,11 @@ static mrb_value partition(mrb_state *mrb, mrb_value self, mrb_bool backward) {
     else { mrb_ary_push(mrb, out, mrb_str_dup(mrb, self)); mrb_ary_push(mrb, out, e1); mrb_ary_push(mrb, out, e2); }
     return out;
   }
-  rx_match *md = rx_match_get(mrb, m);
+  rx_match md = rx_match_get(mrb, m);
   const char *s = RSTRING_PTR(self);
-  mrb_ary_push(mrb, out, mrb_str_new(mrb, s, md->beg[0]));
+  mrb_ary_push(mrb, out, mrb_str_new(mrb, s, md.beg[0]));
   mrb_ary_push(mrb, out, rx_match_group(mrb, m, 0));
-  mrb_ary_push(mrb, out, mrb_str_new(mrb, s + md->end[0], RSTRING_LEN(self) - md->end[0]));
+  mrb_ary_push(mrb, out, mrb_str_new(mrb, s + md.end[0], RSTRING_LEN(self) - md.end[0]));
   return out;
 }
 

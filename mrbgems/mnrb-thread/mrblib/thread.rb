@@ -181,7 +181,8 @@ Thread.main._group = ThreadGroup::Default
 
 class Thread
   module Backtrace
-    # What Thread#backtrace_locations gives (CRuby): one frame of a backtrace.
+    # What Thread#backtrace_locations gives (CRuby): one frame of a backtrace. Labels are CRuby
+    # 3.4's: #label "block in Foo#bar", #base_label "bar".
     class Location
       attr_reader :path, :lineno, :label
 
@@ -190,7 +191,10 @@ class Thread
         @path, rest = line.split(":", 2)
         @lineno = rest.to_i
         lbl = rest.split(":in ", 2)[1]
-        @label = lbl ? lbl.delete("`'") : "<main>"
+        @label = if lbl.nil? then "<main>"
+                 elsif lbl.size >= 2 && "'`".include?(lbl[0]) && lbl[-1] == "'" then lbl[1..-2]
+                 else lbl
+                 end
       end
 
       def absolute_path
@@ -198,7 +202,11 @@ class Thread
       end
 
       def base_label
-        @label.sub("block in ", "")
+        l = @label
+        l = l[(l.index(" in ") + 4)..-1] if l.start_with?("block ") && l.include?(" in ")
+        return l if l.start_with?("<")
+        i = l.rindex("#") || l.rindex(".")
+        i ? l[(i + 1)..-1] : l
       end
 
       def to_s

@@ -1,0 +1,116 @@
+# Frame labels in backtraces (Exception#backtrace, caller, Thread#backtrace) as CRuby 3.4 writes
+# them: quoted 'like this', the method's owner before its name ('Foo#bar', 'Foo.bar' for a
+# singleton method), 'block in ...' / 'block (N levels) in ...' for blocks, '<class:Foo>',
+# '<module:Foo>', 'singleton class', '<top (required)>'. CRuby 3.1 wrote `bar', `block in bar'.
+# mnrb follows 3.4; on CRuby these tests expect the running version's shape (LABELS_34).
+
+module BacktraceLabelsM
+  def self.singleton_frame; caller(0)[0]; end
+  def in_module; caller(0)[0]; end
+  BODY = caller(0)[0]
+end
+
+class BacktraceLabelsC
+  include BacktraceLabelsM
+  BODY = caller(0)[0]
+  class << self
+    SCLASS_BODY = caller(0)[0]
+    def class_method; caller(0)[0]; end
+  end
+  class Inner; BODY = caller(0)[0]; end
+
+  def plain; caller(0)[0]; end
+  def in_block; [1].map { caller(0)[0] }[0]; end
+  def in_nested_block; [1].map { [2].map { caller(0)[0] }[0] }[0]; end
+  def raises_in_block; [1].each { raise ArgumentError, "in block" }; end
+  def eval_here; eval("caller(0)[0]"); end
+end
+
+class BacktraceLabelsTest < MnTest::Case
+  LABELS_34 = Object.const_defined?(:MNRB_VERSION) || RUBY_VERSION >= "3.4"
+
+  def label(line)
+    line.split(":in ", 2)[1]
+  end
+
+  # the label the running Ruby writes: 3.4's (with owner, 'quoted') or 3.1's (`quoted')
+  def quoted(label_34, label_31 = label_34)
+    LABELS_34 ? "'#{label_34}'" : "`#{label_31}'"
+  end
+
+  def test_a_method_is_labelled_with_its_owner
+    assert_equal quoted("BacktraceLabelsC#plain", "plain"), label(BacktraceLabelsC.new.plain)
+  end
+
+  def test_a_method_from_a_module_names_the_module
+    assert_equal quoted("BacktraceLabelsM#in_module", "in_module"), label(BacktraceLabelsC.new.in_module)
+  end
+
+  def test_a_singleton_method_uses_a_dot
+    assert_equal quoted("BacktraceLabelsM.singleton_frame", "singleton_frame"), label(BacktraceLabelsM.singleton_frame)
+    assert_equal quoted("BacktraceLabelsC.class_method", "class_method"), label(BacktraceLabelsC.class_method)
+  end
+
+  def test_a_block_is_labelled_block_in_its_method
+    assert_equal quoted("block in BacktraceLabelsC#in_block", "block in in_block"), label(BacktraceLabelsC.new.in_block)
+  end
+
+  def test_nested_blocks_count_their_levels
+    assert_equal quoted("block (2 levels) in BacktraceLabelsC#in_nested_block", "block (2 levels) in in_nested_block"),
+                 label(BacktraceLabelsC.new.in_nested_block)
+  end
+
+  def test_class_and_module_bodies
+    assert_equal quoted("<class:BacktraceLabelsC>"), label(BacktraceLabelsC::BODY)
+    assert_equal quoted("<module:BacktraceLabelsM>"), label(BacktraceLabelsM::BODY)
+    assert_equal quoted("<class:Inner>"), label(BacktraceLabelsC::Inner::BODY)
+    assert_equal quoted("singleton class"), label(BacktraceLabelsC.singleton_class::SCLASS_BODY)
+  end
+
+  def test_a_method_of_an_anonymous_class_has_no_owner_prefix
+    line = Class.new { def anon; caller(0)[0]; end }.new.anon
+    assert_equal quoted("anon"), label(line)
+  end
+
+  def test_a_file_loaded_with_r_is_top_required
+    # this file's own top level is '<main>' (it is the script); the test library, loaded with -r,
+    # runs the tests from its top level
+    assert caller.any? { |l| l.end_with?(quoted("<top (required)>")) || l.end_with?(quoted("block in <top (required)>")) },
+           caller.inspect
+  end
+
+  def test_eval_code_is_labelled_as_the_code_around_it
+    assert_equal quoted("BacktraceLabelsC#eval_here", "eval_here"), label(BacktraceLabelsC.new.eval_here)
+  end
+
+  def test_an_exception_backtrace_names_the_block_then_the_iterator_then_the_method
+    e = assert_raise(ArgumentError) { BacktraceLabelsC.new.raises_in_block }
+    labels = e.backtrace.first(3).map { |l| label(l) }
+    assert_equal [quoted("block in BacktraceLabelsC#raises_in_block", "block in raises_in_block"),
+                  quoted("Array#each", "each"),
+                  quoted("BacktraceLabelsC#raises_in_block", "raises_in_block")], labels
+  end
+
+  def test_a_block_in_a_test_method_is_block_in_that_method
+    line = [1].map { caller(0)[0] }[0]
+    assert_equal quoted("block in BacktraceLabelsTest#test_a_block_in_a_test_method_is_block_in_that_method",
+                        "block in test_a_block_in_a_test_method_is_block_in_that_method"), label(line)
+  end
+
+  def test_integer_times_is_named_with_its_class
+    lines = 1.times.map { caller(0) }[0]
+    assert lines.any? { |l| l.end_with?(quoted("Integer#times", "times")) }, lines.inspect
+  end
+
+  def test_thread_backtrace_locations_split_label_and_base_label
+    q = Queue.new
+    t = Thread.new { [1].each { q.pop } }
+    wait_until("the thread to wait") { t.status == "sleep" }
+    loc = t.backtrace_locations.find { |l| l.label.start_with?("block ") }
+    assert_equal(LABELS_34 ? "block (2 levels) in BacktraceLabelsTest#test_thread_backtrace_locations_split_label_and_base_label"
+                           : "block (2 levels) in test_thread_backtrace_locations_split_label_and_base_label", loc.label)
+    assert_equal "test_thread_backtrace_locations_split_label_and_base_label", loc.base_label
+    q << 1
+    t.join
+  end
+end
