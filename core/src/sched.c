@@ -601,4 +601,5 @@ void mn_stats_get(mn_stats *out) {
   out->wakeup_preemptions = MN_RELAXED(&mn_stat_wakeup_preemptions);
   mn_blocking_stats(out);
   mn_stack_counts(&out->stacks_guarded, &out->stacks_unguarded);
+  out->handoffs = mn_pool_handoffs();
 }

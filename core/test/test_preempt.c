@@ -4,7 +4,7 @@
 
 static atomic_int preempt_requested, other_ran;
 static void request(mn_ractor *r, void *user) { atomic_store(&preempt_requested, 1); }
-static const mn_ractor_ops ops = { request };
+static const mn_ractor_ops ops = { .request_preempt = request };
 
 static void other(mn_thread *self, void *arg) { atomic_store(&other_ran, 1); }
 
