@@ -159,7 +159,7 @@ struct mn_ractor {
   unsigned ticks;           /* timer thread only */
 
   mn_ractor *grq_next;      /* guarded by pool.lock */
-  mn_ractor *all_next;      /* guarded by the registry lock (sched.c) */
+  mn_ractor *all_next, *all_prev;  /* guarded by the registry lock (sched.c) */
   const mn_ractor_ops *ops; void *user;  /* immutable */
 };
 

@@ -45,6 +45,8 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
   r->id = atomic_fetch_add(&next_ractor_id, 1) + 1;
   pthread_mutex_lock(&registry_lock);
   r->all_next = ractors;
+  r->all_prev = NULL;
+  if (ractors) ractors->all_prev = r;
   ractors = r;
   pthread_mutex_unlock(&registry_lock);
   return r;
@@ -52,8 +54,8 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
 
 void mn_ractor_free(mn_ractor *r) {
   pthread_mutex_lock(&registry_lock);
-  for (mn_ractor **p = &ractors; *p; p = &(*p)->all_next)
-    if (*p == r) { *p = r->all_next; break; }
+  if (r->all_prev) r->all_prev->all_next = r->all_next; else ractors = r->all_next;
+  if (r->all_next) r->all_next->all_prev = r->all_prev;
   pthread_mutex_unlock(&registry_lock);
   free(r);
 }
@@ -570,7 +572,7 @@ void mn_sched_after_fork(mn_thread *self) {
   mine->preempt_target = NULL;
   mine->wakeup_preempt = false;
   atomic_store(&mine->nready, 0);
-  mine->all_next = NULL;
+  mine->all_next = mine->all_prev = NULL;
   ractors = mine;
   atomic_store(&live_threads, 1);
   mn_pool_set_main_thread(self);
