@@ -160,12 +160,19 @@ struct mn_ractor {
 
   mn_ractor *grq_next;      /* guarded by pool.lock */
   mn_ractor *all_next, *all_prev;  /* guarded by the registry lock (sched.c) */
+  /* In the timer's tick list while it has two or more threads (one thread is never preempted): the
+   * tick walks those only, not 10,000 one-thread ractors. Guarded by the registry lock; `ticked`
+   * is also read without it, as a hint. */
+  mn_ractor *tick_next, *tick_prev;
+  _Atomic bool ticked;
   const mn_ractor_ops *ops; void *user;  /* immutable */
 };
 
 /* Called at the start of every resumed context: releases what the switcher held. */
 void mn_finish_switch(mn_nt *nt);
 void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg);
+/* The same, over the ractors with two or more threads (the only ones a timeslice tick concerns). */
+void mn_ractor_each_ticked(void (*fn)(mn_ractor *r, void *arg), void *arg);
 
 /* ---- native threads (nt_pool.c) ---- */
 struct mn_nt {
