@@ -257,8 +257,10 @@ void mn_pool_submit(mn_ractor *r) {
   if (nt && mn_cfg.handoff) {
     mn_ractor *old = MN_RELAXED(&nt->next_ractor);
     MN_SET_RELAXED(&nt->next_ractor, r);
-    nt->next_since = mn_now_ns();
-    check = true;
+    /* Safepoints need to look only if another native thread could run it (one is idle, or may be
+     * started): with one native thread (or all busy) the slot just orders the work. */
+    check = pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc);
+    nt->next_since = check ? mn_now_ns() : 0;   /* 0: the next tick queues it (no clock read) */
     if (old) spawn = queue_locked(old);
   } else {
     spawn = queue_locked(r);
