@@ -29,8 +29,9 @@
  *   handoff       MNRB_HANDOFF         on (1): a ractor readied by the running ractor (a message, a
  *                                      thread started) waits in its native thread's hand-off slot and
  *                                      runs there when the running one waits, instead of waking an
- *                                      idle native thread (a futex per message); after 20 us of
- *                                      computing it goes to the run queue (nt_pool.c, Go's runnext).
+ *                                      idle native thread (a futex per message); after 64
+ *                                      safepoints of computing it goes to the run queue (nt_pool.c,
+ *                                      Go's runnext).
  */
 #define _GNU_SOURCE
 #include "internal.h"

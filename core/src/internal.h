@@ -200,7 +200,8 @@ struct mn_nt {
    * runs, kept for this native thread instead of the pool's run queue, so a chain of messages runs
    * on one native thread without waking another (nt_pool.c). Guarded by pool.lock. */
   _Atomic(mn_ractor *) next_ractor;   /* written under pool.lock; its own native thread peeks */
-  uint64_t next_since;      /* when it was put there (mn_now_ns) */
+  uint64_t next_tick;       /* the timer's tick count when it was put there */
+  unsigned next_checks;     /* safepoints its filler passed since (its own native thread only) */
   unsigned next_streak;     /* slot takes in a row while the run queue waited (fairness) */
   /* owned by the native thread itself */
   mn_ractor *serving;       /* the ractor it runs for the pool now (NULL: none) */
@@ -226,9 +227,9 @@ mn_nt *mn_nt_current(void);
 void mn_pool_detach(mn_nt *nt);     /* a shared native thread became dedicated */
 void mn_pool_leave(mn_nt *nt);      /* a shared native thread enters a blocking call */
 void mn_pool_rejoin(mn_nt *nt);     /* ... and is back (the pool may be over max_proc for a while) */
-/* Timer thread, every tick: hand-off slots older than `older_ns` go to the run queue (a backstop
- * for a ractor that keeps its native thread without reaching a safepoint). */
-void mn_pool_tick(uint64_t older_ns);
+/* Timer thread, every tick: hand-off slots filled before the previous tick go to the run queue (a
+ * backstop for a ractor that keeps its native thread without reaching a safepoint). */
+void mn_pool_tick(void);
 uint64_t mn_pool_handoffs(void);
 /* A dead thread's switch away has completed (called by mn_finish_switch, ractor lock released). */
 void mn_nt_thread_gone(mn_thread *t);

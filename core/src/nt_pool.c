@@ -53,6 +53,7 @@ static _Atomic(mn_nt *) all_nts;   /* every native thread ever adopted (they are
                                       counted: dedicated ones fold their count in when they exit) */
 static _Atomic uint64_t retired_switches;
 static uint64_t handoffs;          /* guarded by pool.lock */
+static uint64_t ticks;             /* guarded by pool.lock: mn_pool_tick calls */
 
 uint64_t mn_pool_handoffs(void) {
   pthread_mutex_lock(&pool.lock);
@@ -247,8 +248,9 @@ static mn_nt *handoff_nt(void) {
  * thread is woken for it: when the running ractor waits next (a receive, usually within
  * microseconds), this native thread switches to it without a futex. The work would wait only while
  * the running ractor keeps computing: its safepoints look (mn_handoff_check) and, after
- * MN_HANDOFF_NS, move it to the run queue, waking an idle native thread (Go's spinning thread steals
- * a runnext after 3 us in the same way); a blocking call or the timer's tick do the same. A second
+ * MN_HANDOFF_CHECKS of them, move it to the run queue, waking an idle native thread (Go's spinning
+ * thread steals a runnext after 3 us in the same way); a blocking call or the timer's tick do the
+ * same. A second
  * ractor readied meanwhile takes the slot and the older one goes to the queue, as in Go. */
 void mn_pool_submit(mn_ractor *r) {
   bool spawn = false, check = false;
@@ -260,7 +262,8 @@ void mn_pool_submit(mn_ractor *r) {
     /* Safepoints need to look only if another native thread could run it (one is idle, or may be
      * started): with one native thread (or all busy) the slot just orders the work. */
     check = pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc);
-    nt->next_since = check ? mn_now_ns() : 0;   /* 0: the next tick queues it (no clock read) */
+    nt->next_tick = ticks;
+    nt->next_checks = 0;
     if (old) spawn = queue_locked(old);
   } else {
     spawn = queue_locked(r);
@@ -277,23 +280,21 @@ void mn_pool_submit(mn_ractor *r) {
 bool mn_handoff_check(void) {
   mn_nt *nt = mn_nt_current();
   if (!nt || !MN_RELAXED(&nt->next_ractor)) return false;   /* unlocked peek: only this thread fills its slot */
-  bool spawn = false, again = false;
+  if (++nt->next_checks < MN_HANDOFF_CHECKS) return true;
+  bool spawn = false;
   pthread_mutex_lock(&pool.lock);
-  if (MN_RELAXED(&nt->next_ractor)) {
-    if (mn_now_ns() - nt->next_since < MN_HANDOFF_NS) again = true;
-    else spawn = flush_slot_locked(nt);
-  }
+  spawn = flush_slot_locked(nt);
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
-  return again;
+  return false;
 }
 
-void mn_pool_tick(uint64_t older_ns) {
+void mn_pool_tick(void) {
   bool spawn = false;
-  uint64_t now = mn_now_ns();
   pthread_mutex_lock(&pool.lock);
   for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next)
-    if (MN_RELAXED(&nt->next_ractor) && now - nt->next_since >= older_ns && !spawn) spawn = flush_slot_locked(nt);
+    if (MN_RELAXED(&nt->next_ractor) && nt->next_tick != ticks && !spawn) spawn = flush_slot_locked(nt);
+  ticks++;
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
 }

@@ -180,7 +180,7 @@ void mn_timer_expire(void) {
   if (tm.next_tick == UINT64_MAX || now < tm.next_tick) return;
   tm.next_tick = now + tick_ns();
   mn_ractor_each_ticked(mn_sched_tick, NULL);
-  mn_pool_tick(tick_ns());
+  mn_pool_tick();
   mn_blocking_resignal();
   if (MN_RELAXED(&live_seen) < 2) {
     if (++tm.quiet_ticks >= 100) {   /* a second without threads to slice: stop ticking */
