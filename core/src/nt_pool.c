@@ -7,7 +7,8 @@
  * control back only when that ractor has nothing left to run (threads of one ractor hand the native
  * thread to each other directly, see sched.c). Native threads are created lazily, up to max_proc,
  * and only when no idle one can take the work; idle ones sleep on a condition variable and never
- * spin.
+ * spin. A ractor readied by the ractor a native thread runs (a message) waits in that native
+ * thread's hand-off slot instead of the queue, and runs there next (mn_pool_submit).
  *
  * A dedicated native thread runs exactly one Ruby thread: every thread in 1:1 mode
  * (RUBY_MN_THREADS=0), and a thread that called Thread#lock_native_thread. It sleeps until the GVL
@@ -250,8 +251,8 @@ static mn_nt *handoff_nt(void) {
  * the running ractor keeps computing: its safepoints look (mn_handoff_check) and, after
  * MN_HANDOFF_CHECKS of them, move it to the run queue, waking an idle native thread (Go's spinning
  * thread steals a runnext after 3 us in the same way); a blocking call or the timer's tick do the
- * same. A second
- * ractor readied meanwhile takes the slot and the older one goes to the queue, as in Go. */
+ * same. A second ractor readied meanwhile takes the slot and the older one goes to the queue, as in
+ * Go. */
 void mn_pool_submit(mn_ractor *r) {
   bool spawn = false, check = false;
   mn_nt *nt = handoff_nt();
