@@ -26,6 +26,12 @@
  *                                      safepoint, then resumes right after (it keeps its place). With
  *                                      CRuby's policy (0) the woken thread waits for the end of the
  *                                      running thread's 100 ms timeslice (seed 002's noisy neighbour).
+ *   handoff       MNRB_HANDOFF         on (1): a ractor readied by the running ractor (a message, a
+ *                                      thread started) waits in its native thread's hand-off slot and
+ *                                      runs there when the running one waits, instead of waking an
+ *                                      idle native thread (a futex per message); after 64
+ *                                      safepoints of computing it goes to the run queue (nt_pool.c,
+ *                                      Go's runnext).
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -85,4 +91,5 @@ void mn_config_from_env(mn_config *cfg) {
   cfg->max_blocking = (int)env_long("MNRB_MAX_BLOCKING", 512, 1, 100000);
   cfg->blocking_keepalive_ns = (uint64_t)env_long("MNRB_BLOCKING_KEEPALIVE", 10000, 1, 86400000) * 1000000u;
   cfg->wakeup_preempt = env_long("MNRB_WAKEUP_PREEMPT", 1, 0, 1) != 0;
+  cfg->handoff = env_long("MNRB_HANDOFF", 1, 0, 1) != 0;
 }

@@ -159,13 +159,20 @@ struct mn_ractor {
   unsigned ticks;           /* timer thread only */
 
   mn_ractor *grq_next;      /* guarded by pool.lock */
-  mn_ractor *all_next;      /* guarded by the registry lock (sched.c) */
+  mn_ractor *all_next, *all_prev;  /* guarded by the registry lock (sched.c) */
+  /* In the timer's tick list while it has two or more threads (one thread is never preempted): the
+   * tick walks those only, not 10,000 one-thread ractors. Guarded by the registry lock; `ticked`
+   * is also read without it, as a hint. */
+  mn_ractor *tick_next, *tick_prev;
+  _Atomic bool ticked;
   const mn_ractor_ops *ops; void *user;  /* immutable */
 };
 
 /* Called at the start of every resumed context: releases what the switcher held. */
 void mn_finish_switch(mn_nt *nt);
 void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg);
+/* The same, over the ractors with two or more threads (the only ones a timeslice tick concerns). */
+void mn_ractor_each_ticked(void (*fn)(mn_ractor *r, void *arg), void *arg);
 
 /* ---- native threads (nt_pool.c) ---- */
 struct mn_nt {
@@ -188,6 +195,17 @@ struct mn_nt {
   pthread_t pthread;        /* immutable while it lives (MN_UNBLOCK_SIGNAL) */
   bool listed;              /* in all_nts (a retired native thread's record is reused) */
   mn_nt *free_next;         /* guarded by pool.lock: retired records */
+
+  /* The hand-off slot (Go's runnext, for ractors): a ractor readied by the ractor this native thread
+   * runs, kept for this native thread instead of the pool's run queue, so a chain of messages runs
+   * on one native thread without waking another (nt_pool.c). Guarded by pool.lock. */
+  _Atomic(mn_ractor *) next_ractor;   /* written under pool.lock; its own native thread peeks */
+  uint64_t next_tick;       /* the timer's tick count when it was put there */
+  unsigned next_checks;     /* safepoints its filler passed since (its own native thread only) */
+  unsigned next_streak;     /* slot takes in a row while the run queue waited (fairness) */
+  /* owned by the native thread itself */
+  mn_ractor *serving;       /* the ractor it runs for the pool now (NULL: none) */
+  bool in_call;             /* in a blocking call, out of the pool */
 };
 
 mn_nt *mn_nt_self_init_main(void);
@@ -209,6 +227,10 @@ mn_nt *mn_nt_current(void);
 void mn_pool_detach(mn_nt *nt);     /* a shared native thread became dedicated */
 void mn_pool_leave(mn_nt *nt);      /* a shared native thread enters a blocking call */
 void mn_pool_rejoin(mn_nt *nt);     /* ... and is back (the pool may be over max_proc for a while) */
+/* Timer thread, every tick: hand-off slots filled before the previous tick go to the run queue (a
+ * backstop for a ractor that keeps its native thread without reaching a safepoint). */
+void mn_pool_tick(void);
+uint64_t mn_pool_handoffs(void);
 /* A dead thread's switch away has completed (called by mn_finish_switch, ractor lock released). */
 void mn_nt_thread_gone(mn_thread *t);
 extern _Atomic int mn_native_thread_count;

@@ -7,7 +7,8 @@
  * control back only when that ractor has nothing left to run (threads of one ractor hand the native
  * thread to each other directly, see sched.c). Native threads are created lazily, up to max_proc,
  * and only when no idle one can take the work; idle ones sleep on a condition variable and never
- * spin.
+ * spin. A ractor readied by the ractor a native thread runs (a message) waits in that native
+ * thread's hand-off slot instead of the queue, and runs there next (mn_pool_submit).
  *
  * A dedicated native thread runs exactly one Ruby thread: every thread in 1:1 mode
  * (RUBY_MN_THREADS=0), and a thread that called Thread#lock_native_thread. It sleeps until the GVL
@@ -52,6 +53,15 @@ static __thread mn_nt *tls_nt;
 static _Atomic(mn_nt *) all_nts;   /* every native thread ever adopted (they are never freed while
                                       counted: dedicated ones fold their count in when they exit) */
 static _Atomic uint64_t retired_switches;
+static uint64_t handoffs;          /* guarded by pool.lock */
+static uint64_t ticks;             /* guarded by pool.lock: mn_pool_tick calls */
+
+uint64_t mn_pool_handoffs(void) {
+  pthread_mutex_lock(&pool.lock);
+  uint64_t n = handoffs;
+  pthread_mutex_unlock(&pool.lock);
+  return n;
+}
 
 uint64_t mn_pool_switches(void) {
   uint64_t n = MN_RELAXED(&retired_switches);
@@ -201,9 +211,9 @@ static void spawn_shared(void) {
   }
 }
 
-void mn_pool_submit(mn_ractor *r) {
-  bool spawn = false;
-  pthread_mutex_lock(&pool.lock);
+/* Queues r and makes sure a native thread will take it (pool.lock held): true when the caller must
+ * start a new one (spawn_shared, after unlocking; pool.nshared already counts it). */
+static bool queue_locked(mn_ractor *r) {
   r->grq_next = NULL;
   if (pool.tail) pool.tail->grq_next = r; else pool.head = r;
   pool.tail = r;
@@ -213,8 +223,79 @@ void mn_pool_submit(mn_ractor *r) {
     pthread_cond_signal(&pool.spare_cv);
   } else if (!pool.starting && pool.nshared < mn_cfg.max_proc) {
     pool.nshared++;
-    spawn = true;
+    return true;
   }
+  return false;
+}
+
+/* The hand-off slot's ractor goes to the run queue (pool.lock held). */
+static bool flush_slot_locked(mn_nt *nt) {
+  mn_ractor *r = MN_RELAXED(&nt->next_ractor);
+  if (!r) return false;
+  MN_SET_RELAXED(&nt->next_ractor, NULL);
+  return queue_locked(r);
+}
+
+/* Can the caller keep a ractor it readied in its native thread's hand-off slot? Only a shared native
+ * thread running a ractor for the pool (not a dedicated one, not one in a blocking call, not the
+ * timer or event-loop thread) gives its native thread up soon enough to run it. */
+static mn_nt *handoff_nt(void) {
+  mn_nt *nt = mn_nt_current();
+  return nt && nt->serving && !nt->in_call && !nt->bound ? nt : NULL;
+}
+
+/* Go's runnext hand-off, for ractors: a ractor readied by the running ractor (a message sent, a
+ * thread started) waits in this native thread's slot, not in the run queue, and no idle native
+ * thread is woken for it: when the running ractor waits next (a receive, usually within
+ * microseconds), this native thread switches to it without a futex. The work would wait only while
+ * the running ractor keeps computing: its safepoints look (mn_handoff_check) and, after
+ * MN_HANDOFF_CHECKS of them, move it to the run queue, waking an idle native thread (Go's spinning
+ * thread steals a runnext after 3 us in the same way); a blocking call or the timer's tick do the
+ * same. A second ractor readied meanwhile takes the slot and the older one goes to the queue, as in
+ * Go. */
+void mn_pool_submit(mn_ractor *r) {
+  bool spawn = false, check = false;
+  mn_nt *nt = handoff_nt();
+  pthread_mutex_lock(&pool.lock);
+  if (nt && mn_cfg.handoff) {
+    mn_ractor *old = MN_RELAXED(&nt->next_ractor);
+    MN_SET_RELAXED(&nt->next_ractor, r);
+    /* Safepoints need to look only if another native thread could run it (one is idle, or may be
+     * started): with one native thread (or all busy) the slot just orders the work. */
+    check = pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc);
+    nt->next_tick = ticks;
+    nt->next_checks = 0;
+    if (old) spawn = queue_locked(old);
+  } else {
+    spawn = queue_locked(r);
+  }
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+  if (check) {
+    mn_ractor *running = nt->serving;
+    if (running->ops && running->ops->request_handoff_check)
+      running->ops->request_handoff_check(running, running->user);
+  }
+}
+
+bool mn_handoff_check(void) {
+  mn_nt *nt = mn_nt_current();
+  if (!nt || !MN_RELAXED(&nt->next_ractor)) return false;   /* unlocked peek: only this thread fills its slot */
+  if (++nt->next_checks < MN_HANDOFF_CHECKS) return true;
+  bool spawn = false;
+  pthread_mutex_lock(&pool.lock);
+  spawn = flush_slot_locked(nt);
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+  return false;
+}
+
+void mn_pool_tick(void) {
+  bool spawn = false;
+  pthread_mutex_lock(&pool.lock);
+  for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next)
+    if (MN_RELAXED(&nt->next_ractor) && nt->next_tick != ticks && !spawn) spawn = flush_slot_locked(nt);
+  ticks++;
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
 }
@@ -246,6 +327,25 @@ static bool idle_wait(mn_nt *nt) {
 static mn_ractor *pool_take(mn_nt *nt) {
   pthread_mutex_lock(&pool.lock);
   pool.starting = false;
+  mn_ractor *r = MN_RELAXED(&nt->next_ractor);
+  if (r) {
+    MN_SET_RELAXED(&nt->next_ractor, NULL);
+    /* Fairness: two ractors handing a message back and forth would keep the slot busy forever; every
+     * 61st take in a row (Go's number) the queue's head goes first and the slot's ractor queues. */
+    bool leaving = pool.stopping && nt->is_main;
+    if (leaving || (pool.head && ++nt->next_streak >= 61)) {
+      nt->next_streak = 0;
+      bool spawn = queue_locked(r);
+      r = NULL;
+      if (spawn) { pthread_mutex_unlock(&pool.lock); spawn_shared(); pthread_mutex_lock(&pool.lock); }
+    } else {
+      handoffs++;
+      pthread_mutex_unlock(&pool.lock);
+      return r;
+    }
+  } else {
+    nt->next_streak = 0;
+  }
   while (!pool.head && !(pool.stopping && nt->is_main)) {
     if (idle_wait(nt)) {
       pool.nshared--;
@@ -253,7 +353,6 @@ static mn_ractor *pool_take(mn_nt *nt) {
       return NULL;
     }
   }
-  mn_ractor *r = NULL;
   if (pool.head) {
     r = pool.head;
     pool.head = r->grq_next;
@@ -266,21 +365,20 @@ static mn_ractor *pool_take(mn_nt *nt) {
 /* A shared native thread stops serving the pool (a blocking call, or it became dedicated): the pool
  * may need a replacement for queued work. */
 void mn_pool_leave(mn_nt *nt) {
-  (void)nt;
+  nt->in_call = true;
   pthread_mutex_lock(&pool.lock);
   pool.nshared--;
-  bool spawn = false;
-  if (pool.head && pool.nidle == 0) {
+  bool spawn = flush_slot_locked(nt);   /* it would wait for the whole call (counted if spawn) */
+  if (!spawn && pool.head && pool.nidle == 0) {
     if (pool.nspare > 0) pthread_cond_signal(&pool.spare_cv);
-    else if (pool.nshared < mn_cfg.max_proc) spawn = true;
+    else if (pool.nshared < mn_cfg.max_proc) { spawn = true; pool.nshared++; }
   }
-  if (spawn) pool.nshared++;
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
 }
 
 void mn_pool_rejoin(mn_nt *nt) {
-  (void)nt;
+  nt->in_call = false;
   pthread_mutex_lock(&pool.lock);
   pool.nshared++;
   pthread_mutex_unlock(&pool.lock);
@@ -315,7 +413,10 @@ void mn_nt_shared_loop(mn_nt *nt) {
     }
     mn_ractor *r = pool_take(nt);
     if (!r) return;
+    nt->serving = r;
+    nt->in_call = false;
     mn_sched_serve(nt, r);
+    nt->serving = NULL;
   }
 }
 
@@ -371,6 +472,7 @@ void mn_pool_fork_lock(bool take) {
 /* The child's pool is the forking native thread alone; it is the one that stops the runtime. */
 void mn_pool_after_fork(mn_nt *nt) {
   pool.head = pool.tail = NULL;
+  for (mn_nt *o = atomic_load(&all_nts); o; o = o->all_next) MN_SET_RELAXED(&o->next_ractor, NULL);
   pool.nshared = nt->bound ? 0 : 1;
   pool.nidle = pool.nspare = 0;
   pool.starting = false;

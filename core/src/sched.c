@@ -33,6 +33,30 @@ static _Atomic size_t live_threads;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static mn_ractor *ractors;  /* guarded by registry_lock */
+static mn_ractor *ticked;   /* guarded by registry_lock: the ractors with two or more threads */
+
+/* Puts r on the tick list or takes it off, as its thread count now says (registry lock and r's lock
+ * held: the count is read under both, so whoever syncs last leaves it right). */
+static void tick_sync(mn_ractor *r) {
+  bool want = r->nthreads >= 2;
+  if (want == MN_RELAXED(&r->ticked)) return;
+  if (want) {
+    r->tick_prev = NULL;
+    r->tick_next = ticked;
+    if (ticked) ticked->tick_prev = r;
+    ticked = r;
+  } else {
+    if (r->tick_prev) r->tick_prev->tick_next = r->tick_next; else ticked = r->tick_next;
+    if (r->tick_next) r->tick_next->tick_prev = r->tick_prev;
+  }
+  MN_SET_RELAXED(&r->ticked, want);
+}
+
+void mn_ractor_each_ticked(void (*fn)(mn_ractor *r, void *arg), void *arg) {
+  pthread_mutex_lock(&registry_lock);
+  for (mn_ractor *r = ticked; r; r = r->tick_next) fn(r, arg);
+  pthread_mutex_unlock(&registry_lock);
+}
 
 /* ---------------- ractors ---------------- */
 
@@ -45,6 +69,8 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
   r->id = atomic_fetch_add(&next_ractor_id, 1) + 1;
   pthread_mutex_lock(&registry_lock);
   r->all_next = ractors;
+  r->all_prev = NULL;
+  if (ractors) ractors->all_prev = r;
   ractors = r;
   pthread_mutex_unlock(&registry_lock);
   return r;
@@ -52,8 +78,12 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
 
 void mn_ractor_free(mn_ractor *r) {
   pthread_mutex_lock(&registry_lock);
-  for (mn_ractor **p = &ractors; *p; p = &(*p)->all_next)
-    if (*p == r) { *p = r->all_next; break; }
+  if (MN_RELAXED(&r->ticked)) {   /* its threads are dead: no lock needed for the count */
+    r->nthreads = 0;
+    tick_sync(r);
+  }
+  if (r->all_prev) r->all_prev->all_next = r->all_next; else ractors = r->all_next;
+  if (r->all_next) r->all_next->all_prev = r->all_prev;
   pthread_mutex_unlock(&registry_lock);
   free(r);
 }
@@ -313,8 +343,16 @@ bool mn_thread_start(mn_thread *t) {
   mn_thread *creator = caller_runs(r) ? r->running : NULL;
   mn_emit(MN_EVENT_STARTED, t, creator, MN_WAIT_NONE, 0);
   make_ready(r, t, false, creator, &a);
+  bool resync = r->nthreads == 2;
   mn_lock_release(&r->lock);
   run_after_unlock(a);
+  if (resync) {
+    pthread_mutex_lock(&registry_lock);
+    mn_lock_acquire(&r->lock);
+    tick_sync(r);
+    mn_lock_release(&r->lock);
+    pthread_mutex_unlock(&registry_lock);
+  }
   mn_timer_threads_changed(atomic_fetch_add(&live_threads, 1) + 1);
   return true;
 }
@@ -461,11 +499,17 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
 void mn_thread_exit(mn_thread *self) {
   mn_ractor *r = self->ractor;
   after_unlock a = { 0 };
+  bool resync = MN_RELAXED(&r->ticked);   /* a hint: a start that races with it syncs after */
+  if (resync) pthread_mutex_lock(&registry_lock);
   mn_lock_acquire(&r->lock);
   self->state = MN_DEAD;
   if (self->all_prev) self->all_prev->all_next = self->all_next; else r->threads = self->all_next;
   if (self->all_next) self->all_next->all_prev = self->all_prev;
   r->nthreads--;
+  if (resync) {
+    tick_sync(r);
+    pthread_mutex_unlock(&registry_lock);
+  }
   uint64_t released_at = mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_EXIT, MN_EVENT_EXITED, self);
   if (all_wait_forever(r, 0)) wake_main_deadlock(r, &a);
   run_after_unlock(a);
@@ -570,8 +614,11 @@ void mn_sched_after_fork(mn_thread *self) {
   mine->preempt_target = NULL;
   mine->wakeup_preempt = false;
   atomic_store(&mine->nready, 0);
-  mine->all_next = NULL;
+  mine->all_next = mine->all_prev = NULL;
   ractors = mine;
+  ticked = NULL;
+  mine->tick_next = mine->tick_prev = NULL;
+  MN_SET_RELAXED(&mine->ticked, false);
   atomic_store(&live_threads, 1);
   mn_pool_set_main_thread(self);
 }
@@ -601,4 +648,5 @@ void mn_stats_get(mn_stats *out) {
   out->wakeup_preemptions = MN_RELAXED(&mn_stat_wakeup_preemptions);
   mn_blocking_stats(out);
   mn_stack_counts(&out->stacks_guarded, &out->stacks_unguarded);
+  out->handoffs = mn_pool_handoffs();
 }

@@ -117,7 +117,7 @@ TEST(surplus_native_threads_retire_after_the_keepalive) {
 /* Wake-up preemption: a thread woken by a timer runs at once beside a thread that never parks. */
 static atomic_int preempt_requested, sleeper_done;
 static void request(mn_ractor *r, void *user) { atomic_store(&preempt_requested, 1); }
-static const mn_ractor_ops ops = { request };
+static const mn_ractor_ops ops = { .request_preempt = request };
 static uint64_t worst_latency;
 static void sleeper(mn_thread *self, void *arg) {
   for (int i = 0; i < 20; i++) {

@@ -97,7 +97,7 @@ static void check_event(const mn_event *ev, void *data) {
 
 static atomic_int preempt;
 static void request(mn_ractor *r, void *user) { atomic_store(&preempt, 1); }
-static const mn_ractor_ops ops = { request };
+static const mn_ractor_ops ops = { .request_preempt = request };
 
 enum { WORKERS = 40, ROUNDS = 300 };
 static mn_thread *workers[WORKERS];

@@ -4,7 +4,7 @@
 
 static atomic_int preempt_requested, other_ran;
 static void request(mn_ractor *r, void *user) { atomic_store(&preempt_requested, 1); }
-static const mn_ractor_ops ops = { request };
+static const mn_ractor_ops ops = { .request_preempt = request };
 
 static void other(mn_thread *self, void *arg) { atomic_store(&other_ran, 1); }
 
@@ -27,4 +27,27 @@ TEST(timeslice_end_requests_preemption_when_another_thread_is_ready) {
   mn_stats st;
   mn_stats_get(&st);
   CHECK(st.preemptions >= 1);
+}
+
+/* The timer ticks only ractors with two or more threads (sched.c's tick list): a ractor that went
+ * back to one thread and then started another is ticked again; one-thread ractors are left alone. */
+static void quick(mn_thread *self, void *arg) {}
+static void lone(mn_thread *self, void *arg) {
+  while (!atomic_load(&other_ran)) mn_park(self, MN_WAIT_SLEEP, mn_now_ns() + 1000000, false);
+}
+static void respinner_main(mn_thread *self, void *arg) {
+  mn_thread_start(mn_thread_new(mn_ractor_new(&ops, NULL), lone, NULL, NULL));   /* another ractor */
+  for (int i = 0; i < 3; i++) {                  /* 1 -> 2 -> 1 threads, three times */
+    mn_thread_start(mn_thread_new(mn_thread_ractor(self), quick, NULL, NULL));
+    while (mn_ractor_thread_count(mn_thread_ractor(self)) > 1) mn_yield(self, MN_WAIT_NONE);
+  }
+  atomic_store(&preempt_requested, 0);
+  spinner_main(self, arg);
+}
+TEST(a_ractor_back_to_two_threads_is_preempted_again) {
+  mn_config c = harness_config();
+  c.timeslice_ns = 5000000;
+  uint64_t took = 0;
+  harness_run(&c, &ops, respinner_main, &took);
+  CHECK(took >= 4000000);
 }

@@ -40,6 +40,8 @@ typedef struct mn_config {
   bool wakeup_preempt;       /* a thread woken by I/O, a timer or a blocking call's end preempts the
                                 running thread of its ractor (MNRB_WAKEUP_PREEMPT=0: off, CRuby's
                                 policy; see config.c) */
+  bool handoff;              /* a ractor readied by a running ractor waits for that one's native
+                                thread rather than waking another (MNRB_HANDOFF=0: off; nt_pool.c) */
 } mn_config;
 
 void mn_config_from_env(mn_config *cfg);   /* defaults, then the environment */
@@ -68,7 +70,20 @@ typedef struct mn_ractor_ops {
   /* Called from the timer thread when the running thread's timeslice is over and others are ready:
    * the binding must make the running thread call mn_yield() at its next safepoint. */
   void (*request_preempt)(mn_ractor *r, void *user);
+  /* Called by the running thread of r when it readied another ractor that now waits in its native
+   * thread's hand-off slot (it runs there as soon as r lets the native thread go): the binding
+   * should call mn_handoff_check() at the running thread's next safepoints, while it returns true.
+   * May be NULL: the timer's tick is the backstop. */
+  void (*request_handoff_check)(mn_ractor *r, void *user);
 } mn_ractor_ops;
+
+/* At a safepoint of the running thread (see request_handoff_check): true while a ractor has waited
+ * in this native thread's hand-off slot for fewer than MN_HANDOFF_CHECKS safepoints (look again
+ * at the next one); after that it moves to the pool's run queue, waking an idle native thread to
+ * run it in parallel. Counting safepoints (a few microseconds of Ruby code) instead of reading the
+ * clock keeps a message's cost down: a clock read per message was 3% of a ractor ring. */
+bool mn_handoff_check(void);
+#define MN_HANDOFF_CHECKS 64u
 
 mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user);
 /* All its threads must be dead. After it returns, no ops callback runs for r any more. */
@@ -263,6 +278,7 @@ typedef struct mn_stats {
   uint64_t wakeup_preemptions;/* preemptions requested for a thread woken by I/O or a timer */
   size_t stacks_guarded;      /* live stacks with a guard page */
   size_t stacks_unguarded;    /* live stacks without one (the kernel's map limit was near) */
+  uint64_t handoffs;          /* ractors run from a native thread's hand-off slot */
 } mn_stats;
 void mn_stats_get(mn_stats *out);
 

@@ -8,6 +8,7 @@
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/hash.h>
+#include <mruby/variable.h>
 #include "mnrb/thread.h"
 #include "gvltools.h"
 
@@ -101,7 +102,13 @@ static mrb_value counters_hash(mrb_state *mrb, const gvl_counters *c) {
   return h;
 }
 
-static gvl_ractor *own_ractor(mrb_state *mrb) { return gvl_ractor_find(mnrb_ractor(mrb)); }
+/* This state's record, kept in a hidden global (no $: invisible to Ruby) since its gem init: finding
+ * it by its mn_ractor would walk a list as long as the most ractors ever open at once. */
+#define OWN_RECORD "_gvltools_ractor_"
+static gvl_ractor *own_ractor(mrb_state *mrb) {
+  mrb_value v = mrb_gv_get(mrb, mrb_intern_lit(mrb, OWN_RECORD));
+  return mrb_cptr_p(v) ? mrb_cptr(v) : NULL;
+}
 
 static mrb_value native_stats_ractor(mrb_state *mrb, mrb_value self) {
   gvl_ractor *rs = own_ractor(mrb);
@@ -140,7 +147,8 @@ void gvl_define_runtime_stats(mrb_state *mrb, struct RClass *native);   /* runti
 void mrb_mnrb_gvltools_gem_init(mrb_state *mrb) {
   gvl_recorder_init();
   mnrb_thread_free_hook_add(gvl_thread_forget);
-  gvl_ractor_attach(mnrb_ractor(mrb));    /* NULL when out of memory: this ractor's Stats stay 0 */
+  gvl_ractor *rs = gvl_ractor_attach(mnrb_ractor(mrb));   /* NULL when out of memory: Stats stay 0 */
+  if (rs) mrb_gv_set(mrb, mrb_intern_lit(mrb, OWN_RECORD), mrb_cptr_value(mrb, rs));
 
   struct RClass *gvltools = mrb_define_module(mrb, "GVLTools");
   mrb_define_class_under(mrb, gvltools, "Error", mrb->eStandardError_class);

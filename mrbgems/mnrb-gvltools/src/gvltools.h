@@ -79,6 +79,7 @@ typedef struct gvl_counters {
 typedef struct gvl_ractor {
   _Atomic(mn_ractor *) ractor;     /* NULL: free */
   struct gvl_ractor *next;         /* immutable once published */
+  struct gvl_ractor *free_next;    /* guarded by the registry's lock: free records */
   _Atomic uint64_t epoch;          /* Stats.reset bumps it: thread numbers of an older epoch are void */
   gvl_counters stats;
   gvl_gauge waiting;               /* threads READY, not yet RESUMED */

@@ -11,6 +11,8 @@
 
 static _Atomic(gvl_ractor *) registry;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;   /* serializes attach/detach */
+static gvl_ractor *free_records;   /* guarded by registry_lock: detached ones, for the next attach
+                                      (O(1): creating the 10,000th ractor walks no list) */
 
 void gvl_counters_clear(gvl_counters *c) {
   GVL_SET_RELAXED(&c->wait_ns, 0);
@@ -23,9 +25,9 @@ void gvl_counters_clear(gvl_counters *c) {
 
 gvl_ractor *gvl_ractor_attach(mn_ractor *r) {
   pthread_mutex_lock(&registry_lock);
-  gvl_ractor *rs = atomic_load(&registry);
-  while (rs && atomic_load(&rs->ractor)) rs = rs->next;
-  if (!rs && (rs = calloc(1, sizeof *rs))) {
+  gvl_ractor *rs = free_records;
+  if (rs) free_records = rs->free_next;
+  else if ((rs = calloc(1, sizeof *rs))) {
     atomic_init(&rs->waiting.word, UINT64_C(1) << 32);
     rs->next = atomic_load(&registry);
     atomic_store_explicit(&registry, rs, memory_order_release);
@@ -42,6 +44,8 @@ void gvl_ractor_detach(gvl_ractor *rs) {
   gvl_gauge_restart(&rs->waiting);
   atomic_fetch_add(&rs->epoch, 1);          /* numbers of the old ractor's threads are void */
   atomic_store_explicit(&rs->ractor, NULL, memory_order_release);
+  rs->free_next = free_records;
+  free_records = rs;
   pthread_mutex_unlock(&registry_lock);
 }
 

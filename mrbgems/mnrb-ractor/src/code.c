@@ -32,10 +32,20 @@
 #include <mruby/hash.h>
 #include <mruby/irep.h>
 #include <mruby/opcode.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/throw.h>
 #include <mruby/variable.h>
+
+/* The symbol named as `sym` of `from`, in `to`: presyms (the built-in names) have the same number in
+ * every state, so only the program's own names are looked up. */
+static mrb_sym sym_in(mrb_state *from, mrb_state *to, mrb_sym sym) {
+  if (sym <= MRB_PRESYM_MAX) return sym;
+  mrb_int len;
+  const char *name = mrb_sym_name_len(from, sym, &len);
+  return mrb_intern(to, name, (size_t)len);
+}
 
 /* ---------------- instruction walking ---------------- */
 
@@ -204,7 +214,7 @@ static struct RClass *ensure_named(defs *d, struct RClass *c) {
   if (mrb_array_p(members)) {             /* Struct.new(...): its accessors are C closures, remade here */
     mrb_value syms = mrb_ary_new(d->to);
     for (mrb_int i = 0; i < RARRAY_LEN(members); i++)
-      mrb_ary_push(d->to, syms, mrb_symbol_value(mrb_intern_cstr(d->to, mrb_sym_name(d->from, mrb_symbol(RARRAY_PTR(members)[i])))));
+      mrb_ary_push(d->to, syms, mrb_symbol_value(sym_in(d->from, d->to, mrb_symbol(RARRAY_PTR(members)[i]))));
     mrb_value sc = mrb_funcall_argv(d->to, mrb_obj_value(mrb_class_get(d->to, "Struct")), mrb_intern_lit(d->to, "new"),
                                     RARRAY_LEN(syms), RARRAY_PTR(syms));
     mrb_const_set(d->to, mrb_obj_value(outer), name, sc);
@@ -241,15 +251,27 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
   if (n > 8) return;
   for (mrb_int i = 0; i < n; i++) {
     mrb_value v = e->stack[i];
-    if (mrb_symbol_p(v)) vals[i] = mrb_symbol_value(mrb_intern_cstr(to, mrb_sym_name(from, mrb_symbol(v))));
+    if (mrb_symbol_p(v)) vals[i] = mrb_symbol_value(sym_in(from, to, mrb_symbol(v)));
     else if (mrb_immediate_p(v)) vals[i] = v;
     else return;
+  }
+  mrb_sym to_mid = sym_in(from, to, mid);
+  struct RClass *owner = mc->to_class;                  /* gems' attr_readers: `to` has them already */
+  mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
+  if (owner == mc->to_class && !MRB_METHOD_UNDEF_P(have) && !MRB_METHOD_FUNC_P(have)) {
+    struct RProc *hp = MRB_METHOD_PROC(have);
+    if (hp && MRB_PROC_CFUNC_P(hp) && MRB_PROC_ENV_P(hp) && MRB_PROC_CFUNC(hp) == MRB_PROC_CFUNC(proc) &&
+        MRB_ENV_LEN(hp->e.env) == n) {
+      mrb_int i = 0;
+      while (i < n && mrb_obj_eq(to, hp->e.env->stack[i], vals[i])) i++;
+      if (i == n) return;
+    }
   }
   struct RProc *copy = mrb_proc_new_cfunc_with_env(to, MRB_PROC_CFUNC(proc), n, vals);
   copy->flags |= proc->flags & MRB_PROC_NOARG;
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
-  mrb_define_method_raw(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), cm);
+  mrb_define_method_raw(to, mc->to_class, to_mid, cm);
 }
 
 static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
@@ -267,7 +289,7 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   struct RProc *copy = copy_irep(from, irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
-  mrb_define_method_raw(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), cm);
+  mrb_define_method_raw(to, mc->to_class, sym_in(from, to, mid), cm);
   return 0;
 }
 
@@ -307,6 +329,25 @@ static mrb_value copy_out_protected(mrb_state *mrb, void *p) {
   return mrb_cptr_value(mrb, mnrb_msg_copy_out(mrb, *(mrb_value *)p));
 }
 
+/* Is `prefix`+sym c's own name (its home, not an alias)? Read from the name mruby keeps (a Symbol
+ * at top level, the path String below), without making strings: this runs for every constant of
+ * every class at each Ractor.new. */
+static mrb_bool home_p(mrb_state *from, struct RClass *c, mrb_value prefix, mrb_sym sym) {
+  mrb_value nm = mrb_obj_iv_get(from, (struct RObject *)c, MRB_SYM(__classname__));
+  mrb_int plen = RSTRING_LEN(prefix);
+  if (mrb_symbol_p(nm)) return plen == 0 && mrb_symbol(nm) == sym;
+  if (mrb_string_p(nm)) {
+    mrb_int nlen;
+    const char *name = mrb_sym_name_len(from, sym, &nlen);
+    return RSTRING_LEN(nm) == plen + nlen && memcmp(RSTRING_PTR(nm), RSTRING_PTR(prefix), (size_t)plen) == 0 &&
+           memcmp(RSTRING_PTR(nm) + plen, name, (size_t)nlen) == 0;
+  }
+  mrb_value path = mrb_class_path(from, c);             /* not named yet: mruby finds its path */
+  mrb_value expect = mrb_str_dup(from, prefix);
+  mrb_str_cat_cstr(from, expect, mrb_sym_name(from, sym));
+  return !mrb_nil_p(path) && mrb_str_equal(from, path, expect);
+}
+
 static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   const_walk *w = p;
   defs *d = w->d;
@@ -315,17 +356,14 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
     if (!w->classes) return 0;
     struct RClass *c = mrb_class_ptr(v);
     if (mapped(d, c)) return 0;
-    mrb_value path = mrb_class_path(from, c);
-    mrb_value expect = mrb_str_dup(from, w->prefix);
-    mrb_str_cat_cstr(from, expect, mrb_sym_name(from, sym));
-    if (mrb_nil_p(path) || !mrb_str_equal(from, path, expect)) return 0;   /* an alias, not its home */
+    if (!home_p(from, c, w->prefix, sym)) return 0;     /* an alias, not its home */
     struct RClass *to_c = ensure(d, c);
     if (to_c) walk_class(d, c, to_c, TRUE);
     return 0;
   }
   if (w->classes) return 0;                             /* values: in the second pass */
   mrb_state *to = d->to;
-  mrb_sym to_sym = mrb_intern_cstr(to, mrb_sym_name(from, sym));
+  mrb_sym to_sym = sym_in(from, to, sym);
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
   mnrb_msg *m = NULL;
   if (mnrb_shareable_p(from, v)) {

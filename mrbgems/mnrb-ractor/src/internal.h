@@ -26,10 +26,11 @@ typedef struct mnrb_ractor_rec mnrb_ractor_rec;
 /* ---- messages (message.c) ---- */
 typedef struct mnrb_msg {
   struct mnrb_msg *next;       /* in a record's incoming queue */
-  uint8_t *buf;
+  uint8_t *buf;                /* `small` until the message outgrows it */
   size_t len, capa;
   mnrb_ractor_rec **refs;          /* Ractors inside the message: one reference each */
   size_t nrefs, refs_capa;
+  uint8_t small[16];           /* an immediate (tag and 8 bytes) or a short Symbol: one malloc */
 } mnrb_msg;
 
 /* Copies v (deeply) out of mrb's heap. Raises (TypeError, Ractor::Error) if something in it cannot

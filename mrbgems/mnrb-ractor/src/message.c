@@ -44,10 +44,12 @@ enum { MAX_DEPTH = 3000 };   /* nesting; deeper graphs raise instead of overflow
 
 static void put(mrb_state *mrb, mnrb_msg *m, const void *p, size_t n) {
   if (m->len + n > m->capa) {
-    size_t capa = m->capa ? m->capa : 64;
+    size_t capa = m->capa < 64 ? 64 : m->capa;
     while (capa < m->len + n) capa *= 2;
-    uint8_t *b = realloc(m->buf, capa);
+    mrb_bool was_small = m->buf == m->small;
+    uint8_t *b = was_small ? malloc(capa) : realloc(m->buf, capa);
     if (!b) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");   /* m is freed by the caller */
+    if (was_small) memcpy(b, m->small, m->len);
     m->buf = b;
     m->capa = capa;
   }
@@ -65,7 +67,7 @@ void mnrb_msg_free(mnrb_msg *m) {
   if (!m) return;
   for (size_t i = 0; i < m->nrefs; i++) mnrb_ractor_decref(m->refs[i]);
   free(m->refs);
-  free(m->buf);
+  if (m->buf != m->small) free(m->buf);
   free(m);
 }
 
@@ -323,8 +325,14 @@ static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
   memset(&co, 0, sizeof co);
   co.m = calloc(1, sizeof *co.m);
   if (!co.m) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  co.m->buf = co.m->small;
+  co.m->capa = sizeof co.m->small;
   co.w.m = co.m;
   co.v = v;
+  if (mrb_nil_p(v) || mrb_true_p(v) || mrb_false_p(v) || mrb_integer_p(v) || mrb_float_p(v)) {
+    write_value(mrb, &co.w, v);             /* fits `small`: cannot raise, nothing to protect */
+    return co.m;
+  }
   mrb_bool failed;
   mrb_value err = mrb_protect_error(mrb, copy_out_body, &co, &failed);
   if (!failed && move) mark_moved(mrb, &co.w.seen);
@@ -342,7 +350,14 @@ mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) { return copy_out_graph
 
 /* ---------------- materializing (receiver) ---------------- */
 
+/* objs: the objects met so far, by number (REF); made at the first object, so that a message of
+ * immediates (the common Integer or Symbol) allocates nothing. */
 typedef struct reader { const mnrb_msg *m; size_t pos; mrb_value objs; int ai; } reader;
+
+static mrb_value objs_of(mrb_state *mrb, reader *r) {
+  if (mrb_nil_p(r->objs)) r->objs = mrb_ary_new(mrb);
+  return r->objs;
+}
 
 static void truncated(mrb_state *mrb) { mrb_raise(mrb, E_RUNTIME_ERROR, "[BUG] mnrb: truncated ractor message"); }
 
@@ -392,7 +407,7 @@ static struct RClass *read_class(mrb_state *mrb, reader *r, struct RClass *built
 static mrb_value read_value(mrb_state *mrb, reader *r);
 
 static mrb_value reg(mrb_state *mrb, reader *r, mrb_value obj) {
-  mrb_ary_push(mrb, r->objs, obj);
+  mrb_ary_push(mrb, objs_of(mrb, r), obj);
   return obj;
 }
 
@@ -423,7 +438,7 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
   case T_SYM: { size_t n; const char *p = get_bytes(mrb, r, &n); return mrb_symbol_value(mrb_intern(mrb, p, n)); }
   case T_REF: {
     uint32_t i = get_u32(mrb, r);
-    if (i >= RARRAY_LEN(r->objs)) truncated(mrb);
+    if (mrb_nil_p(r->objs) || i >= RARRAY_LEN(r->objs)) truncated(mrb);
     return RARRAY_PTR(r->objs)[i];
   }
   case T_STR: {
@@ -462,7 +477,7 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
   }
   case T_RANGE: {
     uint8_t flags = get_u8(mrb, r);
-    uint32_t at = (uint32_t)RARRAY_LEN(r->objs);
+    uint32_t at = (uint32_t)RARRAY_LEN(objs_of(mrb, r));
     reg(mrb, r, mrb_nil_value());          /* a range cannot contain itself: fill its slot after */
     mrb_value b = read_value(mrb, r);
     mrb_value e = read_value(mrb, r);
@@ -538,7 +553,7 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
 
 mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m) {
   int ai = mrb_gc_arena_save(mrb);
-  reader r = { m, 0, mrb_ary_new(mrb), ai };
+  reader r = { m, 0, mrb_nil_value(), ai };
   mrb_value v = read_value(mrb, &r);
   mrb_gc_arena_restore(mrb, ai);
   mrb_gc_protect(mrb, v);

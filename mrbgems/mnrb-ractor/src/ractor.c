@@ -33,6 +33,11 @@ static mnrb_ractor_rec *self_record(mrb_state *mrb, mrb_value self) {
 
 /* (obj, move: false) / (obj, copy: false): the object and the flag. */
 static mrb_value arg_and_flag(mrb_state *mrb, const char *key, mrb_bool *flag) {
+  const mrb_callinfo *ci = mrb->c->ci;
+  if (ci->n == 1 && ci->nk == 0) {         /* the usual `r.send(obj)`: no keyword hash to make */
+    *flag = FALSE;
+    return ci->stack[1];
+  }
   mrb_value obj, kv;
   mrb_sym table[1] = { mrb_intern_cstr(mrb, key) };
   mrb_kwargs kw = { 1, 0, table, &kv, NULL };

@@ -75,6 +75,8 @@ struct mnrb_vm {
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
   struct RObject *kill_token;   /* the non-Exception object Thread#kill "raises" */
   _Atomic int preempt;          /* set by the timer thread */
+  mrb_bool handoff_check;       /* its running thread readied a ractor that waits for this native
+                                   thread: safepoints call mn_handoff_check (its own threads only) */
   int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
   mrb_bool report_on_exception, abort_on_exception;
   mrb_bool forked_child;        /* this process is a child forked by Process.fork (fork.c) */

@@ -195,6 +195,10 @@ static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc) 
   __atomic_store_n(&mrb->safepoint_hook, NULL, __ATOMIC_RELAXED);
   mnrb_vm *vm = mnrb_vm_of(mrb);
   mnrb_thread *th = vm->current;
+  if (vm->handoff_check) {   /* a ractor waits for this native thread: look until it ran or queued */
+    vm->handoff_check = mn_handoff_check();
+    if (vm->handoff_check) __atomic_store_n(&mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
+  }
   if (__atomic_exchange_n(&vm->preempt, 0, __ATOMIC_ACQ_REL)) {
     save(mrb, th);
     mn_yield(th->core, MN_WAIT_PREEMPT);
@@ -219,7 +223,15 @@ static void request_preempt(mn_ractor *r, void *user) {
   __atomic_store_n(&vm->mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
 }
 
-static const mn_ractor_ops vm_ops = { request_preempt };
+/* The running thread readied a ractor that now waits for its native thread (mn_pool_submit). */
+static void request_handoff_check(mn_ractor *r, void *user) {
+  (void)r;
+  mnrb_vm *vm = user;
+  vm->handoff_check = TRUE;
+  __atomic_store_n(&vm->mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
+}
+
+static const mn_ractor_ops vm_ops = { request_preempt, request_handoff_check };
 
 uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout) {
   if (mrb_nil_p(timeout)) return MN_FOREVER;
