@@ -581,6 +581,11 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_class_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, ractor, "store_if_absent", ractor_store_if_absent, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
 
+  mnrb_port_init(mrb, ractor);
+  mnrb_monitor_init(mrb, ractor);
+  mnrb_receive_if_init(mrb, ractor);
+  mnrb_isolation_init(mrb, ractor);
+  mnrb_shareable_proc_init(mrb, ractor);
   mnrb_registry_init(mrb, ractor);
   if (!mnrb_ractor_current(mrb)->is_main)
     mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
