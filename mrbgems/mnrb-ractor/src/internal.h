@@ -101,6 +101,7 @@ typedef struct mnrb_ractor_state {
   struct RClass *ractor_class;
   mrb_value objects;           /* Hash id => Ractor object (also in a hidden global: GC root) */
   mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
+  mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
 } mnrb_ractor_state;
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
 

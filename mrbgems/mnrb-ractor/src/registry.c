@@ -212,6 +212,7 @@ static mrb_value setup_body(mrb_state *to, void *p) {
   mnrb_code_copy_definitions(s->from, to);
   mrb_value proc = mnrb_code_copy_block(s->from, s->block, to);
   mrb_gv_set(to, mrb_intern_lit(to, "_ractor_block_"), proc);
+  mnrb_isolation_enter(to);                      /* isolation.c: global variables */
   return mrb_nil_value();
 }
 
