@@ -115,6 +115,8 @@ static mrb_value outer_variables(mrb_state *mrb, const struct RProc *p) {
   return u.names;
 }
 
+mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p) { return outer_variables(mrb, p); }
+
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
   struct RProc *p = mrb_proc_ptr(block);
   if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");

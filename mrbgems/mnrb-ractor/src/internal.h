@@ -124,6 +124,8 @@ mnrb_ractor_rec *mnrb_registry_main(void);
 /* ---- code reaching a new ractor's heap (code.c) ---- */
 /* Raises ArgumentError (CRuby's message) if the block reads or writes outer local variables. */
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block);
+/* The names of the outer local variables a proc (not a C one) reads or writes (an Array of Strings). */
+mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p);
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
@@ -187,6 +189,9 @@ void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor_class);
 /* In a new ractor's state, once its gems are initialized: global variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);
 void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor_class);
+/* Ractor.make_shareable(proc): the proc itself made shareable (in place), or Ractor::IsolationError /
+ * ArgumentError as CRuby. */
+mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value proc);
 
 /* ---- the registry of ractors (registry.c) ---- */
 mrb_bool mnrb_registry_all_stuck(void);

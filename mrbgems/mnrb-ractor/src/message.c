@@ -563,7 +563,10 @@ static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   switch (mrb_type(v)) {
   case MRB_TT_CLASS: case MRB_TT_MODULE: return;
   case MRB_TT_DATA: if (mnrb_ractor_unwrap(mrb, v) || mnrb_xref_shareable_p(mrb, v)) return; break;
-  case MRB_TT_PROC: if (mnrb_xref_shareable_p(mrb, v)) return; break;
+  case MRB_TT_PROC:
+    if (mnrb_xref_shareable_p(mrb, v)) return;
+    if (w->freeze) { mnrb_proc_make_shareable(mrb, v); return; }
+    break;
   default: break;
   }
   struct RBasic *b = mrb_basic_ptr(v);
