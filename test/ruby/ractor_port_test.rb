@@ -268,3 +268,40 @@ class RactorMonitorTest < MnTest::Case
     r.join
   end
 end
+
+class RactorSelectPortsTest < MnTest::Case
+  include RactorPort4
+
+  def test_select_returns_the_port_that_got_a_message
+    setup_port4
+    a = Ractor::Port.new
+    b = Ractor::Port.new
+    Ractor.new(b) { |pt| pt << :to_b }.join
+    port, msg = Ractor.select(a, b)
+    assert_equal b, port
+    assert_equal :to_b, msg
+  end
+
+  def test_select_waits_on_every_port
+    setup_port4
+    ports = 3.times.map { Ractor::Port.new }
+    t = Thread.new { Ractor.select(*ports) }
+    wait_until("the select to wait") { t.status == "sleep" }
+    Ractor.new(ports[2]) { |pt| pt << "last" }.join
+    assert_equal [ports[2], "last"], t.value
+  end
+
+  def test_select_over_a_closed_empty_port_raises
+    setup_port4
+    a = Ractor::Port.new
+    a.close
+    assert_raise(Ractor::ClosedError) { Ractor.select(a) }
+  end
+
+  def test_select_over_a_port_of_another_ractor_raises
+    mnrb_only   # the error for a foreign port is mnrb's choice (the one of Port#receive)
+    q = Ractor.new { Ractor::Port.new }.value
+    e = assert_raise(Ractor::Error) { Ractor.select(q) }
+    assert_equal "only allowed from the creator Ractor of this port", e.message
+  end
+end

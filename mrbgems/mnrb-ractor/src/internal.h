@@ -176,6 +176,11 @@ mrb_bool mnrb_port_deliver(mnrb_port *p, mnrb_msg *m);
 void mnrb_ports_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted);
 void mnrb_monitors_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted);
 void mnrb_port_init(mrb_state *mrb, struct RClass *ractor_class);
+/* For Ractor.select over ports (ractor.c): */
+mnrb_ractor_rec *mnrb_port_owner(mnrb_port *p);
+mnrb_msg *mnrb_port_try_take(mnrb_port *p, mrb_bool *closed);
+void mnrb_port_wait_begin(mnrb_port *p, mnrb_rwaiter *w);
+void mnrb_port_wait_end(mnrb_port *p, mnrb_rwaiter *w);
 /* Helpers for waits outside ractor.c (port.c): */
 void mnrb_waiter_init(mrb_state *mrb, mnrb_rwaiter *w);
 /* Parks on q of record o (o's lock held; released meanwhile, held again on return), then raises a

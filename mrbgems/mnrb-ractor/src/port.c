@@ -319,3 +319,37 @@ void mnrb_port_init(mrb_state *mrb, struct RClass *ractor) {
   mrb_define_method(mrb, port, "hash", port_hash, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "default_port", ractor_default_port, MRB_ARGS_NONE());
 }
+
+/* ---------------- for Ractor.select over ports (ractor.c) ---------------- */
+
+mnrb_ractor_rec *mnrb_port_owner(mnrb_port *p) { return p->owner; }
+
+/* Takes the oldest message of p, or NULL; *closed: none will ever come. */
+mnrb_msg *mnrb_port_try_take(mnrb_port *p, mrb_bool *closed) {
+  mnrb_ractor_rec *o = p->owner;
+  pthread_mutex_lock(&o->lock);
+  mnrb_msg **head = p->is_default ? &o->in_head : &p->head, **tail = p->is_default ? &o->in_tail : &p->tail;
+  mnrb_msg *m = *head;
+  if (m) {
+    *head = m->next;
+    if (!*head) *tail = NULL;
+    m->next = NULL;
+  }
+  *closed = !m && (p->is_default ? o->in_closed : p->closed);
+  mrb_bool done = !p->is_default && unlist_if_done(p);
+  pthread_mutex_unlock(&o->lock);
+  if (done) mnrb_port_decref(p);
+  return m;
+}
+
+void mnrb_port_wait_begin(mnrb_port *p, mnrb_rwaiter *w) {
+  pthread_mutex_lock(&p->owner->lock);
+  mnrb_rwait_begin(p->is_default ? &p->owner->receivers : &p->receivers, w);
+  pthread_mutex_unlock(&p->owner->lock);
+}
+
+void mnrb_port_wait_end(mnrb_port *p, mnrb_rwaiter *w) {
+  pthread_mutex_lock(&p->owner->lock);
+  mnrb_rwait_end(p->is_default ? &p->owner->receivers : &p->receivers, w);
+  pthread_mutex_unlock(&p->owner->lock);
+}

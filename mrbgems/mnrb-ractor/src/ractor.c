@@ -240,10 +240,19 @@ static _Atomic unsigned select_rotor;
 
 /* Looks at every source once (lock by lock), from `first` round: a message for the current ractor,
  * something to take from another. On success *from is the source and the result is [source, value]. */
-static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_rec **rs, mrb_int n, mrb_int first,
-                             mnrb_msg **m, mnrb_ractor_rec **from, mrb_bool *is_final, mrb_bool *exc) {
+static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_rec **rs, mnrb_port **ps, mrb_int n,
+                             mrb_int first, mnrb_msg **m, mrb_int *from, mrb_bool *is_final, mrb_bool *exc) {
   for (mrb_int k = 0; k < n; k++) {
-    mnrb_ractor_rec *r = rs[(first + k) % n];
+    mrb_int at = (first + k) % n;
+    if (ps[at]) {                       /* a port of ours (Ruby 4.0's form) */
+      mrb_bool closed;
+      *is_final = *exc = FALSE;
+      *m = mnrb_port_try_take(ps[at], &closed);
+      if (*m) { *from = at; return TRUE; }
+      if (closed) mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
+      continue;
+    }
+    mnrb_ractor_rec *r = rs[at];
     pthread_mutex_lock(&r->lock);
     if (r == me) {
       *m = r->in_head;
@@ -258,7 +267,7 @@ static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_re
     }
     mrb_bool closed = r == me ? (r->in_closed && !*m) : (!*m && !*is_final && (r->out_closed || r->state != MNRB_R_RUNNING));
     pthread_mutex_unlock(&r->lock);
-    if (*m || *is_final) { *from = r; return TRUE; }
+    if (*m || *is_final) { *from = at; return TRUE; }
     if (closed) raise_closed(mrb, r == me ? "incoming" : "outgoing");
   }
   return FALSE;
@@ -272,7 +281,8 @@ static void offer_yield(mnrb_ractor_rec *me, mnrb_rwaiter *yw) {
 }
 
 /* Ractor.select(*ractors, yield_value:, move:): [ractor, taken value], [:receive, message] for the
- * current ractor, or [:yield, nil] once a taker took yield_value. The offer and the sources are
+ * current ractor, [port, message] for a port of the current ractor (4.0's form; ports and ractors
+ * may be mixed), or [:yield, nil] once a taker took yield_value. The offer and the sources are
  * exclusive: the yield waiter is off the current ractor's list of yielders while the sources are
  * looked at, so nothing is both taken from us and taken by us. */
 static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
@@ -287,9 +297,15 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   if (argc == 0 && !yielding) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
   if (argc > SELECT_MAX) mrb_raisef(mrb, E_ARGUMENT_ERROR, "at most %d ractors", SELECT_MAX);
   mnrb_ractor_rec *rs[SELECT_MAX];
+  mnrb_port *ps[SELECT_MAX];
   mnrb_rwaiter ws[SELECT_MAX], yw;
-  for (mrb_int i = 0; i < argc; i++) rs[i] = self_record(mrb, argv[i]);
   mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
+  for (mrb_int i = 0; i < argc; i++) {
+    ps[i] = mnrb_port_unwrap(mrb, argv[i]);
+    rs[i] = ps[i] ? NULL : self_record(mrb, argv[i]);
+    if (ps[i] && mnrb_port_owner(ps[i]) != me)
+      mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "only allowed from the creator Ractor of this port");
+  }
   pthread_mutex_lock(&me->lock);
   mrb_bool out_closed = me->out_closed;
   pthread_mutex_unlock(&me->lock);
@@ -300,11 +316,12 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   mrb_int first = argc ? (mrb_int)(atomic_fetch_add(&select_rotor, 1) % (unsigned)argc) : 0;
   for (;;) {
     mnrb_msg *m;
-    mnrb_ractor_rec *from;
+    mrb_int from_at;
     mrb_bool is_final, exc;
     for (mrb_int i = 0; i < argc; i++) {     /* wait everywhere first, then look: no wake is lost */
       waiter_init(mrb, &ws[i]);
       ws[i].lead = i ? &ws[0] : NULL;
+      if (ps[i]) { mnrb_port_wait_begin(ps[i], &ws[i]); continue; }
       pthread_mutex_lock(&rs[i]->lock);
       mnrb_rwait_begin(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
       pthread_mutex_unlock(&rs[i]->lock);
@@ -316,7 +333,7 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
     struct mrb_jmpbuf jmp;
     MRB_TRY(&jmp) {
       mrb->jmp = &jmp;
-      found = select_ready(mrb, me, rs, argc, first, &m, &from, &is_final, &exc);
+      found = select_ready(mrb, me, rs, ps, argc, first, &m, &from_at, &is_final, &exc);
       if (!found && yielding) {
         pthread_mutex_lock(&me->lock);
         if (me->out_closed) { pthread_mutex_unlock(&me->lock); raise_closed(mrb, "outgoing"); }
@@ -333,6 +350,7 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
       mrb->exc = NULL;
     } MRB_END_EXC(&jmp);
     for (mrb_int i = 0; i < argc; i++) {
+      if (ps[i]) { mnrb_port_wait_end(ps[i], &ws[i]); continue; }
       pthread_mutex_lock(&rs[i]->lock);
       mnrb_rwait_end(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
       pthread_mutex_unlock(&rs[i]->lock);
@@ -350,7 +368,9 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
     if (failed || deadlock || found) { mnrb_msg_free(yw.msg); yw.msg = NULL; }
     if (failed) mrb_exc_raise(mrb, err);
     if (deadlock) mnrb_raise_ractor_deadlock(mrb);
+    if (found && ps[from_at]) return mrb_assoc_new(mrb, argv[from_at], materialize_owned(mrb, m));
     if (found) {
+      mnrb_ractor_rec *from = rs[from_at];
       mrb_value source = from == me ? mrb_symbol_value(mrb_intern_lit(mrb, "receive")) : mnrb_ractor_wrap(mrb, from);
       if (exc) raise_remote(mrb, from, m);
       mrb_value v = !m ? mrb_nil_value() : is_final ? mnrb_msg_materialize(mrb, m) : materialize_owned(mrb, m);
