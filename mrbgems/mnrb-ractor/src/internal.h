@@ -190,7 +190,6 @@ void mnrb_wait_on_locked(mrb_state *mrb, mnrb_ractor_rec *o, mnrb_rwaitq *q, mnr
 mrb_value mnrb_materialize_owned(mrb_state *mrb, mnrb_msg *m);
 void mnrb_monitor_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_receive_if_init(mrb_state *mrb, struct RClass *ractor_class);
-void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor_class);
 /* In a new ractor's state, once its gems are initialized: global variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);
 void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor_class);

@@ -58,4 +58,3 @@ void mnrb_isolation_enter(mrb_state *mrb) {
   mrb->special_gv = isolated_gv;
 }
 
-void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor_class) {}

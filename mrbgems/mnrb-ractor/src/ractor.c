@@ -645,7 +645,6 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mnrb_port_init(mrb, ractor);
   mnrb_monitor_init(mrb, ractor);
   mnrb_receive_if_init(mrb, ractor);
-  mnrb_isolation_init(mrb, ractor);
   mnrb_shareable_proc_init(mrb, ractor);
   mnrb_registry_init(mrb, ractor);
   if (!mnrb_ractor_current(mrb)->is_main)
