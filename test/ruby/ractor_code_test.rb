@@ -113,3 +113,46 @@ class RactorCodeTest < MnTest::Case
     assert_equal 1, Ractor.new { RactorCodeLater }.take
   end
 end
+
+class RactorCodeDefineMethod
+  define_method(:twice) { |x| x * 2 }
+  [:a].each { |n| define_method("get_#{n}") { n } }
+  @@count = 5
+  LABEL = "label".freeze
+  def self.count = @@count
+  def self.label = LABEL
+  class << self
+    def label_again = LABEL
+  end
+end
+
+class RactorCodeSingletonTest < MnTest::Case
+  def cause_of(r)
+    r.take
+    flunk "the ractor did not raise"
+  rescue Ractor::RemoteError => e
+    e.cause
+  end
+
+  def test_singleton_methods_see_the_class_constants
+    assert_equal ["label", "label"], Ractor.new { [RactorCodeDefineMethod.label, RactorCodeDefineMethod.label_again] }.take
+  end
+
+  def test_class_variables_are_not_reachable_and_nothing_crashes
+    e = cause_of(Ractor.new { RactorCodeDefineMethod.count })
+    # CRuby 3.1: Ractor::IsolationError "can not access class variables from non-main Ractors";
+    # mnrb does not copy class variables: NameError (docs/DESIGN.md, Ractors).
+    assert(e.is_a?(Ractor::IsolationError) || e.is_a?(NameError), e.inspect)
+  end
+
+  def test_define_method_with_outer_variables_raises_as_cruby
+    e = cause_of(Ractor.new { RactorCodeDefineMethod.new.get_a })
+    assert_kind_of RuntimeError, e
+    assert_equal "defined with an un-shareable Proc in a different Ractor", e.message
+  end
+
+  def test_define_method_without_outer_variables_works
+    mnrb_only   # CRuby 3.1 refuses every define_method block made in another ractor
+    assert_equal 8, Ractor.new { RactorCodeDefineMethod.new.twice(4) }.take
+  end
+end

@@ -18,8 +18,11 @@
  *     Ractor::IsolationError, as in CRuby (a const_missing in the new state tells them apart).
  * A ractor sees the definitions as they were when it was created: later ones are not copied to it
  * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
- * from blocks that use outer variables, prepended modules, class variables and class-level instance
- * variables, global variables.
+ * from blocks that use outer variables (in their place, a method raising CRuby's RuntimeError
+ * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables
+ * and class-level instance variables, global variables. A copied singleton method of a class gets
+ * an outer scope (a C proc targeting the class) so that class variable and constant lookups, which
+ * walk outer scopes past singleton classes, end at the class.
  */
 #include "internal.h"
 #include <stdlib.h>
@@ -124,6 +127,8 @@ static mrb_value outer_variables(mrb_state *mrb, const struct RProc *p) {
   if (!MRB_PROC_CFUNC_P(p)) find_outer(mrb, &u, p->body.irep, 0);
   return u.names;
 }
+
+mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p) { return outer_variables(mrb, p); }
 
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
   struct RProc *p = mrb_proc_ptr(block);
@@ -274,6 +279,20 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
   mrb_define_method_raw(to, mc->to_class, to_mid, cm);
 }
 
+/* A method made by define_method from a block that uses outer variables: CRuby's error when called
+ * from another ractor. */
+static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
+  mrb_raise(mrb, E_RUNTIME_ERROR, "defined with an un-shareable Proc in a different Ractor");
+  return mrb_nil_value();
+}
+
+/* The class a singleton class is attached to (the lexical scope of its methods), or NULL. */
+static struct RClass *attached(mrb_state *mrb, struct RClass *sc) {
+  if (sc->tt != MRB_TT_SCLASS) return NULL;
+  mrb_value obj = mrb_obj_iv_get(mrb, (struct RObject *)sc, mrb_intern_lit(mrb, "__attached__"));
+  return mrb_class_p(obj) || mrb_module_p(obj) ? mrb_class_ptr(obj) : NULL;
+}
+
 static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   method_copy *mc = p;
   if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
@@ -284,9 +303,19 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   }
   const mrb_irep *irep = proc->body.irep;
   if (irep->flags & MRB_IREP_NO_FREE) return 0;         /* built-in Ruby: every state has it */
-  if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(outer_variables(from, proc)) > 0) return 0;
   mrb_state *to = mc->d->to;
+  if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(outer_variables(from, proc)) > 0) {
+    mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());
+    return 0;
+  }
   struct RProc *copy = copy_irep(from, irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
+  struct RClass *scope = attached(to, mc->to_class);
+  if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
+    struct RProc *up = mrb_proc_new_cfunc(to, unshareable_method);
+    up->e.target_class = scope;
+    copy->upper = up;
+    mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)up);
+  }
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
   mrb_define_method_raw(to, mc->to_class, sym_in(from, to, mid), cm);

@@ -22,6 +22,8 @@
 #include "mnrb/thread.h"
 
 typedef struct mnrb_ractor_rec mnrb_ractor_rec;
+typedef struct mnrb_port mnrb_port;
+typedef struct mnrb_monitor mnrb_monitor;
 
 /* ---- messages (message.c) ---- */
 typedef struct mnrb_msg {
@@ -31,6 +33,8 @@ typedef struct mnrb_msg {
   mnrb_ractor_rec **refs;          /* Ractors inside the message: one reference each */
   size_t nrefs, refs_capa;
   uint8_t small[16];           /* an immediate (tag and 8 bytes) or a short Symbol: one malloc */
+  struct mnrb_xref *xrefs;     /* other records passed by reference (xref.c): ports, shareable procs */
+  size_t nxrefs, xrefs_capa;
 } mnrb_msg;
 
 /* Copies v (deeply) out of mrb's heap. Raises (TypeError, Ractor::Error) if something in it cannot
@@ -83,6 +87,10 @@ struct mnrb_ractor_rec {
   uint32_t successor;          /* the ractor that called #value first (0: none) */
   /* atomics: read by the deadlock check without the lock */
   _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
+  /* guarded by lock (port.c, monitor.c) */
+  mnrb_port *ports;            /* its open Ractor::Ports (the default port is the incoming queue) */
+  uint32_t next_port_id;       /* the default port is 0 */
+  mnrb_monitor *monitors;      /* ports told :exited / :aborted at its end */
   /* guarded by the registry lock */
   mnrb_ractor_rec *reg_prev, *reg_next;
   mrb_bool terminating;
@@ -94,6 +102,7 @@ typedef struct mnrb_ractor_state {
   struct RClass *ractor_class;
   mrb_value objects;           /* Hash id => Ractor object (also in a hidden global: GC root) */
   mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
+  mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
 } mnrb_ractor_state;
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
 
@@ -116,6 +125,8 @@ mnrb_ractor_rec *mnrb_registry_main(void);
 /* ---- code reaching a new ractor's heap (code.c) ---- */
 /* Raises ArgumentError (CRuby's message) if the block reads or writes outer local variables. */
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block);
+/* The names of the outer local variables a proc (not a C one) reads or writes (an Array of Strings). */
+mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p);
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
@@ -138,6 +149,54 @@ mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what);
 mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb);
 /* Something happened that may end a ractor wait (a message, a close, an end): for the deadlock check. */
 void mnrb_ractor_progress(void);
+
+/* ---- records crossing heaps by reference (xref.c): ports, shareable procs ----
+ * A message keeps one entry per such object: the record (its own reference) and how to make the
+ * receiver's object of it. */
+typedef struct mnrb_xref_type {
+  mrb_value (*materialize)(mrb_state *mrb, void *rec);
+  void (*release)(void *rec);
+} mnrb_xref_type;
+typedef struct mnrb_xref { const mnrb_xref_type *type; void *rec; } mnrb_xref;
+/* v passed by reference? Then it is added to m (the reference taken) and its index stored in *idx. */
+mrb_bool mnrb_xref_out(mrb_state *mrb, mnrb_msg *m, mrb_value v, uint32_t *idx);
+mrb_value mnrb_xref_in(mrb_state *mrb, const mnrb_msg *m, uint32_t idx);
+void mnrb_xref_free_all(mnrb_msg *m);
+/* Shareable by nature (a port, a shareable proc): Ractor.shareable? says true, make_shareable keeps it. */
+mrb_bool mnrb_xref_shareable_p(mrb_state *mrb, mrb_value v);
+
+/* ---- ports (port.c) and monitors (monitor.c) ---- */
+/* The port record behind a Ractor::Port object, or NULL. */
+mnrb_port *mnrb_port_unwrap(mrb_state *mrb, mrb_value v);
+extern const mnrb_xref_type mnrb_port_xref;
+void mnrb_port_incref(mnrb_port *p);
+void mnrb_port_decref(mnrb_port *p);
+/* Puts m on p's queue and wakes a receiver; false (m not taken) if p is closed. */
+mrb_bool mnrb_port_deliver(mnrb_port *p, mnrb_msg *m);
+/* r has ended (its lock not held): its ports close, its monitors are told. */
+void mnrb_ports_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted);
+void mnrb_monitors_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted);
+void mnrb_port_init(mrb_state *mrb, struct RClass *ractor_class);
+/* For Ractor.select over ports (ractor.c): */
+mnrb_ractor_rec *mnrb_port_owner(mnrb_port *p);
+mnrb_msg *mnrb_port_try_take(mnrb_port *p, mrb_bool *closed);
+void mnrb_port_wait_begin(mnrb_port *p, mnrb_rwaiter *w);
+void mnrb_port_wait_end(mnrb_port *p, mnrb_rwaiter *w);
+/* Helpers for waits outside ractor.c (port.c): */
+void mnrb_waiter_init(mrb_state *mrb, mnrb_rwaiter *w);
+/* Parks on q of record o (o's lock held; released meanwhile, held again on return), then raises a
+ * deadlock or a pending interrupt (lock released) once off the list. */
+void mnrb_wait_on_locked(mrb_state *mrb, mnrb_ractor_rec *o, mnrb_rwaitq *q, mnrb_rwaiter *w, const char *what);
+/* Materializes a message that is the caller's, and frees it whatever happens. */
+mrb_value mnrb_materialize_owned(mrb_state *mrb, mnrb_msg *m);
+void mnrb_monitor_init(mrb_state *mrb, struct RClass *ractor_class);
+void mnrb_receive_if_init(mrb_state *mrb, struct RClass *ractor_class);
+/* In a new ractor's state, once its gems are initialized: global variables become isolated. */
+void mnrb_isolation_enter(mrb_state *mrb);
+void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor_class);
+/* Ractor.make_shareable(proc): the proc itself made shareable (in place), or Ractor::IsolationError /
+ * ArgumentError as CRuby. */
+mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value proc);
 
 /* ---- the registry of ractors (registry.c) ---- */
 mrb_bool mnrb_registry_all_stuck(void);

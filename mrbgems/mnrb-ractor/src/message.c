@@ -12,6 +12,7 @@
  *   CLASS/MODULE   by path (anonymous ones cannot be copied)
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
+ *   XREF i         xrefs[i]: a Ractor::Port or a shareable Proc, by reference (xref.c)
  * Objects get their numbers in the order they are first met, on both sides: the receiver registers
  * an object as soon as it is allocated, before its contents, so a REF to an object still being
  * filled (a cycle) finds it. Frozen objects are frozen once filled.
@@ -36,6 +37,7 @@
 enum {
   T_NIL, T_TRUE, T_FALSE, T_INT, T_FLOAT, T_SYM, T_REF,
   T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR, T_TIME,
+  T_XREF,
 };
 enum { F_FROZEN = 1, F_DEFAULT = 2 };
 enum { MAX_DEPTH = 3000 };   /* nesting; deeper graphs raise instead of overflowing a C stack */
@@ -67,6 +69,7 @@ void mnrb_msg_free(mnrb_msg *m) {
   if (!m) return;
   for (size_t i = 0; i < m->nrefs; i++) mnrb_ractor_decref(m->refs[i]);
   free(m->refs);
+  mnrb_xref_free_all(m);
   if (m->buf != m->small) free(m->buf);
   free(m);
 }
@@ -171,6 +174,11 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   struct RBasic *b = mrb_basic_ptr(v);
   uint32_t ref = seen_find(&w->seen, b);
   if (ref != UINT32_MAX) { put_u8(mrb, w->m, T_REF); put_u32(mrb, w->m, ref); return; }
+  if ((mrb_type(v) == MRB_TT_DATA || mrb_type(v) == MRB_TT_PROC) && mnrb_xref_out(mrb, w->m, v, &ref)) {
+    put_u8(mrb, w->m, T_XREF);
+    put_u32(mrb, w->m, ref);
+    return;
+  }
   if (++w->depth > MAX_DEPTH) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: the object graph is nested too deeply");
   uint8_t flags = MRB_FROZEN_P(b) ? F_FROZEN : 0;
   struct RClass *c = mrb_obj_class(mrb, v);
@@ -540,6 +548,7 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
     if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(time));
     return time;
   }
+  case T_XREF: return mnrb_xref_in(mrb, r->m, get_u32(mrb, r));
   case T_RACTOR: {
     uint32_t i = get_u32(mrb, r);
     if (i >= r->m->nrefs) truncated(mrb);
@@ -583,7 +592,11 @@ static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v)) return;
   switch (mrb_type(v)) {
   case MRB_TT_CLASS: case MRB_TT_MODULE: return;
-  case MRB_TT_DATA: if (mnrb_ractor_unwrap(mrb, v)) return; break;
+  case MRB_TT_DATA: if (mnrb_ractor_unwrap(mrb, v) || mnrb_xref_shareable_p(mrb, v)) return; break;
+  case MRB_TT_PROC:
+    if (mnrb_xref_shareable_p(mrb, v)) return;
+    if (w->freeze) { mnrb_proc_make_shareable(mrb, v); return; }
+    break;
   default: break;
   }
   struct RBasic *b = mrb_basic_ptr(v);

@@ -239,12 +239,25 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
 
 enum { SELECT_MAX = 256 };
 
-/* Looks at every source once (lock by lock): a message for the current ractor, something to take
- * from another. On success *from is the source and the result is [source, value]. */
-static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_rec **rs, mrb_int n,
-                             mnrb_msg **m, mnrb_ractor_rec **from, mrb_bool *is_final, mrb_bool *exc) {
-  for (mrb_int i = 0; i < n; i++) {
-    mnrb_ractor_rec *r = rs[i];
+/* Where each select starts looking: successive calls start one source further, so a source that is
+ * always ready does not starve the ones after it (CRuby picks among the ready ones too). */
+static _Atomic unsigned select_rotor;
+
+/* Looks at every source once (lock by lock), from `first` round: a message for the current ractor,
+ * something to take from another. On success *from is the source and the result is [source, value]. */
+static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_rec **rs, mnrb_port **ps, mrb_int n,
+                             mrb_int first, mnrb_msg **m, mrb_int *from, mrb_bool *is_final, mrb_bool *exc) {
+  for (mrb_int k = 0; k < n; k++) {
+    mrb_int at = (first + k) % n;
+    if (ps[at]) {                       /* a port of ours (Ruby 4.0's form) */
+      mrb_bool closed;
+      *is_final = *exc = FALSE;
+      *m = mnrb_port_try_take(ps[at], &closed);
+      if (*m) { *from = at; return TRUE; }
+      if (closed) mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
+      continue;
+    }
+    mnrb_ractor_rec *r = rs[at];
     pthread_mutex_lock(&r->lock);
     if (r == me) {
       *m = r->in_head;
@@ -259,49 +272,81 @@ static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_re
     }
     mrb_bool closed = r == me ? (r->in_closed && !*m) : (!*m && !*is_final && (r->out_closed || r->state != MNRB_R_RUNNING));
     pthread_mutex_unlock(&r->lock);
-    if (*m || *is_final) { *from = r; return TRUE; }
+    if (*m || *is_final) { *from = at; return TRUE; }
     if (closed) raise_closed(mrb, r == me ? "incoming" : "outgoing");
   }
   return FALSE;
 }
 
-/* Ractor.select(*ractors): [ractor, taken value], or [:receive, message] for the current ractor. */
+/* Offers the yield value again (lock of me held): a taker that came meanwhile is woken. */
+static void offer_yield(mnrb_ractor_rec *me, mnrb_rwaiter *yw) {
+  mnrb_rwait_begin(&me->yielders, yw);
+  mnrb_rwaiter *taker = mnrb_rwaitq_shift(&me->takers);
+  if (taker) mnrb_rwaiter_wake(taker);
+}
+
+/* Ractor.select(*ractors, yield_value:, move:): [ractor, taken value], [:receive, message] for the
+ * current ractor, [port, message] for a port of the current ractor (4.0's form; ports and ractors
+ * may be mixed), or [:yield, nil] once a taker took yield_value. The offer and the sources are
+ * exclusive: the yield waiter is off the current ractor's list of yielders while the sources are
+ * looked at, so nothing is both taken from us and taken by us. */
 static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
-  mrb_value *argv, yv, mv;
+  mrb_value *argv;
   mrb_int argc;
   mrb_sym table[2] = { mrb_intern_lit(mrb, "yield_value"), mrb_intern_lit(mrb, "move") };
   mrb_value vals[2];
   mrb_kwargs kw = { 2, 0, table, vals, NULL };
   mrb_get_args(mrb, "*:", &argv, &argc, &kw);
-  yv = vals[0];
-  mv = vals[1];
-  (void)mv;
-  if (!mrb_undef_p(yv)) mrb_raise(mrb, E_NOTIMP_ERROR, "Ractor.select(yield_value:) is not supported yet");
-  if (argc == 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
+  mrb_bool yielding = !mrb_undef_p(vals[0]);
+  mrb_bool move = !mrb_undef_p(vals[1]) && mrb_test(vals[1]);
+  if (argc == 0 && !yielding) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
   if (argc > SELECT_MAX) mrb_raisef(mrb, E_ARGUMENT_ERROR, "at most %d ractors", SELECT_MAX);
   mnrb_ractor_rec *rs[SELECT_MAX];
-  mnrb_rwaiter ws[SELECT_MAX];
-  for (mrb_int i = 0; i < argc; i++) rs[i] = self_record(mrb, argv[i]);
+  mnrb_port *ps[SELECT_MAX];
+  mnrb_rwaiter ws[SELECT_MAX], yw;
   mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
+  for (mrb_int i = 0; i < argc; i++) {
+    ps[i] = mnrb_port_unwrap(mrb, argv[i]);
+    rs[i] = ps[i] ? NULL : self_record(mrb, argv[i]);
+    if (ps[i] && mnrb_port_owner(ps[i]) != me)
+      mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "only allowed from the creator Ractor of this port");
+  }
+  pthread_mutex_lock(&me->lock);
+  mrb_bool out_closed = me->out_closed;
+  pthread_mutex_unlock(&me->lock);
+  if (yielding && out_closed) raise_closed(mrb, "outgoing");
+  waiter_init(mrb, &yw);
+  if (yielding) yw.msg = move ? mnrb_msg_move_out(mrb, vals[0]) : mnrb_msg_copy_out(mrb, vals[0]);
+  mnrb_rwaiter *lead = argc ? &ws[0] : &yw;
+  mrb_int first = argc ? (mrb_int)(atomic_fetch_add(&select_rotor, 1) % (unsigned)argc) : 0;
   for (;;) {
     mnrb_msg *m;
-    mnrb_ractor_rec *from;
+    mrb_int from_at;
     mrb_bool is_final, exc;
     for (mrb_int i = 0; i < argc; i++) {     /* wait everywhere first, then look: no wake is lost */
       waiter_init(mrb, &ws[i]);
       ws[i].lead = i ? &ws[0] : NULL;
+      if (ps[i]) { mnrb_port_wait_begin(ps[i], &ws[i]); continue; }
       pthread_mutex_lock(&rs[i]->lock);
       mnrb_rwait_begin(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
       pthread_mutex_unlock(&rs[i]->lock);
     }
-    mrb_bool found = FALSE, deadlock = FALSE, failed = FALSE;
+    yw.lead = argc ? &ws[0] : NULL;
+    mrb_bool found = FALSE, deadlock = FALSE, failed = FALSE, yielded = FALSE, offered = FALSE;
     mrb_value err = mrb_nil_value();
     struct mrb_jmpbuf *prev = mrb->jmp;
     struct mrb_jmpbuf jmp;
     MRB_TRY(&jmp) {
       mrb->jmp = &jmp;
-      found = select_ready(mrb, me, rs, argc, &m, &from, &is_final, &exc);
-      if (!found) deadlock = mnrb_ractor_park(mrb, &ws[0], "Ractor.select");
+      found = select_ready(mrb, me, rs, ps, argc, first, &m, &from_at, &is_final, &exc);
+      if (!found && yielding) {
+        pthread_mutex_lock(&me->lock);
+        if (me->out_closed) { pthread_mutex_unlock(&me->lock); raise_closed(mrb, "outgoing"); }
+        offer_yield(me, &yw);
+        offered = TRUE;
+        pthread_mutex_unlock(&me->lock);
+      }
+      if (!found) deadlock = mnrb_ractor_park(mrb, lead, "Ractor.select");
       mrb->jmp = prev;
     } MRB_CATCH(&jmp) {
       mrb->jmp = prev;
@@ -310,19 +355,35 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
       mrb->exc = NULL;
     } MRB_END_EXC(&jmp);
     for (mrb_int i = 0; i < argc; i++) {
+      if (ps[i]) { mnrb_port_wait_end(ps[i], &ws[i]); continue; }
       pthread_mutex_lock(&rs[i]->lock);
       mnrb_rwait_end(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
       pthread_mutex_unlock(&rs[i]->lock);
     }
+    if (offered) {
+      pthread_mutex_lock(&me->lock);
+      mnrb_rwait_end(&me->yielders, &yw);      /* off the list: nobody takes it from now on */
+      yielded = !yw.msg;
+      pthread_mutex_unlock(&me->lock);
+    }
+    if (yielded) {                              /* taken while we were parked */
+      if (found && m) mnrb_msg_free(m);         /* (cannot happen: the offer is off while we look) */
+      return mrb_assoc_new(mrb, mrb_symbol_value(mrb_intern_lit(mrb, "yield")), mrb_nil_value());
+    }
+    if (failed || deadlock || found) { mnrb_msg_free(yw.msg); yw.msg = NULL; }
     if (failed) mrb_exc_raise(mrb, err);
     if (deadlock) mnrb_raise_ractor_deadlock(mrb);
+    if (found && ps[from_at]) return mrb_assoc_new(mrb, argv[from_at], materialize_owned(mrb, m));
     if (found) {
+      mnrb_ractor_rec *from = rs[from_at];
       mrb_value source = from == me ? mrb_symbol_value(mrb_intern_lit(mrb, "receive")) : mnrb_ractor_wrap(mrb, from);
       if (exc) raise_remote(mrb, from, m);
       mrb_value v = !m ? mrb_nil_value() : is_final ? mnrb_msg_materialize(mrb, m) : materialize_owned(mrb, m);
       return mrb_assoc_new(mrb, source, v);
     }
-    mnrb_check_interrupts(mrb);
+    mrb_bool ifailed;
+    mrb_value ie = mrb_protect_error(mrb, check_interrupts_body, NULL, &ifailed);
+    if (ifailed) { mnrb_msg_free(yw.msg); mrb_exc_raise(mrb, ie); }
   }
 }
 
@@ -586,6 +647,10 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_class_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, ractor, "store_if_absent", ractor_store_if_absent, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());
 
+  mnrb_port_init(mrb, ractor);
+  mnrb_monitor_init(mrb, ractor);
+  mnrb_receive_if_init(mrb, ractor);
+  mnrb_shareable_proc_init(mrb, ractor);
   mnrb_registry_init(mrb, ractor);
   if (!mnrb_ractor_current(mrb)->is_main)
     mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));

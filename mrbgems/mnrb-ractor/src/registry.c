@@ -178,6 +178,8 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   mnrb_msg *final = failed ? NULL : mrb_cptr(out);
   mrb->exc = NULL;
 
+  mnrb_ports_ractor_ended(mrb, r, is_exc);       /* port.c: closed before anyone sees the end */
+
   pthread_mutex_lock(&reg_lock);      /* not counted any more once anyone can see its end */
   live--;
   unclosed_ended++;
@@ -196,6 +198,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   mnrb_rwaitq_wake_all(&r->yielders);
   pthread_mutex_unlock(&r->lock);
   while (pending) { mnrb_msg *next = pending->next; mnrb_msg_free(pending); pending = next; }
+  mnrb_monitors_ractor_ended(mrb, r, is_exc);    /* monitor.c: after ENDED, so none is missed */
 
   mnrb_ractor_progress();
 }
@@ -209,6 +212,7 @@ static mrb_value setup_body(mrb_state *to, void *p) {
   mnrb_code_copy_definitions(s->from, to);
   mrb_value proc = mnrb_code_copy_block(s->from, s->block, to);
   mrb_gv_set(to, mrb_intern_lit(to, "_ractor_block_"), proc);
+  mnrb_isolation_enter(to);                      /* isolation.c: global variables */
   return mrb_nil_value();
 }
 

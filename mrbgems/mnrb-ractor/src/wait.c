@@ -14,8 +14,12 @@
  * runs, no timer is involved: timed waits and plain sleep do not count). The main ractor's main thread,
  * when it waits on ractors, wakes every CHECK_NS to look: two looks CHECK_NS apart that both see
  * every ractor stuck, with no ractor event (the progress counter) in between, raise CRuby's
- * `fatal` "No live threads left. Deadlock?" in it, naming the ractors. (CRuby hangs here.) Waits
- * of other threads are not checked: the main thread ending terminates them anyway.
+ * `fatal` "No live threads left. Deadlock?" in it, naming the ractors. (CRuby hangs here.)
+ * The other threads of the main ractor look too when they wait on ractors: the main thread may be
+ * stuck in a wait of its own ractor (Thread#join, Queue#pop) on a thread that waits on a ractor;
+ * the thread that sees the deadlock raises the fatal error in the main thread (Thread#raise) and
+ * waits on. One report per deadlock: the progress count it was seen at is remembered. Threads of
+ * other ractors are not checked: the main thread ending terminates them anyway.
  */
 #include "internal.h"
 #include <mruby/error.h>
@@ -24,6 +28,7 @@
 enum { CHECK_NS = 100 * 1000 * 1000 };
 
 static _Atomic uint64_t progress;
+static _Atomic uint64_t reported = UINT64_MAX;   /* the progress count of the last deadlock reported */
 
 void mnrb_ractor_progress(void) { atomic_fetch_add(&progress, 1); }
 
@@ -80,14 +85,36 @@ void mnrb_rwaitq_wake_all(mnrb_rwaitq *q) {
   while ((w = mnrb_rwaitq_shift(q))) mnrb_rwaiter_wake(w);
 }
 
-mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb) {
+static mrb_value deadlock_error(mrb_state *mrb) {
   mrb_value msg = mrb_str_new_lit(mrb, "No live threads left. Deadlock?");
   mrb_str_cat_str(mrb, msg, mnrb_registry_describe(mrb));
-  mrb_exc_raise(mrb, mrb_exc_new_str(mrb, mrb_class_get(mrb, "fatal"), msg));
+  return mrb_exc_new_str(mrb, mrb_class_get(mrb, "fatal"), msg);
+}
+
+mrb_noreturn void mnrb_raise_ractor_deadlock(mrb_state *mrb) {
+  mrb_exc_raise(mrb, deadlock_error(mrb));
+}
+
+static mrb_value raise_in_main_body(mrb_state *mrb, void *p) {
+  mrb_value main = mrb_funcall(mrb, mrb_obj_value(mrb_class_get(mrb, "Thread")), "main", 0);
+  return mrb_funcall(mrb, main, "raise", 1, deadlock_error(mrb));
+}
+
+/* A thread of the main ractor other than its main thread saw the deadlock: the main thread gets it. */
+static void raise_in_main(mrb_state *mrb) {
+  mrb_bool failed;
+  mrb_protect_error(mrb, raise_in_main_body, NULL, &failed);
+  if (failed) mrb->exc = NULL;
+}
+
+/* The first to see the deadlock at this progress count reports it. */
+static mrb_bool first_report(uint64_t at) {
+  uint64_t last = atomic_load(&reported);
+  return last != at && atomic_compare_exchange_strong(&reported, &last, at);
 }
 
 mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
-  mrb_bool checks = w->owner->is_main && mnrb_current_is_main(mrb);
+  mrb_bool checks = w->owner->is_main, is_main = checks && mnrb_current_is_main(mrb);
   uint64_t seen = UINT64_MAX;
   for (;;) {
     uint64_t deadline = checks ? mn_now_ns() + CHECK_NS : MN_FOREVER;
@@ -96,7 +123,11 @@ mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
     if (atomic_load(&lead_of(w)->woken)) return FALSE;
     uint64_t before = atomic_load(&progress);
     if (!mnrb_registry_all_stuck()) { seen = UINT64_MAX; continue; }
-    if (seen == before) return TRUE;
-    seen = before;
+    if (seen != before) { seen = before; continue; }
+    if (!first_report(before)) continue;
+    mnrb_ractor_progress();          /* a later deadlock (after a rescue) is a new one */
+    if (is_main) return TRUE;
+    raise_in_main(mrb);
+    seen = UINT64_MAX;
   }
 }

@@ -1,0 +1,110 @@
+# Ractor::IsolationError: global variables and constants holding unshareable objects seen from a
+# non-main ractor (CRuby 3.1's behaviour, checked on it).
+
+$ractor_isolation_global = 1
+
+module RactorIsolationConsts
+  LIST = [1, 2]
+  FROZEN = [1, 2].freeze
+  module Inner
+    NAMES = { a: "x" }
+  end
+end
+
+class RactorGlobalsTest < MnTest::Case
+  def cause_of(r)
+    r.take
+    flunk "the ractor did not raise"
+  rescue Ractor::RemoteError => e
+    e.cause
+  end
+
+  def test_reading_a_global_raises
+    e = cause_of(Ractor.new { $ractor_isolation_global })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal "can not access global variables $ractor_isolation_global from non-main Ractors", e.message
+  end
+
+  def test_writing_a_global_raises
+    e = cause_of(Ractor.new { $ractor_isolation_global = 2 })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal "can not access global variables $ractor_isolation_global from non-main Ractors", e.message
+    assert_equal 1, $ractor_isolation_global
+  end
+
+  def test_program_globals_raise_too
+    e = cause_of(Ractor.new { $0 })
+    assert_equal "can not access global variables $0 from non-main Ractors", e.message
+    e = cause_of(Ractor.new { $LOAD_PATH })
+    assert_equal "can not access global variables $LOAD_PATH from non-main Ractors", e.message
+    e = cause_of(Ractor.new { $/ })
+    assert_equal "can not access global variables $/ from non-main Ractors", e.message
+  end
+
+  def test_a_rescued_isolation_error_lets_the_ractor_go_on
+    r = Ractor.new do
+      begin
+        $ractor_isolation_global
+      rescue Ractor::IsolationError => e
+        [e.class, :went_on]
+      end
+    end
+    assert_equal [Ractor::IsolationError, :went_on], r.take
+  end
+
+  def test_per_ractor_globals_are_allowed
+    r = Ractor.new do
+      $stdout.class == $stderr.class && $stdin && true
+      verbose = $VERBOSE
+      $VERBOSE = verbose
+      debug = $DEBUG
+      [$stdout.respond_to?(:write), $stderr.respond_to?(:write), verbose == $VERBOSE, debug == $DEBUG, $$ == Process.pid]
+    end
+    assert_equal [true, true, true, true, true], r.take
+  end
+
+  def test_match_globals_are_allowed
+    r = Ractor.new do
+      "key=value" =~ /(\w+)=(\w+)/
+      [$~[0], $1, $2, $&]
+    end
+    assert_equal ["key=value", "key", "value", "key=value"], r.take
+  end
+
+  def test_the_main_ractor_is_not_affected
+    $ractor_isolation_global += 1
+    assert_equal 2, $ractor_isolation_global
+  ensure
+    $ractor_isolation_global = 1
+  end
+end
+
+class RactorConstantsTest < MnTest::Case
+  def cause_of(r)
+    r.take
+    flunk "the ractor did not raise"
+  rescue Ractor::RemoteError => e
+    e.cause
+  end
+
+  def test_unshareable_constant_in_a_module
+    e = cause_of(Ractor.new { RactorIsolationConsts::LIST })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal "can not access non-shareable objects in constant RactorIsolationConsts::LIST by non-main Ractor.", e.message
+  end
+
+  def test_unshareable_constant_in_a_nested_module
+    e = cause_of(Ractor.new { RactorIsolationConsts::Inner::NAMES })
+    assert_equal "can not access non-shareable objects in constant RactorIsolationConsts::Inner::NAMES by non-main Ractor.", e.message
+  end
+
+  def test_shareable_constants_are_readable
+    assert_equal [1, 2], Ractor.new { RactorIsolationConsts::FROZEN }.take
+  end
+
+  def test_a_missing_constant_is_still_a_name_error
+    e = cause_of(Ractor.new { RactorIsolationConsts::NOT_THERE })
+    assert_kind_of NameError, e
+    assert !e.is_a?(Ractor::IsolationError)
+  end
+end
