@@ -97,7 +97,13 @@ class RequireTest < MnTest::Case
   def test_exception_in_required_file_propagates_and_leaves_it_unloaded
     e = assert_raise(ArgumentError) { require "mnrb_req_raise" }
     assert_equal "first run fails", e.message
-    assert e.backtrace.any? { |l| l.start_with?(fixture("mnrb_req_raise.rb") + ":4") }, e.backtrace.inspect
+    at = e.backtrace.index { |l| l.start_with?(fixture("mnrb_req_raise.rb") + ":4") }
+    assert at, e.backtrace.inspect
+    # the file's top level, then the require call here: no frame of mnrb's loader in between
+    assert e.backtrace[at].end_with?("<top (required)>'"), e.backtrace.inspect
+    here = e.backtrace.index { |l| l.start_with?("#{__FILE__}:") }
+    assert here && here > at, e.backtrace.inspect
+    assert e.backtrace[(at + 1)...here].all? { |l| l.end_with?("require'") }, e.backtrace.inspect
     refute $LOADED_FEATURES.include?(fixture("mnrb_req_raise.rb"))
     assert_equal true, require("mnrb_req_raise")
     assert_equal 2, $mnrb_req_raise_runs

@@ -159,9 +159,19 @@ static struct RProc *copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state 
   return p;
 }
 
+/* The ractor's block, whose outer scope is an empty top-level proc (no variables, no env: the block
+ * reads none), so that backtraces label its frames 'block in <main>' as in the creating ractor. */
 mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) {
   struct RProc *p = mrb_proc_ptr(block);
-  return mrb_obj_value(copy_irep(from, p->body.irep, to, to->object_class, 0));
+  struct RProc *copy = copy_irep(from, p->body.irep, to, to->object_class, 0);
+  mrb_irep *empty = mrb_add_irep(to);
+  struct RProc *top = mrb_proc_new(to, empty);
+  mrb_irep_decref(to, empty);
+  top->upper = NULL;
+  top->e.target_class = to->object_class;
+  copy->upper = top;
+  mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)top);
+  return mrb_obj_value(copy);
 }
 
 /* ---------------- definitions ---------------- */

@@ -6,7 +6,7 @@
 # expect-stdout: before
 # expect-no-stdout: after
 # expect-stderr: No live threads left. Deadlock? (fatal)
-# expect-stderr: in `join'
+# expect-stderr: in 'Thread#join'
 puts "before"
 r1 = Ractor.new { Ractor.receive }
 r2 = Ractor.new { Ractor.receive }

@@ -3,7 +3,7 @@
 # expect-status: 1
 # expect-no-stdout: after
 # expect-stderr: No live threads left. Deadlock? (fatal)
-# expect-stderr: in `pop'
+# expect-stderr: in 'Thread::Queue#pop'
 r = Ractor.new { Ractor.receive }
 q = Queue.new
 Thread.new { q << r.take }
