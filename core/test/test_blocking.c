@@ -140,6 +140,9 @@ TEST(a_thread_woken_by_a_timer_preempts_a_cpu_bound_one) {
   harness_run(&c, &ops, spinner_main, NULL);
   mn_stats st;
   mn_stats_get(&st);
-  CHECK(st.wakeup_preemptions >= 20);
+  /* Not one per sleep: on a loaded machine (TSan) a 1 ms deadline can pass before the sleeper
+   * parks, and such a park returns at once, with nothing to preempt. The latency bound is the
+   * property: no sleep waited for the spinner's 1 s timeslice. */
+  CHECK(st.wakeup_preemptions >= 1);
   CHECK(worst_latency < 500000000ull);    /* far below the timeslice, on a busy machine */
 }

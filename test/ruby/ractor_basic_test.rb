@@ -45,7 +45,11 @@ class RactorCreateTest < MnTest::Case
   end
 
   def test_name_must_be_a_string
-    assert_raise(TypeError) { Ractor.new(name: 1) { } }
+    assert_equal "no implicit conversion of Integer into String",
+                 assert_raise(TypeError) { Ractor.new(name: 1) { } }.message
+    name = Object.new
+    def name.to_str = "by to_str"
+    assert_equal "by to_str", Ractor.new(name: name) { Ractor.current.name }.take
   end
 
   def test_inspect_shows_number_name_location_and_status

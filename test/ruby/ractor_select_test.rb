@@ -121,6 +121,11 @@ class RactorSelectYieldTest < MnTest::Case
     assert_equal :end, producer.take
   end
 
+  def test_an_argument_that_is_no_ractor_or_port
+    e = assert_raise(ArgumentError) { Ractor.select(Ractor.current, 1) }
+    assert_equal "should be a ractor object, but 1", e.message
+  end
+
   def test_no_arguments
     e = assert_raise(ArgumentError) { Ractor.select }
     assert_equal "specify at least one ractor or `yield_value`", e.message

@@ -307,7 +307,9 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
   for (mrb_int i = 0; i < argc; i++) {
     ps[i] = mnrb_port_unwrap(mrb, argv[i]);
-    rs[i] = ps[i] ? NULL : self_record(mrb, argv[i]);
+    rs[i] = ps[i] ? NULL : mnrb_ractor_unwrap(mrb, argv[i]);
+    if (!ps[i] && !rs[i])
+      mrb_raisef(mrb, E_ARGUMENT_ERROR, "should be a ractor object, but %!v", argv[i]);
     if (ps[i] && mnrb_port_owner(ps[i]) != me)
       mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "only allowed from the creator Ractor of this port");
   }
@@ -498,7 +500,14 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
   mrb_value name, args, block;
   mrb_get_args(mrb, "oA&", &name, &args, &block);
   if (mrb_nil_p(block)) mrb_raise(mrb, E_ARGUMENT_ERROR, "must be called with a block");
-  if (!mrb_nil_p(name)) name = mrb_string_type(mrb, name);
+  if (!mrb_nil_p(name) && !mrb_string_p(name)) {     /* as CRuby's StringValue */
+    mrb_value s = mrb_respond_to(mrb, name, mrb_intern_lit(mrb, "to_str"))
+                    ? mrb_funcall(mrb, name, "to_str", 0) : mrb_nil_value();
+    if (!mrb_string_p(s))
+      mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into String",
+                 mrb_true_p(name) ? "true" : mrb_false_p(name) ? "false" : mrb_obj_classname(mrb, name));
+    name = s;
+  }
   char loc[256] = "";
   struct RProc *p = mrb_proc_ptr(block);
   if (!MRB_PROC_CFUNC_P(p)) {
