@@ -104,6 +104,13 @@ class RactorCodeTest < MnTest::Case
     refute respond_to?(:ractor_local_helper, true)
   end
 
+  LIMIT = 7
+  BIRD = RactorCodeBird
+
+  def test_constants_of_the_class_around_ractor_new_and_class_aliases
+    assert_equal [7, true], Ractor.new { [LIMIT, BIRD == RactorCodeBird] }.take
+  end
+
   def test_later_definitions_are_not_seen_by_a_running_ractor
     mnrb_only   # CRuby's ractors share one class table and do see them
     r = Ractor.new { Ractor.receive; Object.const_defined?(:RactorCodeLater) }

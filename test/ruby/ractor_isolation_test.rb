@@ -108,3 +108,58 @@ class RactorConstantsTest < MnTest::Case
     assert !e.is_a?(Ractor::IsolationError)
   end
 end
+
+class RactorIsolationClassIvars
+  @level = 3
+  @name = "x".freeze
+  @list = [1, 2]
+  class << self
+    attr_accessor :level, :name, :list
+  end
+end
+
+# Instance variables of classes and modules: readable from any ractor when their values are
+# shareable, Ractor::IsolationError otherwise and for every write (CRuby 3.1, checked on it).
+class RactorClassIvarsTest < MnTest::Case
+  K = RactorIsolationClassIvars
+
+  def cause_of(r)
+    r.take
+    flunk "the ractor did not raise"
+  rescue Ractor::RemoteError => e
+    e.cause
+  end
+
+  def test_shareable_values_are_read
+    assert_equal [3, "x", true], Ractor.new { [K.level, K.name, K.name.frozen?] }.take
+  end
+
+  def test_an_unset_one_is_nil
+    assert_equal [nil, false],
+                 Ractor.new { [K.instance_variable_get(:@unset), K.instance_variable_defined?(:@unset)] }.take
+  end
+
+  def test_reading_an_unshareable_value_raises
+    e = cause_of(Ractor.new { K.list })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal "can not get unshareable values from instance variables of classes/modules from non-main Ractors",
+                 e.message
+    assert_kind_of Ractor::IsolationError, cause_of(Ractor.new { K.instance_variable_get(:@list) })
+  end
+
+  def test_writing_raises_in_a_class_eval_and_through_a_writer
+    msg = "can not set instance variables of classes/modules by non-main Ractors"
+    e = cause_of(Ractor.new { K.class_eval { @level = 4 } })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal msg, e.message
+    assert_equal msg, cause_of(Ractor.new { K.level = 4 }).message
+    assert_equal 3, K.level
+  end
+
+  def test_the_main_ractor_reads_and_writes_them
+    K.list = [1, 2, 3]
+    assert_equal [1, 2, 3], K.list
+  ensure
+    K.list = [1, 2]
+  end
+end

@@ -19,8 +19,9 @@
  * A ractor sees the definitions as they were when it was created: later ones are not copied to it
  * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
  * from blocks that use outer variables (in their place, a method raising CRuby's RuntimeError
- * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables
- * and class-level instance variables, global variables. A copied singleton method of a class gets
+ * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables,
+ * class-level instance variables holding unshareable values (shareable ones are copied, as
+ * constants are), global variables. A copied singleton method of a class gets
  * an outer scope (a C proc targeting the class) so that class variable and constant lookups, which
  * walk outer scopes past singleton classes, end at the class.
  */
@@ -159,11 +160,20 @@ static struct RProc *copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state 
   return p;
 }
 
-/* The ractor's block, whose outer scope is an empty top-level proc (no variables, no env: the block
- * reads none), so that backtraces label its frames 'block in <main>' as in the creating ractor. */
+/* The ractor's block, in the counterpart of its class (so that constants of the class around
+ * Ractor.new are found first, as CRuby finds them lexically; outer modules' are not), its outer
+ * scope an empty top-level proc (no variables, no env: the block reads none), so that backtraces
+ * label its frames 'block in <main>'. */
 mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) {
   struct RProc *p = mrb_proc_ptr(block);
-  struct RProc *copy = copy_irep(from, p->body.irep, to, to->object_class, 0);
+  /* its class (where constants are looked up first), found by name after the definitions came */
+  struct RClass *target = to->object_class, *from_target = MRB_PROC_TARGET_CLASS(p);
+  if (from_target && from_target != from->object_class) {
+    mrb_value path = mrb_class_path(from, from_target);
+    struct RClass *found = mrb_string_p(path) ? mnrb_class_at(to, RSTRING_PTR(path), (size_t)RSTRING_LEN(path)) : NULL;
+    if (found) target = found;
+  }
+  struct RProc *copy = copy_irep(from, p->body.irep, to, target, 0);
   mrb_irep *empty = mrb_add_irep(to);
   struct RProc *top = mrb_proc_new(to, empty);
   mrb_irep_decref(to, empty);
@@ -387,12 +397,54 @@ static mrb_bool home_p(mrb_state *from, struct RClass *c, mrb_value prefix, mrb_
   return !mrb_nil_p(path) && mrb_str_equal(from, path, expect);
 }
 
+/* A shareable value copied out of `from` (NULL if it is not shareable or cannot be copied). */
+static mnrb_msg *shareable_copy_out(mrb_state *from, mrb_value v) {
+  if (!mnrb_shareable_p(from, v)) return NULL;
+  mrb_bool failed;
+  mrb_value out = mrb_protect_error(from, copy_out_protected, &v, &failed);
+  from->exc = NULL;
+  return failed ? NULL : mrb_cptr(out);
+}
+
+/* A class-level instance variable (@x, not @@x) which the class in `to` lacks (a gem's own class
+ * state is the new ractor's): copied if its value is shareable, as CRuby lets any ractor read it;
+ * otherwise listed, so that reading it raises CRuby's IsolationError instead of giving nil. */
+static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value v) {
+  mrb_int len;
+  const char *name = mrb_sym_name_len(d->from, sym, &len);
+  if (!name || len < 2 || name[0] != '@' || name[1] == '@') return;
+  mrb_sym to_sym = sym_in(d->from, d->to, sym);
+  if (mrb_iv_defined(d->to, mrb_obj_value(to_c), to_sym)) return;
+  mnrb_msg *m = shareable_copy_out(d->from, v);
+  if (!m) {                          /* listed: reading it raises IsolationError (isolation.c) */
+    mrb_value left = mrb_obj_iv_get(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to));
+    if (!mrb_array_p(left)) {
+      left = mrb_ary_new(d->to);
+      mrb_obj_iv_set(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to), left);
+    }
+    mrb_ary_push(d->to, left, mrb_symbol_value(to_sym));
+    return;
+  }
+  mrb_value copy = mnrb_msg_materialize(d->to, m);
+  mnrb_msg_free(m);
+  mrb_iv_set(d->to, mrb_obj_value(to_c), to_sym, copy);
+}
+
 static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   const_walk *w = p;
   defs *d = w->d;
-  if (!const_name_p(from, sym)) return 0;
+  if (!const_name_p(from, sym)) {
+    if (!w->classes) copy_class_ivar(d, w->to_c, sym, v);
+    return 0;
+  }
   if (mrb_class_p(v) || mrb_module_p(v)) {
-    if (!w->classes) return 0;
+    if (!w->classes) {                                  /* an alias (K = Foo): Foo's counterpart */
+      struct RClass *to_c = mapped(d, mrb_class_ptr(v));
+      mrb_sym to_sym = sym_in(from, d->to, sym);
+      if (to_c && !mrb_const_defined_at(d->to, mrb_obj_value(w->to_c), to_sym))
+        mrb_const_set(d->to, mrb_obj_value(w->to_c), to_sym, mrb_obj_value(to_c));
+      return 0;
+    }
     struct RClass *c = mrb_class_ptr(v);
     if (mapped(d, c)) return 0;
     if (!home_p(from, c, w->prefix, sym)) return 0;     /* an alias, not its home */
@@ -404,13 +456,7 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   mrb_state *to = d->to;
   mrb_sym to_sym = sym_in(from, to, sym);
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
-  mnrb_msg *m = NULL;
-  if (mnrb_shareable_p(from, v)) {
-    mrb_bool failed;
-    mrb_value out = mrb_protect_error(from, copy_out_protected, &v, &failed);
-    if (!failed) m = mrb_cptr(out);
-    from->exc = NULL;
-  }
+  mnrb_msg *m = shareable_copy_out(from, v);
   if (m) {
     mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
     mnrb_msg_free(m);

@@ -572,8 +572,13 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
   mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
   struct RClass *c = mrb_class_ptr(mod);
   mrb_value path = c == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, c);
-  if (mrb_hash_p(left_out) && !mrb_nil_p(path)) {
-    mrb_value key = mrb_str_dup(mrb, path);
+  /* the constant may have been left out where the lookup would have found it: in mod or an
+   * ancestor (Object for a top-level constant read from a block inside a class) */
+  for (struct RClass *a = c; mrb_hash_p(left_out) && a; a = a->super) {
+    struct RClass *owner = a->tt == MRB_TT_ICLASS ? a->c : a;
+    mrb_value apath = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
+    if (mrb_nil_p(apath)) continue;
+    mrb_value key = mrb_str_dup(mrb, apath);
     mrb_str_cat_lit(mrb, key, "::");
     mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
     if (mrb_test(mrb_hash_get(mrb, left_out, key)))
