@@ -111,6 +111,12 @@ class RactorCodeTest < MnTest::Case
     assert_equal [7, true], Ractor.new { [LIMIT, BIRD == RactorCodeBird] }.take
   end
 
+  def test_break_in_the_block_is_a_local_jump_error
+    e = assert_raise(Ractor::RemoteError) { Ractor.new { break 3 }.take }
+    assert_kind_of LocalJumpError, e.cause
+    assert_equal 10, Ractor.new { [1, 2].each { |x| break x * 10 } }.take
+  end
+
   def test_later_definitions_are_not_seen_by_a_running_ractor
     mnrb_only   # CRuby's ractors share one class table and do see them
     r = Ractor.new { Ractor.receive; Object.const_defined?(:RactorCodeLater) }

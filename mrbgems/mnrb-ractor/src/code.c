@@ -181,6 +181,18 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   top->e.target_class = to->object_class;
   copy->upper = top;
   mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)top);
+  /* a closed, empty env (holding the class): `return` or `break` in the block has no frame to go
+   * back to and raises LocalJumpError, as in CRuby */
+  struct REnv *env = MRB_OBJ_ALLOC(to, MRB_TT_ENV, NULL);
+  env->c = target;
+  env->stack = NULL;
+  env->cxt = NULL;
+  env->mid = 0;
+  MRB_ENV_SET_LEN(env, 0);
+  MRB_ENV_CLOSE(env);
+  copy->e.env = env;
+  copy->flags |= MRB_PROC_ENVSET;
+  mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)env);
   return mrb_obj_value(copy);
 }
 

@@ -168,6 +168,9 @@ static mrb_value copy_final(mrb_state *mrb, void *p) {
 static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg) {
   mnrb_ractor_rec *r = arg;
   mrb_bool is_exc = !mrb_nil_p(exc), failed;
+  /* `exit` in a ractor ends it with no value: #take raises ClosedError, as in CRuby */
+  mrb_bool exited = is_exc && mrb_obj_is_kind_of(mrb, exc, mrb_exc_get(mrb, "SystemExit"));
+  if (exited) { is_exc = FALSE; value = mrb_nil_value(); }
   mrb_value v = is_exc ? exc : value;
   mrb_value out = mrb_protect_error(mrb, copy_final, &v, &failed);
   if (failed) {                       /* an unsendable value: the ractor fails with the copy error */
@@ -191,6 +194,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   r->final = final;
   r->final_exc = is_exc && final;
   r->in_closed = TRUE;
+  if (exited) r->out_closed = TRUE;
   mnrb_msg *pending = r->in_head;
   r->in_head = r->in_tail = NULL;
   mnrb_rwaitq_wake_all(&r->takers);
