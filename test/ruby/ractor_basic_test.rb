@@ -160,6 +160,18 @@ class RactorPortTest < MnTest::Case
     assert_equal "The incoming-port is already closed", e.message
   end
 
+  def test_receive_after_closing_ones_own_incoming_port
+    r = Ractor.new do
+      Ractor.current.close_incoming
+      begin
+        Ractor.receive
+      rescue Ractor::ClosedError => e
+        e.message
+      end
+    end
+    assert_equal "The incoming port is already closed", r.take   # CRuby 3.1: no hyphen here
+  end
+
   def test_close_incoming
     r = Ractor.new { Ractor.receive }
     assert_equal false, r.close_incoming

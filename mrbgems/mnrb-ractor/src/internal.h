@@ -193,6 +193,8 @@ void mnrb_monitor_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_receive_if_init(mrb_state *mrb, struct RClass *ractor_class);
 /* In a new ractor's state, once its gems are initialized: global variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);
+/* Ractor::ClosedError for a receive on the current ractor's closed incoming port (ractor.c). */
+mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb);
 /* The hidden instance variable of a class (in a new ractor) listing, as an Array of Symbols, its
  * instance variables code.c left out because their values were unshareable. */
 #define MNRB_LEFT_OUT_IVARS(mrb) mrb_intern_lit(mrb, "__ractor_left_out_ivars__")

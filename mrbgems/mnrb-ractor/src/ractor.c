@@ -50,6 +50,11 @@ static mrb_noreturn void raise_closed(mrb_state *mrb, const char *which) {
   mrb_raisef(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The %s-port is already closed", which);
 }
 
+/* Receiving from one's own closed incoming port: CRuby 3.1 spells this one without the hyphen. */
+mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
+}
+
 /* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. */
 static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final) {
   mrb_value cause = mnrb_msg_materialize(mrb, final);
@@ -137,7 +142,7 @@ static mrb_value receive_current(mrb_state *mrb) {
     }
     if (r->in_closed) {
       pthread_mutex_unlock(&r->lock);
-      raise_closed(mrb, "incoming");
+      mnrb_raise_receive_closed(mrb);
     }
     wait_on(mrb, r, &r->receivers, &w, "Ractor.receive");
     check_interrupts_unlocked(mrb, r);

@@ -58,7 +58,7 @@ static mrb_value ractor_s_receive_if(mrb_state *mrb, mrb_value klass) {
     if (!m) {
       if (r->in_closed) {
         pthread_mutex_unlock(&r->lock);
-        mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming-port is already closed");
+        mnrb_raise_receive_closed(mrb);
       }
       mnrb_wait_on_locked(mrb, r, &r->receivers, &w, "Ractor.receive_if");
       continue;
