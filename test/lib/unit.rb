@@ -103,6 +103,14 @@ module MnTest
       skip "fork under ThreadSanitizer" if MnTest.env("MNRB_SANITIZER") == "tsan"
     end
 
+    # The exception a ractor raised, as take hands it over (Ractor::RemoteError's cause).
+    def remote_cause(ractor)
+      ractor.take
+      flunk "the ractor did not raise"
+    rescue Ractor::RemoteError => e
+      e.cause
+    end
+
     # Spins with Thread.pass until the block is truthy; fails instead of hanging forever.
     def wait_until(what = "condition", timeout = 10)
       deadline = MnTest.now + timeout

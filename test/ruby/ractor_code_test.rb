@@ -60,6 +60,17 @@ end
 RACTOR_CODE_N = 20
 RACTOR_CODE_FROZEN = %w[a b].map(&:freeze).freeze
 
+# A class whose method starts a ractor that defines a method (MnTest::Case's method_added hook
+# reads class-level state, which CRuby refuses in a non-main ractor).
+class RactorCodeDefs
+  def self.start
+    Ractor.new do
+      def ractor_defined_here = 1
+      [RactorCodeDefs.method_defined?(:ractor_defined_here), Ractor.method_defined?(:ractor_defined_here)]
+    end
+  end
+end
+
 class RactorCodeTest < MnTest::Case
   def test_top_level_method
     assert_equal 6765, Ractor.new { ractor_code_fib(RACTOR_CODE_N) }.take
@@ -96,12 +107,13 @@ class RactorCodeTest < MnTest::Case
 
   def test_method_defined_inside_a_ractor_stays_there
     mnrb_only   # CRuby's ractors share one class table
-    r = Ractor.new do
-      def ractor_local_helper(x) = x + 1
-      ractor_local_helper(1)
-    end
-    assert_equal 2, r.take
-    refute respond_to?(:ractor_local_helper, true)
+    assert_equal [true, false], RactorCodeDefs.start.take
+    refute RactorCodeDefs.method_defined?(:ractor_defined_here)
+  end
+
+  # `def` in the block defines in the class around Ractor.new (self is the ractor), as CRuby.
+  def test_def_in_the_block_defines_in_the_class_around_it
+    assert_equal [true, false], RactorCodeDefs.start.take
   end
 
   LIMIT = 7
@@ -115,6 +127,13 @@ class RactorCodeTest < MnTest::Case
     e = assert_raise(Ractor::RemoteError) { Ractor.new { break 3 }.take }
     assert_kind_of LocalJumpError, e.cause
     assert_equal 10, Ractor.new { [1, 2].each { |x| break x * 10 } }.take
+  end
+
+  def test_return_in_the_block_is_a_local_jump_error
+    e = assert_raise(Ractor::RemoteError) { Ractor.new { return 3 }.take }
+    assert_kind_of LocalJumpError, e.cause
+    assert_equal "unexpected return", e.cause.message
+    assert_equal 4, Ractor.new { helper = ->(x) { return x * 2 }; helper.(2) }.take
   end
 
   def test_later_definitions_are_not_seen_by_a_running_ractor
@@ -140,26 +159,19 @@ class RactorCodeDefineMethod
 end
 
 class RactorCodeSingletonTest < MnTest::Case
-  def cause_of(r)
-    r.take
-    flunk "the ractor did not raise"
-  rescue Ractor::RemoteError => e
-    e.cause
-  end
-
   def test_singleton_methods_see_the_class_constants
     assert_equal ["label", "label"], Ractor.new { [RactorCodeDefineMethod.label, RactorCodeDefineMethod.label_again] }.take
   end
 
   def test_class_variables_are_not_reachable_and_nothing_crashes
-    e = cause_of(Ractor.new { RactorCodeDefineMethod.count })
+    e = remote_cause(Ractor.new { RactorCodeDefineMethod.count })
     # CRuby 3.1: Ractor::IsolationError "can not access class variables from non-main Ractors";
     # mnrb does not copy class variables: NameError (docs/DESIGN.md, Ractors).
     assert(e.is_a?(Ractor::IsolationError) || e.is_a?(NameError), e.inspect)
   end
 
   def test_define_method_with_outer_variables_raises_as_cruby
-    e = cause_of(Ractor.new { RactorCodeDefineMethod.new.get_a })
+    e = remote_cause(Ractor.new { RactorCodeDefineMethod.new.get_a })
     assert_kind_of RuntimeError, e
     assert_equal "defined with an un-shareable Proc in a different Ractor", e.message
   end

@@ -12,32 +12,25 @@ module RactorIsolationConsts
 end
 
 class RactorGlobalsTest < MnTest::Case
-  def cause_of(r)
-    r.take
-    flunk "the ractor did not raise"
-  rescue Ractor::RemoteError => e
-    e.cause
-  end
-
   def test_reading_a_global_raises
-    e = cause_of(Ractor.new { $ractor_isolation_global })
+    e = remote_cause(Ractor.new { $ractor_isolation_global })
     assert_kind_of Ractor::IsolationError, e
     assert_equal "can not access global variables $ractor_isolation_global from non-main Ractors", e.message
   end
 
   def test_writing_a_global_raises
-    e = cause_of(Ractor.new { $ractor_isolation_global = 2 })
+    e = remote_cause(Ractor.new { $ractor_isolation_global = 2 })
     assert_kind_of Ractor::IsolationError, e
     assert_equal "can not access global variables $ractor_isolation_global from non-main Ractors", e.message
     assert_equal 1, $ractor_isolation_global
   end
 
   def test_program_globals_raise_too
-    e = cause_of(Ractor.new { $0 })
+    e = remote_cause(Ractor.new { $0 })
     assert_equal "can not access global variables $0 from non-main Ractors", e.message
-    e = cause_of(Ractor.new { $LOAD_PATH })
+    e = remote_cause(Ractor.new { $LOAD_PATH })
     assert_equal "can not access global variables $LOAD_PATH from non-main Ractors", e.message
-    e = cause_of(Ractor.new { $/ })
+    e = remote_cause(Ractor.new { $/ })
     assert_equal "can not access global variables $/ from non-main Ractors", e.message
   end
 
@@ -80,21 +73,14 @@ class RactorGlobalsTest < MnTest::Case
 end
 
 class RactorConstantsTest < MnTest::Case
-  def cause_of(r)
-    r.take
-    flunk "the ractor did not raise"
-  rescue Ractor::RemoteError => e
-    e.cause
-  end
-
   def test_unshareable_constant_in_a_module
-    e = cause_of(Ractor.new { RactorIsolationConsts::LIST })
+    e = remote_cause(Ractor.new { RactorIsolationConsts::LIST })
     assert_kind_of Ractor::IsolationError, e
     assert_equal "can not access non-shareable objects in constant RactorIsolationConsts::LIST by non-main Ractor.", e.message
   end
 
   def test_unshareable_constant_in_a_nested_module
-    e = cause_of(Ractor.new { RactorIsolationConsts::Inner::NAMES })
+    e = remote_cause(Ractor.new { RactorIsolationConsts::Inner::NAMES })
     assert_equal "can not access non-shareable objects in constant RactorIsolationConsts::Inner::NAMES by non-main Ractor.", e.message
   end
 
@@ -103,7 +89,7 @@ class RactorConstantsTest < MnTest::Case
   end
 
   def test_a_missing_constant_is_still_a_name_error
-    e = cause_of(Ractor.new { RactorIsolationConsts::NOT_THERE })
+    e = remote_cause(Ractor.new { RactorIsolationConsts::NOT_THERE })
     assert_kind_of NameError, e
     assert !e.is_a?(Ractor::IsolationError)
   end
@@ -123,13 +109,6 @@ end
 class RactorClassIvarsTest < MnTest::Case
   K = RactorIsolationClassIvars
 
-  def cause_of(r)
-    r.take
-    flunk "the ractor did not raise"
-  rescue Ractor::RemoteError => e
-    e.cause
-  end
-
   def test_shareable_values_are_read
     assert_equal [3, "x", true], Ractor.new { [K.level, K.name, K.name.frozen?] }.take
   end
@@ -140,19 +119,19 @@ class RactorClassIvarsTest < MnTest::Case
   end
 
   def test_reading_an_unshareable_value_raises
-    e = cause_of(Ractor.new { K.list })
+    e = remote_cause(Ractor.new { K.list })
     assert_kind_of Ractor::IsolationError, e
     assert_equal "can not get unshareable values from instance variables of classes/modules from non-main Ractors",
                  e.message
-    assert_kind_of Ractor::IsolationError, cause_of(Ractor.new { K.instance_variable_get(:@list) })
+    assert_kind_of Ractor::IsolationError, remote_cause(Ractor.new { K.instance_variable_get(:@list) })
   end
 
   def test_writing_raises_in_a_class_eval_and_through_a_writer
     msg = "can not set instance variables of classes/modules by non-main Ractors"
-    e = cause_of(Ractor.new { K.class_eval { @level = 4 } })
+    e = remote_cause(Ractor.new { K.class_eval { @level = 4 } })
     assert_kind_of Ractor::IsolationError, e
     assert_equal msg, e.message
-    assert_equal msg, cause_of(Ractor.new { K.level = 4 }).message
+    assert_equal msg, remote_cause(Ractor.new { K.level = 4 }).message
     assert_equal 3, K.level
   end
 

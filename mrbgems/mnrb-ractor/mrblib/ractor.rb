@@ -5,3 +5,13 @@ class Ractor
     __create(name, args, &block)
   end
 end
+
+module MNRB
+  # Calls a new ractor's block (src/registry.c) from a Ruby frame, so that `return` in the block
+  # raises LocalJumpError ("unexpected return") as in CRuby instead of ending the ractor with a value.
+  module RactorBlock
+    def self.run(block, args)
+      block.call(*args)
+    end
+  end
+end

@@ -160,6 +160,13 @@ static struct RProc *copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state 
   return p;
 }
 
+/* The class a singleton class is attached to (the lexical scope of its methods), or NULL. */
+static struct RClass *attached(mrb_state *mrb, struct RClass *sc) {
+  if (sc->tt != MRB_TT_SCLASS) return NULL;
+  mrb_value obj = mrb_obj_iv_get(mrb, (struct RObject *)sc, mrb_intern_lit(mrb, "__attached__"));
+  return mrb_class_p(obj) || mrb_module_p(obj) ? mrb_class_ptr(obj) : NULL;
+}
+
 /* The ractor's block, in the counterpart of its class (so that constants of the class around
  * Ractor.new are found first, as CRuby finds them lexically; outer modules' are not), its outer
  * scope an empty top-level proc (no variables, no env: the block reads none), so that backtraces
@@ -168,6 +175,9 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   struct RProc *p = mrb_proc_ptr(block);
   /* its class (where constants are looked up first), found by name after the definitions came */
   struct RClass *target = to->object_class, *from_target = MRB_PROC_TARGET_CLASS(p);
+  /* in a class method (`def self.start`), mruby's target is the singleton class; CRuby's scope is
+   * the class itself */
+  if (from_target && attached(from, from_target)) from_target = attached(from, from_target);
   if (from_target && from_target != from->object_class) {
     mrb_value path = mrb_class_path(from, from_target);
     struct RClass *found = mrb_string_p(path) ? mnrb_class_at(to, RSTRING_PTR(path), (size_t)RSTRING_LEN(path)) : NULL;
@@ -181,14 +191,16 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   top->e.target_class = to->object_class;
   copy->upper = top;
   mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)top);
-  /* a closed, empty env (holding the class): `return` or `break` in the block has no frame to go
-   * back to and raises LocalJumpError, as in CRuby */
+  /* a closed env holding the class and, in its one slot, self (the ractor, set when it starts):
+   * `return` or `break` in the block has no frame to go back to and raises LocalJumpError, and
+   * `def` in it defines in the class, as in CRuby */
   struct REnv *env = MRB_OBJ_ALLOC(to, MRB_TT_ENV, NULL);
   env->c = target;
-  env->stack = NULL;
+  env->stack = (mrb_value *)mrb_malloc(to, sizeof(mrb_value));
+  env->stack[0] = mrb_nil_value();
   env->cxt = NULL;
   env->mid = 0;
-  MRB_ENV_SET_LEN(env, 0);
+  MRB_ENV_SET_LEN(env, 1);
   MRB_ENV_CLOSE(env);
   copy->e.env = env;
   copy->flags |= MRB_PROC_ENVSET;
@@ -316,13 +328,6 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
 static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
   mrb_raise(mrb, E_RUNTIME_ERROR, "defined with an un-shareable Proc in a different Ractor");
   return mrb_nil_value();
-}
-
-/* The class a singleton class is attached to (the lexical scope of its methods), or NULL. */
-static struct RClass *attached(mrb_state *mrb, struct RClass *sc) {
-  if (sc->tt != MRB_TT_SCLASS) return NULL;
-  mrb_value obj = mrb_obj_iv_get(mrb, (struct RObject *)sc, mrb_intern_lit(mrb, "__attached__"));
-  return mrb_class_p(obj) || mrb_module_p(obj) ? mrb_class_ptr(obj) : NULL;
 }
 
 static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {

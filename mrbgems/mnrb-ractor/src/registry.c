@@ -157,7 +157,14 @@ static mrb_value ractor_body(mrb_state *mrb, void *arg) {
   mrb_value args = mnrb_msg_materialize(mrb, m);
   mnrb_msg_free(m);
   mrb_value self = mnrb_ractor_wrap(mrb, r);
-  return mrb_yield_with_class(mrb, proc, RARRAY_LEN(args), RARRAY_PTR(args), self, mrb->object_class);
+  /* self lives in the block's env (code.c); a Ruby frame calls it (MNRB::RactorBlock.run), so that a
+   * `return` in the block finds no frame to return to and raises LocalJumpError, as in CRuby */
+  struct REnv *env = MRB_PROC_ENV(mrb_proc_ptr(proc));
+  env->stack[0] = self;
+  mrb_field_write_barrier_value(mrb, (struct RBasic *)env, self);
+  struct RClass *runner = mrb_module_get_under(mrb, mrb_module_get(mrb, "MNRB"), "RactorBlock");
+  mrb_value argv[2] = {proc, args};
+  return mrb_funcall_argv(mrb, mrb_obj_value(runner), mrb_intern_lit(mrb, "run"), 2, argv);
 }
 
 static mrb_value copy_final(mrb_state *mrb, void *p) {
