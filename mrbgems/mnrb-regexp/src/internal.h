@@ -36,8 +36,11 @@ typedef struct rx_state {
   int next;
 } rx_state;
 
+typedef struct rx_literals rx_literals;   /* literal.c */
+
 typedef struct rx_regexp {
   OnigRegex re;        /* read-only once built */
+  rx_literals *lits;   /* words joined by '|', matched without Oniguruma (literal.c); else NULL */
   char *src;           /* the source, NUL-terminated */
   mrb_int srclen;
   int options;         /* RX_* */
@@ -71,6 +74,12 @@ static inline mrb_bool rx_one_arg(mrb_state *mrb, mrb_value *arg, mrb_value *blk
   if (blk) *blk = ci->stack[2];
   return TRUE;
 }
+
+/* literal.c: NULL unless the source is plain ASCII words joined by '|' and options are 0; a
+ * search gives the match's start (its end in *end) or -1, with Oniguruma's leftmost-first choice */
+rx_literals *rx_literals_new(const char *src, mrb_int len, int options);
+void rx_literals_free(rx_literals *l);
+mrb_int rx_literals_search(const rx_literals *l, const char *s, mrb_int len, mrb_int start, mrb_int *end);
 
 /* regexp.c */
 rx_regexp *rx_get(mrb_state *mrb, mrb_value re);         /* TypeError unless a Regexp */

@@ -29,6 +29,7 @@ static void regexp_free(mrb_state *mrb, void *p) {
   rx_regexp *re = p;
   if (!re) return;
   if (re->re) onig_free(re->re);
+  rx_literals_free(re->lits);
   free(re->src);
   free(re);
 }
@@ -146,6 +147,7 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
   re->src = copy;
   re->srclen = len;
   re->options = options & RX_OPTS;
+  re->lits = rx_literals_new(copy, len, re->options);   /* NULL when out of memory too: Oniguruma then */
   re->match_class = mrb_class_get_id(mrb, MRB_SYM(MatchData));
   mrb_value st = mrb_iv_get(mrb, mrb_obj_value(mrb_class_get_id(mrb, MRB_SYM(Regexp))), MRB_SYM(__state));
   re->state = mrb_data_p(st) && DATA_TYPE(st) == &state_type ? DATA_PTR(st) : NULL;

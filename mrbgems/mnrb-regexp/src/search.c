@@ -92,6 +92,11 @@ mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb
                   mrb_bool backward, OnigRegion *region) {
   if (start < 0 || start > len) return -1;
   start = char_start(s, start);
+  if (re->lits && !backward) {
+    mrb_int end, at = rx_literals_search(re->lits, s, len, start, &end);
+    if (at >= 0) { region->beg[0] = (int)at; region->end[0] = (int)end; }
+    return at;
+  }
   const OnigUChar *str = (const OnigUChar *)s, *end = str + len;
   const OnigUChar *range = backward ? str : end;
   int64_t timeout = rx_timeout_of(re);
