@@ -177,7 +177,8 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   struct RClass *target = to->object_class, *from_target = MRB_PROC_TARGET_CLASS(p);
   /* in a class method (`def self.start`), mruby's target is the singleton class; CRuby's scope is
    * the class itself */
-  if (from_target && attached(from, from_target)) from_target = attached(from, from_target);
+  struct RClass *scope = from_target ? attached(from, from_target) : NULL;
+  if (scope) from_target = scope;
   if (from_target && from_target != from->object_class) {
     mrb_value path = mrb_class_path(from, from_target);
     struct RClass *found = mrb_string_p(path) ? mnrb_class_at(to, RSTRING_PTR(path), (size_t)RSTRING_LEN(path)) : NULL;

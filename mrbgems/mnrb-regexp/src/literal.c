@@ -65,8 +65,8 @@ rx_literals *rx_literals_new(const char *src, mrb_int len, int options) {
 
 void rx_literals_free(rx_literals *l) { free(l); }
 
+/* start is within [0, len] (rx_search checks it) */
 mrb_int rx_literals_search(const rx_literals *l, const char *s, mrb_int len, mrb_int start, mrb_int *end) {
-  if (start < 0 || start > len) return -1;
   if (l->n == 1) {
     const char *w = l->src + l->word[0].off;
     size_t wlen = l->word[0].len;
