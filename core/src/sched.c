@@ -200,6 +200,9 @@ static void request_preempt(mn_ractor *r, bool wakeup) {
 
 static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, after_unlock *a) {
   t->state = MN_READY;
+  /* Counted before a preemption is requested: the running thread may act on the request at once,
+   * and a yield that found nothing ready would drop it (the thread would run out its timeslice). */
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
   if (next) {
     if (r->runnext) enqueue_tail(r, r->runnext);
     r->runnext = t;
@@ -212,7 +215,6 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
   } else {
     enqueue_tail(r, t);
   }
-  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
   mn_emit(MN_EVENT_READY, t, waker, MN_WAIT_NONE, 0);
   if (r->state == MN_R_IDLE) dispatch_idle(r, a);
 }
@@ -469,7 +471,9 @@ void mn_sched_timeout(mn_thread *t, uint32_t seq) {
 
 void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
-  if (MN_RELAXED(&r->nready) == 0) return;
+  /* The unlocked look is for voluntary yields only: a preemption request is settled under the
+   * lock (it is rare, and the count read here could lag the request that led to this call). */
+  if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0) return;
   mn_lock_acquire(&r->lock);
   bool keep_place = false;
   if (why == MN_WAIT_PREEMPT) {      /* a request meant for another thread (it parked first) is stale */
