@@ -215,25 +215,45 @@ typedef struct defs {
   mrb_state *from, *to;
   mrb_value consts;        /* in `to`: Hash "Outer::NAME" => true for unshareable constants left out */
   struct RClass **order;   /* from-classes in the order met */
-  struct RClass **mapped;
+  struct RClass **mapped;  /* order[i]'s counterpart in `to` */
   size_t n, capa;
+  size_t *slots;           /* open addressing over order: index + 1, 0 empty; 2 * capa slots */
 } defs;
 
+static size_t slot_of(const defs *d, const struct RClass *c) {
+  uintptr_t h = (uintptr_t)c >> 4;
+  return (size_t)(h * 0x9E3779B97F4A7C15ull >> 20) & (2 * d->capa - 1);
+}
+
+/* c's counterpart in `to`, NULL if not met yet: every constant of every class asks, so a hash. */
 static struct RClass *mapped(defs *d, struct RClass *c) {
-  for (size_t i = 0; i < d->n; i++) if (d->order[i] == c) return d->mapped[i];
+  if (!d->capa) return NULL;
+  for (size_t i = slot_of(d, c); d->slots[i]; i = (i + 1) & (2 * d->capa - 1))
+    if (d->order[d->slots[i] - 1] == c) return d->mapped[d->slots[i] - 1];
   return NULL;
 }
 
 static void remember(defs *d, struct RClass *from, struct RClass *to) {
   if (d->n == d->capa) {
-    size_t capa = d->capa ? d->capa * 2 : 64;
+    size_t capa = d->capa ? d->capa * 2 : 256;
     struct RClass **o = realloc(d->order, capa * sizeof *o);
     if (o) d->order = o;
     struct RClass **m = realloc(d->mapped, capa * sizeof *m);
     if (m) d->mapped = m;
-    if (!o || !m) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+    size_t *slots = calloc(2 * capa, sizeof *slots);
+    if (!o || !m || !slots) { free(slots); mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory"); }
+    free(d->slots);
+    d->slots = slots;
     d->capa = capa;
+    for (size_t k = 0; k < d->n; k++) {
+      size_t i = slot_of(d, d->order[k]);
+      while (d->slots[i]) i = (i + 1) & (2 * d->capa - 1);
+      d->slots[i] = k + 1;
+    }
   }
+  size_t i = slot_of(d, from);
+  while (d->slots[i]) i = (i + 1) & (2 * d->capa - 1);
+  d->slots[i] = d->n + 1;
   d->order[d->n] = from;
   d->mapped[d->n++] = to;
 }
@@ -466,7 +486,15 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
     struct RClass *c = mrb_class_ptr(v);
     if (mapped(d, c)) return 0;
     if (!home_p(from, c, w->prefix, sym)) return 0;     /* an alias, not its home */
-    struct RClass *to_c = ensure(d, c);
+    /* most are built in: the outer's counterpart has it under the same name (no path to build) */
+    mrb_value there = mrb_obj_iv_get(d->to, (struct RObject *)w->to_c, sym_in(from, d->to, sym));
+    struct RClass *to_c;
+    if ((mrb_class_p(there) || mrb_module_p(there)) && mrb_class_ptr(there)->tt == c->tt) {
+      to_c = mrb_class_ptr(there);
+      remember(d, c, to_c);
+    } else {
+      to_c = ensure(d, c);
+    }
     if (to_c) walk_class(d, c, to_c, TRUE);
     return 0;
   }
@@ -528,10 +556,12 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
     to->jmp = prev;
     free(d.order);
     free(d.mapped);
+    free(d.slots);
     mrb_gc_arena_restore(from, ai_from);
     MRB_THROW(to->jmp);
   } MRB_END_EXC(&jmp);
   free(d.order);
   free(d.mapped);
+  free(d.slots);
   mrb_gc_arena_restore(from, ai_from);
 }
