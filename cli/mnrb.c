@@ -35,7 +35,7 @@ typedef struct options {
   int nlibs;
   const char *incdirs[MAX_LIST_OPTS];   /* -I, in order */
   int nincdirs;
-  int verbose;                          /* -w */
+  int verbose;                          /* -W0, -W1, -W2 (-w, -W) plus one: $VERBOSE nil, false, true; 0: unset */
   script main;
   char **argv;                /* ARGV */
   int argc;
@@ -48,7 +48,8 @@ static void usage(FILE *f) {
         "  -e 'code'          run this code (may be given more than once, one line each)\n"
         "  -I dir             put dir in front of $LOAD_PATH (may be given more than once)\n"
         "  -r feature         require feature before the script (may be given more than once)\n"
-        "  -w                 turn warnings on ($VERBOSE = true)\n"
+        "  -w, -W             turn warnings on ($VERBOSE = true)\n"
+        "  -W0, -W1, -W2      warning level: none ($VERBOSE = nil), some (false, the default), all (true)\n"
         "  --max-proc=N       native threads for Ruby threads (env RUBY_MAX_PROC; default: usable CPUs)\n"
         "  --timeslice=MS     preempt a thread after MS ms while others wait (env MNRB_TIMESLICE; 100)\n"
         "  --trace=FILE       write a timeline of every thread's GVL states to FILE (Perfetto format)\n"
@@ -119,8 +120,10 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
       i = list_opt(argc, argv, i, o->libs, &o->nlibs);
     } else if (strncmp(a, "-I", 2) == 0) {
       i = list_opt(argc, argv, i, o->incdirs, &o->nincdirs);
-    } else if (strcmp(a, "-w") == 0) {
-      o->verbose = 1;
+    } else if (strcmp(a, "-w") == 0 || strcmp(a, "-W") == 0 || strcmp(a, "-W2") == 0) {
+      o->verbose = 3;
+    } else if (strcmp(a, "-W0") == 0 || strcmp(a, "-W1") == 0) {
+      o->verbose = a[2] - '0' + 1;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
       version();
       exit(0);
@@ -195,7 +198,9 @@ static void add_include_dirs(mrb_state *mrb, options *o) {
 
 static mrb_value main_body(mrb_state *mrb, void *arg) {
   options *o = arg;
-  if (o->verbose) mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"), mrb_true_value());
+  if (o->verbose)
+    mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"),
+               o->verbose == 1 ? mrb_nil_value() : mrb_bool_value(o->verbose == 3));
   add_include_dirs(mrb, o);
   for (int i = 0; i < o->nlibs; i++) {
     mrb_funcall(mrb, mrb_top_self(mrb), "require", 1, mrb_str_new_cstr(mrb, o->libs[i]));

@@ -6,6 +6,7 @@
 ** "FILE:LINE: warning: ", and hands the text to Warning.warn, which writes it to $stderr; a
 ** script may redefine Warning.warn to capture warnings. Category switches live in hidden ivars of
 ** the Warning module: :deprecated is off and :experimental on, CRuby's defaults without -w.
+** $VERBOSE starts false, as in CRuby; nil (-W0) silences warn.
 */
 #include <string.h>
 #include <mruby.h>
@@ -154,7 +155,7 @@ kernel_warn(mrb_state *mrb, mrb_value self)
 
   mrb_get_args(mrb, "*:", &msgs, &n, &kwargs);
   check_no_rest(mrb, kw_rest);
-  if (n == 0) return mrb_nil_value();
+  if (n == 0 || mrb_nil_p(mrb_gv_get(mrb, mrb_intern_lit(mrb, "$VERBOSE")))) return mrb_nil_value();
   if (!mrb_undef_p(kw_values[1]) && !mrb_nil_p(kw_values[1]) &&
       !category_enabled(mrb, category_sym(mrb, kw_values[1]))) {
     return mrb_nil_value();
@@ -219,6 +220,8 @@ void
 mnrb_compat_warn_init(mrb_state *mrb)
 {
   struct RClass *warning = mrb_define_module_id(mrb, MRB_SYM(Warning));
+
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"), mrb_false_value());
 
   mrb_iv_set(mrb, mrb_obj_value(warning), MRB_SYM(deprecated), mrb_false_value());
   mrb_iv_set(mrb, mrb_obj_value(warning), MRB_SYM(experimental), mrb_true_value());

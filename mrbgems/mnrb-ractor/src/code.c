@@ -16,6 +16,8 @@
  *     way, singleton methods too, and constants whose values are shareable (Ractor.shareable?) are
  *     copied as messages. Constants holding unshareable values are left out: reading one raises
  *     Ractor::IsolationError, as in CRuby (a const_missing in the new state tells them apart).
+ * Built-in features the creator loaded at require (net/http) are loaded in the new state first,
+ * from the same static bytecode, so their classes are there as built-in ones are.
  * A ractor sees the definitions as they were when it was created: later ones are not copied to it
  * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
  * from blocks that use outer variables (in their place, a method raising CRuby's RuntimeError
@@ -529,7 +531,25 @@ static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_
   mrb_iv_foreach(d->from, mrb_obj_value(from_c), const_cb, &w);
 }
 
+/* The built-in features the creator loaded at require (mnrb-require's mnrb_feature.h), loaded in
+ * `to` first, in the same order: their classes then come from the same static bytecode as built-in
+ * ones do, and are not copied. */
+static void replay_features(mrb_state *from, mrb_state *to) {
+  struct RClass *from_loader = mnrb_class_at(from, "MNRB::Loader", 12);
+  struct RClass *to_loader = mnrb_class_at(to, "MNRB::Loader", 12);
+  if (!from_loader || !to_loader) return;
+  mrb_value loaded = mrb_obj_iv_get(from, (struct RObject *)from_loader, MRB_SYM(LOADED_ON_DEMAND));
+  if (!mrb_array_p(loaded) || RARRAY_LEN(loaded) == 0) return;
+  mrb_value names = mrb_ary_new_capa(to, RARRAY_LEN(loaded));
+  for (mrb_int i = 0; i < RARRAY_LEN(loaded); i++) {
+    mrb_value f = RARRAY_PTR(loaded)[i];
+    if (mrb_string_p(f)) mrb_ary_push(to, names, mrb_str_new(to, RSTRING_PTR(f), RSTRING_LEN(f)));
+  }
+  mrb_funcall_argv(to, mrb_obj_value(to_loader), MRB_SYM(replay), 1, &names);
+}
+
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
+  replay_features(from, to);
   defs d;
   memset(&d, 0, sizeof d);
   d.from = from;

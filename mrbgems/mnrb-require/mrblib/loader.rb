@@ -3,8 +3,10 @@
 # - `require 'x'` loads x.rb found on $LOAD_PATH once: a file is known by its absolute real path,
 #   which goes into $LOADED_FEATURES when its code has run without raising. Names starting with
 #   "/", "./", "../" or "~" are paths (relative ones from the current directory).
-# - Features mnrb has built in (MNRB::Loader.provide, features.rb) are always loaded: require
-#   returns false for them, whatever $LOAD_PATH holds.
+# - Features mnrb has built in (MNRB::Loader.provide, provided.rb) are always loaded: require
+#   returns false for them, whatever $LOAD_PATH holds. Those CRuby users reach only through
+#   require (uri, net/http: mnrb_feature.h) load at their first require, which returns true,
+#   and in a ractor created later before its code runs (replay).
 # - The thread that calls require loads the file; other threads keep running. A thread requiring a
 #   file another thread is loading waits until that load ends, then returns false (or loads it
 #   itself if the load raised), as CRuby's load lock does. A thread requiring a file it is itself
@@ -18,14 +20,23 @@ module MNRB
     LOADING = {}
     # feature name without extension => its $LOADED_FEATURES entry, for what mnrb has built in
     BUILTIN = {}
+    # feature => [$LOADED_FEATURES entry, features it requires, its code]: built in, loaded when
+    # required (mnrb_feature_on_demand)
+    ON_DEMAND = {}
+    # the features of ON_DEMAND loaded in this state, each after those it requires
+    LOADED_ON_DEMAND = []
     # methods whose frames a LoadError's backtrace leaves out
-    LOADER_METHODS = %w(require require_relative load require_path claim cannot_load find_feature
+    LOADER_METHODS = %w(require require_relative load require_path require_on_demand run_feature claim cannot_load find_feature
                         find_file search_load_path synchronize loop warn_circular)
 
     class << self
       def require(feature)
         name = path_string(feature)
-        return false if !explicit_path?(name) && builtin?(strip_ext(name))
+        unless explicit_path?(name)
+          bare = strip_ext(name)
+          return false if builtin?(bare)
+          return require_on_demand(bare) if ON_DEMAND.key?(bare)
+        end
         path = find_feature(name) or cannot_load(name)
         require_path(path)
       end
@@ -47,6 +58,24 @@ module MNRB
         BUILTIN[feature] = entry
         $LOADED_FEATURES << entry unless $LOADED_FEATURES.include?(entry)
         true
+      end
+
+      # Registers a built-in feature loaded at its first require (mnrb_feature_on_demand).
+      def on_demand(feature, entry, requires, code)
+        ON_DEMAND[feature] = [entry, requires, code]
+      end
+
+      # In a new ractor's state, before it runs anything (and from its creator's thread, so with
+      # no lock): loads what the creator had loaded on demand, in the creator's order.
+      def replay(features)
+        features.each do |feature|
+          entry, requires, code = ON_DEMAND[feature]
+          next if !entry || BUILTIN.key?(feature)
+          replay(requires)
+          run_feature(code)
+          loaded_on_demand(feature, entry)
+          $LOADED_FEATURES << entry unless $LOADED_FEATURES.include?(entry)
+        end
       end
 
       def cannot_load(name)
@@ -74,6 +103,27 @@ module MNRB
           release(path, loaded)
         end
         true
+      end
+
+      # A built-in feature's first require: as a file's (one thread loads it, others wait).
+      def require_on_demand(feature)
+        entry, requires, code = ON_DEMAND[feature]
+        return false unless claim(entry)
+        loaded = false
+        begin
+          requires.each { |f| require(f) }
+          run_feature(code)
+          loaded_on_demand(feature, entry)
+          loaded = true
+        ensure
+          release(entry, loaded)
+        end
+        true
+      end
+
+      def loaded_on_demand(feature, entry)
+        BUILTIN[feature] = entry
+        LOADED_ON_DEMAND << feature
       end
 
       # true if this thread is now the one loading `path`; false if it is loaded (or this thread

@@ -5,6 +5,7 @@
 **
 **   MNRB::Loader.exec_file(path, wrap)  read, compile and run `path` in the calling thread
 **   Kernel#__dir__, Kernel#require_relative   both need the file of the calling frame
+**   MNRB::Loader.run_feature(f)         run a built-in feature's code (mnrb_feature.h) the same way
 **
 ** A file is compiled with its path as the file name, so __FILE__, SyntaxError messages and
 ** backtraces name it. Its top-level code runs as a block on the caller's VM stack (like
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mruby.h>
+#include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/compile.h>
 #include <mruby/error.h>
@@ -28,6 +30,7 @@
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include "mnrb_feature.h"
 
 static struct RClass *
 loader_module(mrb_state *mrb)
@@ -147,6 +150,33 @@ loader_exec_string(mrb_state *mrb, mrb_value self)
   return exec_proc(mrb, proc, mrb_false_value());
 }
 
+/* MNRB::Loader.run_feature(f): runs a built-in feature's code as a required file's. Its static
+   top-level proc is read-only and shared by every state: this state runs a proc of its own over
+   the same bytecode (static bytecode is never reference-counted). */
+static mrb_value
+loader_run_feature(mrb_state *mrb, mrb_value self)
+{
+  mrb_value f;
+  mrb_get_args(mrb, "o", &f);
+  if (!mrb_cptr_p(f)) mrb_raise(mrb, E_TYPE_ERROR, "not a built-in feature");
+  const mnrb_feature *feature = mrb_cptr(f);
+  if (!feature->code) return mrb_nil_value();            /* a name for what its requires load */
+  struct RProc *proc = mrb_proc_new(mrb, feature->code->body.irep);
+  proc->upper = NULL;
+  proc->flags |= MRB_PROC_SCOPE | MRB_PROC_STRICT;
+  return exec_proc(mrb, proc, mrb_false_value());
+}
+
+void
+mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f)
+{
+  mrb_value requires = mrb_ary_new(mrb);
+  for (const char *const *r = f->requires; r && *r; r++) mrb_ary_push(mrb, requires, mrb_str_new_cstr(mrb, *r));
+  mrb_value argv[4] = { mrb_str_new_cstr(mrb, f->name), mrb_str_new_cstr(mrb, f->entry), requires,
+                        mrb_cptr_value(mrb, (void *)f) };
+  mrb_funcall_argv(mrb, mrb_obj_value(loader_module(mrb)), mrb_intern_lit(mrb, "on_demand"), 4, argv);
+}
+
 /* The file of the nearest Ruby frame below this C method's (the code that called it), or NULL
    (code compiled without a file name, e.g. eval). */
 static const char *
@@ -194,6 +224,7 @@ mrb_mnrb_require_gem_init(mrb_state *mrb)
 
   mrb_define_module_function(mrb, loader, "exec_file", loader_exec_file, MRB_ARGS_REQ(2));
   mrb_define_module_function(mrb, loader, "exec_string", loader_exec_string, MRB_ARGS_REQ(2));
+  mrb_define_module_function(mrb, loader, "run_feature", loader_run_feature, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, mrb->kernel_module, "__dir__", kernel_dir, MRB_ARGS_NONE());
   mrb_define_method(mrb, mrb->kernel_module, "require_relative", kernel_require_relative, MRB_ARGS_REQ(1));
 }

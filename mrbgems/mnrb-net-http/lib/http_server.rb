@@ -150,7 +150,7 @@ module MNRB
       status, headers, body = @handler.call(req)
       [status.to_i, headers || {}, body || ""]
     rescue StandardError => e
-      $stderr.puts "MNRB::HTTPServer: the handler raised #{e.class}: #{e.message}"
+      warn "MNRB::HTTPServer: the handler raised #{e.class}: #{e.message}"
       [500, { "Content-Type" => "text/plain" }, "Internal Server Error\n"]
     end
 
