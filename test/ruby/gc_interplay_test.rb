@@ -55,4 +55,22 @@ class GcInterplayTest < MnTest::Case
     assert_equal [:done] * 3, busy.map(&:value)
     assert n > 0
   end
+
+  # mruby patch 0011: a state's first heap pages are small, so a fresh ractor's heap ends near what
+  # it boots (~1,900 objects), not at three 1,024-slot pages; later pages are full size, and a heap
+  # mixing both sizes collects and walks right.
+  def test_a_fresh_heap_is_small_and_a_big_one_mixes_page_sizes
+    mnrb_only
+    slots = Ractor.new { GC.start; ObjectSpace.count_objects[:TOTAL] }.take
+    assert slots < 3072, "a fresh ractor's heap has #{slots} slots"
+    r = Ractor.new do
+      keep = Array.new(50_000) { |i| "s#{i}" }
+      3.times { Array.new(20_000) { "garbage" }; GC.start }
+      counts = ObjectSpace.count_objects
+      strings = 0
+      ObjectSpace.each_object(String) { strings += 1 }
+      [keep.size, keep.last, counts[:TOTAL] >= counts[:FREE] + 50_000, strings >= 50_000]
+    end
+    assert_equal [50_000, "s49999", true, true], r.take
+  end
 end
