@@ -5,8 +5,8 @@
 require "socket"
 require "net/http"
 unless Object.const_defined?(:MNRB) && MNRB.const_defined?(:HTTPServer)
-  require_relative "../../mrbgems/mnrb-net-http/mrblib/http_wire"
-  require_relative "../../mrbgems/mnrb-net-http/mrblib/http_server"
+  require_relative "../../mrbgems/mnrb-net-http/lib/http_wire"
+  require_relative "../../mrbgems/mnrb-net-http/lib/http_server"
 end
 
 class NetHTTPTest < MnTest::Case

@@ -3,8 +3,8 @@
 require "open-uri"
 unless Object.const_defined?(:MNRB) && MNRB.const_defined?(:HTTPServer)   # CRuby: the helper's file
   require "net/http"
-  require_relative "../../mrbgems/mnrb-net-http/mrblib/http_wire"
-  require_relative "../../mrbgems/mnrb-net-http/mrblib/http_server"
+  require_relative "../../mrbgems/mnrb-net-http/lib/http_wire"
+  require_relative "../../mrbgems/mnrb-net-http/lib/http_server"
 end
 
 class OpenURITest < MnTest::Case

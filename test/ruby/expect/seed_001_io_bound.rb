@@ -7,8 +7,8 @@
 require 'benchmark'
 require 'net/http'
 unless Object.const_defined?(:MNRB) && MNRB.const_defined?(:HTTPServer)   # CRuby: the helper's file
-  require_relative "../../../mrbgems/mnrb-net-http/mrblib/http_wire"
-  require_relative "../../../mrbgems/mnrb-net-http/mrblib/http_server"
+  require_relative "../../../mrbgems/mnrb-net-http/lib/http_wire"
+  require_relative "../../../mrbgems/mnrb-net-http/lib/http_server"
 end
 
 server = MNRB::HTTPServer.new { |_req| sleep 0.02; [200, {}, "page"] }.start
