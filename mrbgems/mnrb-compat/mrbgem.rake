@@ -1,16 +1,17 @@
 # mnrb-compat: the parts of CRuby 3.1's core library that concurrency scripts use and mruby 3.1
-# lacks (Process clocks, Benchmark, sum and Integer helpers, exit/at_exit/abort/warn, pp).
+# lacks (Process clocks, sum and Integer helpers, exit/at_exit/abort/warn). Benchmark and pp are
+# mnrb-stdlib's (loaded at require).
 # Thread-related classes live in mnrb-thread, not here.
 MRuby::Gem::Specification.new('mnrb-compat') do |spec|
   spec.license = 'MIT'
   spec.author  = 'mnrb authors'
-  spec.summary = 'CRuby 3.1 compatibility: Process, Benchmark, sum, exit/at_exit, warn, pp'
+  spec.summary = 'CRuby 3.1 compatibility: Process, sum, exit/at_exit, warn'
   spec.add_dependency 'mruby-struct',     core: 'mruby-struct'      # Process::Tms
   spec.add_dependency 'mruby-io',         core: 'mruby-io'          # $stdout, $stderr
-  spec.add_dependency 'mruby-sprintf',    core: 'mruby-sprintf'     # Benchmark formats
+  spec.add_dependency 'mruby-sprintf',    core: 'mruby-sprintf'
   spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'  # ljust, rjust, lines
   spec.add_dependency 'mruby-math',       core: 'mruby-math'        # Math::DomainError
-  spec.add_dependency 'mruby-class-ext',  core: 'mruby-class-ext'   # Module#name for pp
+  spec.add_dependency 'mruby-class-ext',  core: 'mruby-class-ext'
   spec.add_test_dependency 'mruby-rational',   core: 'mruby-rational'
   spec.add_test_dependency 'mruby-enumerator', core: 'mruby-enumerator'
   spec.add_test_dependency 'mruby-eval',       core: 'mruby-eval'        # code with line numbers

@@ -1,13 +1,24 @@
 # mnrb-stdlib: the parts of CRuby's standard library that concurrency scripts require and that are
-# small enough to be built in: Timeout, Etc, RbConfig, StringIO. Each is one file named after it and is
-# provided to `require` (mnrb-require) as already loaded.
+# small enough to be built in. Etc and RbConfig are there from the start (mrblib/, provided to
+# `require` as loaded); timeout, stringio, benchmark and pp load at their first require, as in
+# CRuby, so that a state (each ractor) that does not use them does not pay for them (lib/,
+# mnrb-require's mnrb_feature.h). Kernel#pp requires "pp" at its first call, as CRuby's does.
+require_relative "../mnrb-require/feature_build"
+
 MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   spec.license = 'MIT'
   spec.author  = 'mnrb authors'
-  spec.summary = "CRuby's timeout (one shared watcher thread), etc, rbconfig and stringio"
+  spec.summary = "CRuby's timeout (one shared watcher thread), etc, rbconfig, stringio, benchmark and pp"
   spec.add_dependency 'mnrb-require'
   spec.add_dependency 'mnrb-thread'                                # Timeout: Thread#raise, Mutex
-  spec.add_dependency 'mnrb-compat'                                # Process.clock_gettime
+  spec.add_dependency 'mnrb-compat'                                # Process.clock_gettime, Process.times
   spec.add_dependency 'mruby-io',   core: 'mruby-io'               # RbConfig.ruby: File.readlink
+  spec.add_dependency 'mruby-sprintf',    core: 'mruby-sprintf'     # Benchmark formats
+  spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'  # ljust, rjust, lines
+  spec.add_dependency 'mruby-class-ext',  core: 'mruby-class-ext'   # Module#name for pp
+  spec.add_test_dependency 'mruby-rational', core: 'mruby-rational'
   spec.cc.include_paths << "#{dir}/../../core/include"             # mn_cpu_count
+  MNRBFeatures.compile(spec, "mnrb_stdlib",
+                       "timeout" => %w(timeout), "stringio" => %w(stringio),
+                       "benchmark" => %w(benchmark), "pp" => %w(pp))
 end

@@ -1,5 +1,5 @@
 # Built-in features that load at their first require, as CRuby's libraries do: uri, net/http
-# (with MNRB::HTTPServer), open-uri. Each check runs in a fresh process, where nothing has
+# (with MNRB::HTTPServer), open-uri, timeout, stringio, benchmark, pp (Kernel#pp loads it). Each check runs in a fresh process, where nothing has
 # required them yet. Ractors created after a require have the feature; one created before does
 # not (it sees definitions as they were when it started) and can require it itself. mnrb's
 # open-uri loads net/http at once (CRuby's when it first opens a URL).
@@ -17,6 +17,18 @@ class RequireOnDemandTest < MnTest::Case
                  fresh("[Object.const_defined?(:URI), Object.const_defined?(:Net), require('net/http'), " \
                        "require('net/http'), require('uri'), Object.const_defined?(:URI), " \
                        "$LOADED_FEATURES.any? { |f| f.end_with?('net/http.rb') }]")
+  end
+
+  def test_stdlib_pieces_load_at_require
+    assert_equal "[[false, false, false, false], [true, true, true, true], [false, false, false, false]]",
+                 fresh("names = %i(Timeout StringIO Benchmark PP); features = %w(timeout stringio benchmark pp); " \
+                       "[names.map { |n| Object.const_defined?(n) }, features.map { |f| require(f) }, " \
+                       "features.map { |f| require(f) }]")
+  end
+
+  def test_kernel_pp_loads_pp_at_its_first_call
+    assert_equal "[1, 2]\n[false, [1, 2], true]",
+                 fresh("a = Object.const_defined?(:PP); v = pp([1, 2]); [a, v, Object.const_defined?(:PP)]")
   end
 
   def test_uri_alone_does_not_bring_net_http

@@ -1,6 +1,6 @@
 # Kernel#require, require_relative, load, $LOAD_PATH and $LOADED_FEATURES (CRuby 3.1's Kernel docs
 # and behaviour). The files they load are in fixtures/require/lib, each used by one test. Built-in
-# features counting as loaded is mnrb's (CRuby loads benchmark and others the first time).
+# features counting as loaded is mnrb's (CRuby loads thread and monitor the first time).
 
 class RequireTest < MnTest::Case
   LIB = File.join(__dir__, "fixtures", "require", "lib")
@@ -157,7 +157,7 @@ class RequireTest < MnTest::Case
 
   def test_builtin_features_are_loaded
     mnrb_only
-    %w(thread fiber enumerator monitor benchmark pp thread.rb).each do |f|
+    %w(thread fiber enumerator monitor thread.rb).each do |f|
       assert_equal false, require(f), f
     end
     assert_include $LOADED_FEATURES, "thread.rb"

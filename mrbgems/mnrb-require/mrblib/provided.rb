@@ -12,7 +12,6 @@ module MNRB
       "io/wait"     => ["io/wait.so", -> { IO.method_defined?(:wait_readable) }],
       "io/nonblock" => ["io/nonblock.so", -> { IO.method_defined?(:nonblock=) }],
       "set"         => ["set.rb", -> { Object.const_defined?(:Set) }],
-      "stringio"    => ["stringio.so", -> { Object.const_defined?(:StringIO) }],
       "objspace"    => ["objspace.so", -> { Object.const_defined?(:ObjectSpace) && ObjectSpace.respond_to?(:memsize_of) }],
       "time"        => ["time.rb", -> { Time.respond_to?(:parse) }],
     }
@@ -23,7 +22,5 @@ module MNRB
     provide "rational", "rational.so"
     provide "complex", "complex.so"
     provide "monitor", "monitor.rb"
-    provide "benchmark"
-    provide "pp"
   end
 end

@@ -238,5 +238,3 @@ class StringIO
     raise IOError, "not opened for writing" if @closed || !@writable
   end
 end
-
-MNRB::Loader.provide "stringio", "stringio.so"

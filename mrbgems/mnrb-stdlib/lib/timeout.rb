@@ -141,5 +141,3 @@ module Timeout
   end
   module_function :timeout
 end
-
-MNRB::Loader.provide "timeout"

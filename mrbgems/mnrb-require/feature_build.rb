@@ -1,0 +1,32 @@
+# Build side of mnrb_feature.h, for a gem's mrbgem.rake: compiles the gem's Ruby files that load at
+# require (kept in lib/, out of mrblib/ which runs at boot) into static bytecode in
+# build_dir/features_code.c, one top-level proc per feature named "#{prefix}_#{feature}", and adds
+# it to the gem's objects. The gem's C registers each feature with mnrb_feature_on_demand.
+#
+#   require_relative "../mnrb-require/feature_build"
+#   MNRBFeatures.compile(spec, "mnrb_net_http", "uri" => %w(uri), "net_http" => %w(a b))
+module MNRBFeatures
+  extend Rake::DSL
+
+  def self.compile(spec, prefix, features)
+    build = spec.build
+    code = "#{spec.build_dir}/features_code.c"
+    sources = features.values.flatten.map { |f| "#{spec.dir}/lib/#{f}.rb" }
+    file code => [build.mrbcfile, __FILE__, *sources] do |t|
+      mkdir_p File.dirname(t.name)
+      File.open(t.name, "w") do |out|
+        out.puts "/* Generated from lib/ by mnrb-require/feature_build.rb. */"
+        out.puts "#pragma GCC diagnostic ignored \"-Wunused-function\"   /* each feature's empty *_init_syms */"
+        features.each do |name, files|
+          build.mrbc.run out, files.map { |f| "#{spec.dir}/lib/#{f}.rb" }, "#{prefix}_#{name}", cdump: true, static: false
+        end
+      end
+      # The bytecode is shared by every state: no symbol may need interning per state.
+      if File.read(t.name).include?("mrb_intern")
+        rm_f t.name
+        fail "#{t.name}: lib/ uses a symbol outside the pre-interned table (a global variable?)"
+      end
+    end
+    spec.objs << build.objfile("#{spec.build_dir}/features_code")
+  end
+end
