@@ -25,6 +25,38 @@ class ErrnoTest < MnTest::Case
     assert_equal Errno::ENOENT::Errno, e.errno
   end
 
+  # mnrb makes the classes when first named; what a program sees is CRuby's.
+  def test_errno_lists_and_answers_for_every_class
+    names = Errno.constants
+    assert_include names, :ENOENT
+    assert_include names, :EWOULDBLOCK
+    assert names.size > 80, names.size.to_s
+    names.each do |n|
+      c = Errno.const_get(n)
+      assert_kind_of Class, c
+      assert c < SystemCallError, n.to_s
+    end
+    assert Errno.const_defined?(:ECONNRESET)
+    assert Errno.const_defined?("ENOTSUP")
+    assert !Errno.const_defined?(:EFOO)
+  end
+
+  def test_an_unknown_errno_name_is_a_name_error
+    e = assert_raise(NameError) { Errno::EFOO }
+    assert_equal "uninitialized constant Errno::EFOO", e.message.lines.first.chomp
+  end
+
+  def test_errno_classes_in_a_ractor
+    r = Ractor.new do
+      begin
+        File.open("/nonexistent/mnrb/file")
+      rescue Errno::ENOENT => e
+        [e.class.name, e.errno, Errno::EPIPE.new.message, Errno::EDEADLOCK.equal?(Errno::EDEADLK)]
+      end
+    end
+    assert_equal ["Errno::ENOENT", Errno::ENOENT::Errno, "Broken pipe", true], r.take
+  end
+
   def test_errors_can_be_rescued_as_system_call_error
     r = begin
       File.open("/nonexistent/mnrb/file")

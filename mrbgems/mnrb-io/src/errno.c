@@ -5,6 +5,11 @@
  *
  *   Errno::ENOENT.new("x").message  #=> "No such file or directory - x"
  *   Errno::ENOENT::Errno            #=> 2          SystemCallError.new("x", 2).class #=> Errno::ENOENT
+ *
+ * The ~80 Errno classes (each with its singleton class and constant table) are made when first
+ * named, not at boot: Errno.const_missing, an errno raised, Errno.constants and const_defined?
+ * make them, so a program sees them all as in CRuby, while a state that names none (each ractor
+ * is a state) does not pay for them. Only ObjectSpace sees the difference.
  */
 #include "io_internal.h"
 #include <errno.h>
@@ -30,12 +35,67 @@ static const struct { const char *name; int no; } errnos[] = {
 #undef E
 };
 
+/* Names of the same class (Linux), defined with it. */
+static const struct { const char *name, *target; } aliases[] = {
+  { "EWOULDBLOCK", "EAGAIN" }, { "EDEADLOCK", "EDEADLK" }, { "ENOTSUP", "EOPNOTSUPP" },
+};
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+static struct RClass *errno_module(mrb_state *mrb) { return mrb_module_get(mrb, "Errno"); }
+
+/* Errno::<errnos[i].name>, made now if it is not yet. */
+static struct RClass *errno_class_at(mrb_state *mrb, size_t i) {
+  struct RClass *mod = errno_module(mrb);
+  mrb_sym name = mrb_intern_cstr(mrb, errnos[i].name);
+  mrb_value have = mrb_obj_iv_get(mrb, (struct RObject *)mod, name);
+  if (mrb_class_p(have)) return mrb_class_ptr(have);
+  struct RClass *c = mrb_define_class_under_id(mrb, mod, name, mrb_class_get(mrb, "SystemCallError"));
+  mrb_define_const(mrb, c, "Errno", mrb_fixnum_value(errnos[i].no));
+  for (size_t k = 0; k < COUNT(aliases); k++)
+    if (strcmp(aliases[k].target, errnos[i].name) == 0) mrb_define_const(mrb, mod, aliases[k].name, mrb_obj_value(c));
+  return c;
+}
+
+/* The index in errnos of a class name (or an alias's target); -1 if none. */
+static long errno_index(const char *name) {
+  for (size_t k = 0; k < COUNT(aliases); k++)
+    if (strcmp(aliases[k].name, name) == 0) name = aliases[k].target;
+  for (size_t i = 0; i < COUNT(errnos); i++)
+    if (strcmp(errnos[i].name, name) == 0) return (long)i;
+  return -1;
+}
+
 /* The class for an errno: Errno::EXXX, or SystemCallError for one mnrb does not name. */
 struct RClass *mnrb_errno_class(mrb_state *mrb, int no) {
-  struct RClass *errno_module = mrb_module_get(mrb, "Errno");
-  for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
-    if (errnos[i].no == no) return mrb_class_get_under(mrb, errno_module, errnos[i].name);
+  for (size_t i = 0; i < COUNT(errnos); i++)
+    if (errnos[i].no == no) return errno_class_at(mrb, i);
   return mrb_class_get(mrb, "SystemCallError");
+}
+
+/* Errno.const_missing(name): the class, made now; CRuby's NameError for any other name. */
+static mrb_value errno_const_missing(mrb_state *mrb, mrb_value self) {
+  mrb_sym name;
+  mrb_get_args(mrb, "n", &name);
+  long i = errno_index(mrb_sym_name(mrb, name));
+  if (i < 0) mrb_name_error(mrb, name, "uninitialized constant Errno::%n", name);
+  errno_class_at(mrb, (size_t)i);
+  return mrb_obj_iv_get(mrb, mrb_obj_ptr(self), name);   /* an alias's own constant, too */
+}
+
+/* Errno.__define_all: every class (for Errno.constants). */
+static mrb_value errno_define_all(mrb_state *mrb, mrb_value self) {
+  int ai = mrb_gc_arena_save(mrb);
+  for (size_t i = 0; i < COUNT(errnos); i++) { errno_class_at(mrb, i); mrb_gc_arena_restore(mrb, ai); }
+  return mrb_nil_value();
+}
+
+/* Errno.__errno_name?(name): whether Errno has (or makes on demand) a class of that name. */
+static mrb_value errno_name_p(mrb_state *mrb, mrb_value self) {
+  mrb_value name;
+  mrb_get_args(mrb, "o", &name);
+  if (mrb_symbol_p(name)) name = mrb_sym_str(mrb, mrb_symbol(name));
+  if (!mrb_string_p(name)) return mrb_false_value();
+  return mrb_bool_value(errno_index(mrb_string_value_cstr(mrb, &name)) >= 0);
 }
 
 /* SystemCallError.new(msg = nil, errno = nil); Errno::EXXX.new(msg = nil) */
@@ -96,15 +156,8 @@ void mnrb_init_errno(mrb_state *mrb) {
   mrb_define_method(mrb, sce, "errno", sce_errno, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, sce, "new", sce_new, MRB_ARGS_OPT(2));
   mrb_define_class_method(mrb, sce, "_sys_fail", sce_sys_fail, MRB_ARGS_ARG(1, 1));
-  struct RClass *errno_module = mrb_define_module(mrb, "Errno");
-  int ai = mrb_gc_arena_save(mrb);
-  for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++) {
-    struct RClass *c = mrb_define_class_under(mrb, errno_module, errnos[i].name, sce);
-    mrb_define_const(mrb, c, "Errno", mrb_fixnum_value(errnos[i].no));
-    mrb_gc_arena_restore(mrb, ai);
-  }
-  /* EWOULDBLOCK is EAGAIN on Linux: the same class, as in CRuby */
-  mrb_define_const(mrb, errno_module, "EWOULDBLOCK", mrb_obj_value(mrb_class_get_under(mrb, errno_module, "EAGAIN")));
-  mrb_define_const(mrb, errno_module, "EDEADLOCK", mrb_obj_value(mrb_class_get_under(mrb, errno_module, "EDEADLK")));
-  mrb_define_const(mrb, errno_module, "ENOTSUP", mrb_obj_value(mrb_class_get_under(mrb, errno_module, "EOPNOTSUPP")));
+  struct RClass *mod = mrb_define_module(mrb, "Errno");
+  mrb_define_class_method(mrb, mod, "const_missing", errno_const_missing, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, mod, "__define_all", errno_define_all, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, mod, "__errno_name?", errno_name_p, MRB_ARGS_REQ(1));
 }
