@@ -9,7 +9,9 @@ SANITIZE = {
 }
 
 def mnrb_gems(conf)
-  %w(stdlib stdlib-ext stdlib-io math metaprog).each { |box| conf.gembox box }
+  %w(stdlib stdlib-ext math metaprog).each { |box| conf.gembox box }
+  conf.gem core: 'mruby-io'             # stdlib-io's gems but mruby-socket, which mnrb-io builds
+  conf.gem core: 'mruby-print'          # into `require "socket"`
   conf.gem core: 'mruby-error'          # mrb_protect/mrb_ensure C API
   conf.gem core: 'mruby-catch'          # catch/throw
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-thread"

@@ -1,6 +1,6 @@
 # mnrb-net-http: a small Net::HTTP client (HTTP/1.1, keep-alive, Content-Length and chunked
 # bodies), URI for http URLs, and MNRB::HTTPServer, a thread-per-connection HTTP/1.1 server for
-# loopback tests and benchmarks. Plain Ruby on mruby-socket's TCPSocket/TCPServer; no TLS.
+# loopback tests and benchmarks. Plain Ruby on TCPSocket/TCPServer; no TLS.
 #
 # Nothing of it runs at boot: as in CRuby, `require "uri"`, `require "net/http"` (which brings
 # MNRB::HTTPServer too) and `require "open-uri"` load it (mnrb-require's mnrb_feature.h). Its Ruby
@@ -10,8 +10,8 @@ require_relative "../mnrb-require/feature_build"
 MRuby::Gem::Specification.new('mnrb-net-http') do |spec|
   spec.license = 'MIT'
   spec.author  = 'mnrb authors'
-  spec.summary = "Net::HTTP, URI and an HTTP/1.1 server helper on mruby-socket"
-  spec.add_dependency 'mruby-socket', core: 'mruby-socket'
+  spec.summary = "Net::HTTP, URI and an HTTP/1.1 server helper"
+  spec.add_dependency 'mnrb-io'                                    # sockets (require "socket")
   spec.add_dependency 'mruby-io',     core: 'mruby-io'
   spec.add_dependency 'mnrb-require'
   spec.add_dependency 'mnrb-thread'

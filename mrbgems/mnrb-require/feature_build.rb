@@ -11,14 +11,15 @@ module MNRBFeatures
   def self.compile(spec, prefix, features)
     build = spec.build
     code = "#{spec.build_dir}/features_code.c"
-    sources = features.values.flatten.map { |f| "#{spec.dir}/lib/#{f}.rb" }
+    path = ->(f) { f.start_with?("/") ? f : "#{spec.dir}/lib/#{f}.rb" }   # lib/ name, or a whole path
+    sources = features.values.flatten.map(&path)
     file code => [build.mrbcfile, __FILE__, *sources] do |t|
       mkdir_p File.dirname(t.name)
       File.open(t.name, "w") do |out|
         out.puts "/* Generated from lib/ by mnrb-require/feature_build.rb. */"
         out.puts "#pragma GCC diagnostic ignored \"-Wunused-function\"   /* each feature's empty *_init_syms */"
         features.each do |name, files|
-          build.mrbc.run out, files.map { |f| "#{spec.dir}/lib/#{f}.rb" }, "#{prefix}_#{name}", cdump: true, static: false
+          build.mrbc.run out, files.map(&path), "#{prefix}_#{name}", cdump: true, static: false
         end
       end
       # The bytecode is shared by every state: no symbol may need interning per state.

@@ -1,5 +1,5 @@
 # Built-in features that load at their first require, as CRuby's libraries do: uri, net/http
-# (with MNRB::HTTPServer), open-uri, timeout, stringio, benchmark, pp (Kernel#pp loads it). Each check runs in a fresh process, where nothing has
+# (with MNRB::HTTPServer), open-uri, socket, timeout, stringio, benchmark, pp (Kernel#pp loads it). Each check runs in a fresh process, where nothing has
 # required them yet. Ractors created after a require have the feature; one created before does
 # not (it sees definitions as they were when it started) and can require it itself. mnrb's
 # open-uri loads net/http at once (CRuby's when it first opens a URL).
@@ -17,6 +17,12 @@ class RequireOnDemandTest < MnTest::Case
                  fresh("[Object.const_defined?(:URI), Object.const_defined?(:Net), require('net/http'), " \
                        "require('net/http'), require('uri'), Object.const_defined?(:URI), " \
                        "$LOADED_FEATURES.any? { |f| f.end_with?('net/http.rb') }]")
+  end
+
+  def test_socket_loads_at_require
+    assert_equal "[false, true, true, 2, false]",
+                 fresh("[Object.const_defined?(:TCPSocket), require('socket'), Object.const_defined?(:TCPSocket), " \
+                       "Socket::AF_INET, require('socket')]")
   end
 
   def test_stdlib_pieces_load_at_require

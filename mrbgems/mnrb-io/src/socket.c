@@ -2,9 +2,15 @@
  * mruby-socket's blocking calls through the event loop: sockets are created non-blocking, accept,
  * connect, recv, recvfrom and send park the thread while the socket is not ready, and getaddrinfo
  * (which may ask a DNS server) runs as a blocking call without the GVL.
+ *
+ * Sockets load at `require "socket"`, as in CRuby: mruby-socket is built into this gem (its C and
+ * Ruby, by mrbgem.rake) instead of booting in every state, where its classes and ~200 constants
+ * were a tenth of a fresh ractor's memory.
  */
 #define _GNU_SOURCE
 #include "io_internal.h"
+#include "mnrb_feature.h"
+#include <mruby/proc.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -211,7 +217,12 @@ static mrb_value ai_s_lookup(mrb_state *mrb, mrb_value klass) {
   return list;
 }
 
-void mnrb_init_socket(mrb_state *mrb) {
+void mrb_mruby_socket_gem_init(mrb_state *mrb);   /* mruby-socket's socket.c, built into this gem */
+
+/* `require "socket"` (mnrb_feature.h): mruby-socket's classes, then mnrb's C methods on them; the
+ * Ruby code (mruby-socket's socket.rb, then lib/socket.rb) runs after. */
+static void socket_init(mrb_state *mrb) {
+  mrb_mruby_socket_gem_init(mrb);
   struct RClass *sock = mrb_class_get(mrb, "Socket");
   struct RClass *bsock = mrb_class_get(mrb, "BasicSocket");
   mrb_define_class_method(mrb, sock, "_socket", sock_s_socket, MRB_ARGS_REQ(3));
@@ -225,3 +236,8 @@ void mnrb_init_socket(mrb_state *mrb) {
   if (!mrb_const_defined_at(mrb, mrb_obj_value(sock), mrb_intern_lit(mrb, "SOMAXCONN")))
     mrb_define_const(mrb, sock, "SOMAXCONN", mrb_fixnum_value(SOMAXCONN));
 }
+
+extern const struct RProc mnrb_io_socket[];
+static const mnrb_feature socket_feature = { "socket", "socket.rb", NULL, mnrb_io_socket, socket_init };
+
+void mnrb_init_socket(mrb_state *mrb) { mnrb_feature_on_demand(mrb, &socket_feature); }

@@ -371,6 +371,7 @@ class IO
       child, io = IO.pipe
       redirect = { in: child }
     elsif m == "r+" || m == "w+"
+      require "socket"      # a socket pair (so, unlike CRuby, UNIXSocket and the rest get defined)
       io, child = UNIXSocket.pair
       redirect = { in: child, out: child }
     else

@@ -21,7 +21,8 @@ typedef struct mnrb_feature {
   const char *name;               /* what require names: "net/http" */
   const char *entry;              /* its $LOADED_FEATURES entry: "net/http.rb" */
   const char *const *requires;    /* features loaded first, NULL-terminated (or NULL) */
-  const struct RProc *code;       /* the top-level code, static (mrbc -S) */
+  const struct RProc *code;       /* the top-level code, static (mrbc -S), or NULL */
+  void (*init)(mrb_state *mrb);   /* C definitions, made before the code runs, or NULL */
 } mnrb_feature;
 
 /* Registers f (static storage) in mrb's MNRB::Loader; call from a gem's init. */

@@ -8,7 +8,6 @@ module MNRB
   module Loader
     # feature => [$LOADED_FEATURES entry, true when mnrb has what the feature defines]
     CONDITIONAL = {
-      "socket"      => ["socket.rb", -> { Object.const_defined?(:TCPSocket) }],
       "io/wait"     => ["io/wait.so", -> { IO.method_defined?(:wait_readable) }],
       "io/nonblock" => ["io/nonblock.so", -> { IO.method_defined?(:nonblock=) }],
       "set"         => ["set.rb", -> { Object.const_defined?(:Set) }],

@@ -160,6 +160,11 @@ loader_run_feature(mrb_state *mrb, mrb_value self)
   mrb_get_args(mrb, "o", &f);
   if (!mrb_cptr_p(f)) mrb_raise(mrb, E_TYPE_ERROR, "not a built-in feature");
   const mnrb_feature *feature = mrb_cptr(f);
+  if (feature->init) {
+    int ai = mrb_gc_arena_save(mrb);
+    feature->init(mrb);
+    mrb_gc_arena_restore(mrb, ai);
+  }
   if (!feature->code) return mrb_nil_value();            /* a name for what its requires load */
   struct RProc *proc = mrb_proc_new(mrb, feature->code->body.irep);
   proc->upper = NULL;

@@ -1,0 +1,117 @@
+# The Ruby half of mnrb's sockets (src/socket.c has the C half), loaded by `require "socket"` after
+# mruby-socket's own classes: getaddrinfo without the GVL, connects and accepts through the event
+# loop, CRuby's keyword arguments.
+
+class Addrinfo
+  # getaddrinfo(3) without holding the GVL (a DNS query must not stall the ractor)
+  def self.getaddrinfo(nodename, service, family = nil, socktype = nil, protocol = nil, flags = 0)
+    unless nodename.nil? || nodename.is_a?(String)
+      raise TypeError, "nodename must be String or nil"
+    end
+    service = service.to_s if service.is_a?(Integer)
+    unless service.nil? || service.is_a?(String)
+      raise TypeError, "service must be String, Integer, or nil"
+    end
+    family = socket_constant(family, "AF_", "PF_", "domain")
+    socktype = socket_constant(socktype, "SOCK_", nil, "type")
+    _lookup(nodename, service, family || 0, socktype || 0, protocol || 0, flags || 0).map do |sa, fam, type, proto|
+      new(sa, fam, type, proto)
+    end
+  end
+end
+
+class Addrinfo
+  # CRuby's names for a family or type: :INET, "INET", :AF_INET, :SOCK_STREAM, :STREAM ...
+  def self.socket_constant(v, prefix, alt_prefix, what)
+    return v unless v.is_a?(Symbol) || v.is_a?(String)
+    name = v.to_s
+    [name, "#{prefix}#{name}", alt_prefix && "#{alt_prefix}#{name}"].each do |c|
+      return Socket.const_get(c) if c && c.start_with?(prefix, *alt_prefix) && Socket.const_defined?(c)
+    end
+    raise SocketError, "unknown socket #{what}: #{name}"
+  end
+end
+
+class IPSocket
+  def recvfrom(maxlen, flags = 0)
+    msg, sa = _recvfrom(maxlen, flags)
+    ai = Addrinfo.new(sa)
+    family = ai.ipv6? ? "AF_INET6" : "AF_INET"
+    [msg, [family, ai.ip_port, ai.ip_address, ai.ip_address]]
+  end
+end
+
+class TCPSocket
+  # TCPSocket.new(host, port, local_host = nil, local_port = nil, connect_timeout: nil): tries each
+  # address getaddrinfo gives; a socket that failed to connect is closed.
+  def initialize(host, service, local_host = nil, local_service = nil, connect_timeout: nil)
+    if @init_with_fd
+      super(host, service)
+      return
+    end
+    error = nil
+    Addrinfo.foreach(host, service, nil, Socket::SOCK_STREAM) do |ai|
+      s = nil
+      begin
+        s = Socket._socket(ai.afamily, Socket::SOCK_STREAM, 0)
+        if local_host || local_service
+          local_host ||= (ai.afamily == Socket::AF_INET) ? "0.0.0.0" : "::"
+          local_service ||= "0"
+          bi = Addrinfo.getaddrinfo(local_host, local_service, ai.afamily, ai.socktype)[0]
+          Socket._bind(s, bi.to_sockaddr)
+        end
+        Socket._connect(s, ai.to_sockaddr, connect_timeout)
+        super(s, "r+")
+        return
+      rescue => e
+        IO._sysclose(s) if s
+        error = e
+      end
+    end
+    raise error || SocketError.new("getaddrinfo: no address for #{host}")
+  end
+end
+
+class TCPServer
+  # CRuby listens with a backlog of SOMAXCONN; mruby-socket's 5 drops connections under load.
+  def initialize(host = nil, service)
+    ai = Addrinfo.getaddrinfo(host, service, nil, Socket::SOCK_STREAM, nil, Socket::AI_PASSIVE)[0]
+    @init_with_fd = true
+    super(Socket._socket(ai.afamily, Socket::SOCK_STREAM, 0), "r+")
+    setsockopt(Socket::SOL_SOCKET, Socket::SO_REUSEADDR, true)
+    Socket._bind(fileno, ai.to_sockaddr)
+    listen(Socket::SOMAXCONN)
+    self
+  end
+
+  # The listening socket stays non-blocking (mruby-socket's toggled it back to blocking).
+  def accept_nonblock(exception: true)
+    if _wait(IO::READABLE, 0) == 0
+      return :wait_readable unless exception
+      raise IO::EAGAINWaitReadable, "accept(2) would block"
+    end
+    accept
+  end
+end
+
+class UNIXServer
+  def initialize(path)
+    fd = Socket._socket(Socket::AF_UNIX, Socket::SOCK_STREAM, 0)
+    begin
+      super(fd)
+      Socket._bind(fd, Socket.pack_sockaddr_un(path))
+      listen(Socket::SOMAXCONN)
+    rescue => e
+      IO._sysclose(fd) rescue nil
+      raise e
+    end
+    if block_given?
+      begin
+        yield self
+      ensure
+        close rescue nil
+        File.unlink(path) rescue nil
+      end
+    end
+  end
+end
