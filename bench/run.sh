@@ -99,7 +99,7 @@ bash bench/io.sh
 
 echo
 echo "Ractors (mnrb: one mrb_state per ractor). Ring of 1,000 ractors x 100 laps (the seed's gist shape,"
-echo "creation excluded; 10,000 ractors would need about 2 GB here), beside the thread ring of the same size:"
+echo "creation excluded; 10,000 ractors would need about 1.7 GB here), beside the thread ring of the same size:"
 for np in 1 2; do
   env RUBY_MAX_PROC=$np $MNRB bench/ractor_ring.rb 1000 100 | sed "s/^/  mnrb, $np native thread(s): /"
   env RUBY_MAX_PROC=$np $MNRB bench/ring.rb 1000 100 | sed "s/^/  mnrb, $np native thread(s): /"
@@ -107,6 +107,8 @@ done
 ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_VERSION'): /"
 echo "Ractor creation (1,000 ractors that each wait for a message):"
 $MNRB bench/ractor_create.rb 1000 | sed 's/^/  /'
+echo "Memory per ractor (resident set growth over 500 ractors waiting for a message):"
+env RUBY_MAX_PROC=1 $MNRB bench/ractor_memory.rb 500 | sed 's/^/  /'
 echo "Message throughput from the main ractor to another (one-way stream, bench/ractor_messages.rb):"
 $MNRB bench/ractor_messages.rb | sed 's/^/  mnrb:  /'
 ruby -W0 bench/ractor_messages.rb | sed 's/^/  CRuby: /'
