@@ -32,5 +32,6 @@ void mnrb_compat_stderr_write_safe(mrb_state *mrb, mrb_value str);
 struct RClass *mnrb_compat_system_exit_class(mrb_state *mrb);
 
 void mnrb_compat_init_env(mrb_state *mrb);
+void mnrb_compat_inspect_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */
