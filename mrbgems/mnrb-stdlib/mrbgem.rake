@@ -16,7 +16,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   spec.add_dependency 'mruby-sprintf',    core: 'mruby-sprintf'     # Benchmark formats
   spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'  # ljust, rjust, lines
   spec.add_dependency 'mruby-class-ext',  core: 'mruby-class-ext'   # Module#name for pp
-  spec.add_test_dependency 'mruby-rational', core: 'mruby-rational'
   spec.cc.include_paths << "#{dir}/../../core/include"             # mn_cpu_count
   MNRBFeatures.compile(spec, "mnrb_stdlib",
                        "timeout" => %w(timeout), "stringio" => %w(stringio),

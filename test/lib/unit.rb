@@ -103,6 +103,22 @@ module MnTest
       skip "fork under ThreadSanitizer" if MnTest.env("MNRB_SANITIZER") == "tsan"
     end
 
+    # What the block writes to $stdout, through a pipe (keep it under the pipe's capacity).
+    def capture_stdout
+      r, w = IO.pipe
+      saved = $stdout
+      $stdout = w
+      begin
+        yield
+      ensure
+        $stdout = saved
+        w.close
+      end
+      out = r.read
+      r.close
+      out
+    end
+
     # The exception a ractor raised, as take hands it over (Ractor::RemoteError's cause).
     def remote_cause(ractor)
       ractor.take

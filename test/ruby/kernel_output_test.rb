@@ -2,23 +2,8 @@
 # tools capture output by assigning it).
 
 class KernelOutputTest < MnTest::Case
-  def capture
-    r, w = IO.pipe
-    saved = $stdout
-    $stdout = w
-    begin
-      yield
-    ensure
-      $stdout = saved
-      w.close
-    end
-    out = r.read
-    r.close
-    out
-  end
-
   def test_each_writes_to_a_reassigned_stdout
-    out = capture do
+    out = capture_stdout do
       puts "a", ["b", ["c"]]
       print "d", 1, "\n"
       p :e, [1]
@@ -28,7 +13,7 @@ class KernelOutputTest < MnTest::Case
   end
 
   def test_return_values_are_cruby_s
-    capture do
+    capture_stdout do
       assert_nil puts("x")
       assert_nil print("x")
       assert_nil p
@@ -53,7 +38,7 @@ class KernelOutputTest < MnTest::Case
   end
 
   def test_threads_write_to_the_stdout_they_see
-    out = capture { 4.times.map { |i| Thread.new { puts "t#{i}" } }.each(&:join) }
+    out = capture_stdout { 4.times.map { |i| Thread.new { puts "t#{i}" } }.each(&:join) }
     assert_equal %w(t0 t1 t2 t3), out.split("\n").sort
   end
 end
