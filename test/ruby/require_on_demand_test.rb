@@ -79,4 +79,12 @@ class RequireOnDemandTest < MnTest::Case
       server.shutdown
     end
   end
+
+  # The loader's internal entry point refuses anything but a registered feature (no crash).
+  def test_run_feature_refuses_what_is_no_feature
+    mnrb_only
+    [1, nil, Object.new, "net/http"].each do |bad|
+      assert_raise(TypeError) { MNRB::Loader.run_feature(bad) }
+    end
+  end
 end

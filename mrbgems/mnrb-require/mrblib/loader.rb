@@ -5,8 +5,8 @@
 #   "/", "./", "../" or "~" are paths (relative ones from the current directory).
 # - Features mnrb has built in (MNRB::Loader.provide, provided.rb) are always loaded: require
 #   returns false for them, whatever $LOAD_PATH holds. Those CRuby users reach only through
-#   require (uri, net/http: mnrb_feature.h) load at their first require, which returns true,
-#   and in a ractor created later before its code runs (replay).
+#   require (socket, timeout, net/http...: mnrb_feature.h) load at their first require, which
+#   returns true, and in a ractor created later before its code runs (replay).
 # - The thread that calls require loads the file; other threads keep running. A thread requiring a
 #   file another thread is loading waits until that load ends, then returns false (or loads it
 #   itself if the load raised), as CRuby's load lock does. A thread requiring a file it is itself
@@ -26,8 +26,9 @@ module MNRB
     # the features of ON_DEMAND loaded in this state, each after those it requires
     LOADED_ON_DEMAND = []
     # methods whose frames a LoadError's backtrace leaves out
-    LOADER_METHODS = %w(require require_relative load require_path require_on_demand run_feature claim cannot_load find_feature
-                        find_file search_load_path synchronize loop warn_circular)
+    LOADER_METHODS = %w(require require_relative load require_path require_on_demand run_feature claim
+                        cannot_load find_feature find_file search_load_path synchronize loop
+                        warn_circular)
 
     class << self
       def require(feature)

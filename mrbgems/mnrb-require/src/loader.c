@@ -17,6 +17,7 @@
 ** constants stay in that module.
 */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,26 @@ loader_exec_string(mrb_state *mrb, mrb_value self)
   return exec_proc(mrb, proc, mrb_false_value());
 }
 
+/* Every feature registered, process-wide (the same static records in every state): run_feature
+   runs only these, whatever pointer Ruby code hands it. */
+static pthread_mutex_t features_lock = PTHREAD_MUTEX_INITIALIZER;
+static const mnrb_feature *features[64];   /* guarded by features_lock */
+static size_t nfeatures;
+
+static mrb_bool
+feature_known(const mnrb_feature *f, mrb_bool add)
+{
+  mrb_bool known = FALSE;
+  pthread_mutex_lock(&features_lock);
+  for (size_t i = 0; i < nfeatures && !known; i++) known = features[i] == f;
+  if (!known && add && nfeatures < sizeof features / sizeof features[0]) {
+    features[nfeatures++] = f;
+    known = TRUE;
+  }
+  pthread_mutex_unlock(&features_lock);
+  return known;
+}
+
 /* MNRB::Loader.run_feature(f): runs a built-in feature's code as a required file's. Its static
    top-level proc is read-only and shared by every state: this state runs a proc of its own over
    the same bytecode (static bytecode is never reference-counted). */
@@ -158,7 +179,7 @@ loader_run_feature(mrb_state *mrb, mrb_value self)
 {
   mrb_value f;
   mrb_get_args(mrb, "o", &f);
-  if (!mrb_cptr_p(f)) mrb_raise(mrb, E_TYPE_ERROR, "not a built-in feature");
+  if (!mrb_cptr_p(f) || !feature_known(mrb_cptr(f), FALSE)) mrb_raise(mrb, E_TYPE_ERROR, "not a built-in feature");
   const mnrb_feature *feature = mrb_cptr(f);
   if (feature->init) {
     int ai = mrb_gc_arena_save(mrb);
@@ -175,6 +196,7 @@ loader_run_feature(mrb_state *mrb, mrb_value self)
 void
 mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f)
 {
+  if (!feature_known(f, TRUE)) mrb_raise(mrb, E_RUNTIME_ERROR, "too many built-in features");
   mrb_value requires = mrb_ary_new(mrb);
   for (const char *const *r = f->requires; r && *r; r++) mrb_ary_push(mrb, requires, mrb_str_new_cstr(mrb, *r));
   mrb_value argv[4] = { mrb_str_new_cstr(mrb, f->name), mrb_str_new_cstr(mrb, f->entry), requires,
