@@ -203,6 +203,7 @@ struct mn_nt {
   uint64_t next_tick;       /* the timer's tick count when it was put there */
   unsigned next_checks;     /* safepoints its filler passed since (its own native thread only) */
   unsigned next_streak;     /* slot takes in a row while the run queue waited (fairness) */
+  unsigned handoff_quiet;   /* slot takes in a row at the filler's wait, none flushed (capped) */
   /* owned by the native thread itself */
   mn_ractor *serving;       /* the ractor it runs for the pool now (NULL: none) */
   bool in_call;             /* in a blocking call, out of the pool */

@@ -233,6 +233,7 @@ static bool flush_slot_locked(mn_nt *nt) {
   mn_ractor *r = MN_RELAXED(&nt->next_ractor);
   if (!r) return false;
   MN_SET_RELAXED(&nt->next_ractor, NULL);
+  nt->handoff_quiet = 0;              /* its filler did not wait soon: fillers check again */
   return queue_locked(r);
 }
 
@@ -251,7 +252,10 @@ static mn_nt *handoff_nt(void) {
  * the running ractor keeps computing: its safepoints look (mn_handoff_check) and, after
  * MN_HANDOFF_CHECKS of them, move it to the run queue, waking an idle native thread (Go's spinning
  * thread steals a runnext after 3 us in the same way); a blocking call or the timer's tick do the
- * same. A second ractor readied meanwhile takes the slot and the older one goes to the queue, as in
+ * same. Asking for those looks costs the sender an interrupt per message, which a chain of
+ * messages does not need: after MN_HANDOFF_QUIET slot takes in a row at the filler's wait, fillers
+ * on this native thread are not asked, until a slot has to be moved (by the tick, at most two
+ * ticks later) and they are asked again. A second ractor readied meanwhile takes the slot and the older one goes to the queue, as in
  * Go. */
 void mn_pool_submit(mn_ractor *r) {
   bool spawn = false, check = false;
@@ -262,7 +266,8 @@ void mn_pool_submit(mn_ractor *r) {
     MN_SET_RELAXED(&nt->next_ractor, r);
     /* Safepoints need to look only if another native thread could run it (one is idle, or may be
      * started): with one native thread (or all busy) the slot just orders the work. */
-    check = pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc);
+    check = (pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc)) &&
+            nt->handoff_quiet < MN_HANDOFF_QUIET;
     nt->next_tick = ticks;
     nt->next_checks = 0;
     if (old) spawn = queue_locked(old);
@@ -340,6 +345,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
       if (spawn) { pthread_mutex_unlock(&pool.lock); spawn_shared(); pthread_mutex_lock(&pool.lock); }
     } else {
       handoffs++;
+      if (nt->handoff_quiet < MN_HANDOFF_QUIET) nt->handoff_quiet++;
       pthread_mutex_unlock(&pool.lock);
       return r;
     }

@@ -67,6 +67,21 @@ TEST(ractors_handing_messages_to_each_other_share_one_native_thread) {
   CHECK(atomic_load(&same_nt) >= ROUNDS * 9 / 10);
   CHECK(out[1] >= 2 * ROUNDS * 9 / 10);   /* each message ran its receiver from the slot */
 }
+/* A chain of messages does not ask its senders to check the slot at every message: after
+ * MN_HANDOFF_QUIET slot takes at the sender's wait, none is asked until the tick moves a slot. */
+static _Atomic long checks_asked;
+static void count_check(mn_ractor *r, void *user) { atomic_fetch_add(&checks_asked, 1); }
+static const mn_ractor_ops counting_ops = { .request_handoff_check = count_check };
+TEST(a_chain_of_messages_stops_asking_for_slot_checks) {
+  mn_config c = harness_config();
+  c.max_proc = 2;            /* an idle native thread: checks would be asked for */
+  uint64_t out[2] = { 0, 0 };
+  atomic_store(&same_nt, 0);
+  harness_run(&c, &counting_ops, ping_main, out);
+  long asked = atomic_load(&checks_asked);
+  CHECK(asked >= 1);          /* the first messages ask */
+  CHECK(asked < ROUNDS / 20); /* (every message asked before: ROUNDS) */
+}
 TEST(without_the_hand_off_every_message_goes_through_the_run_queue) {
   mn_config c = harness_config();
   c.max_proc = 2;

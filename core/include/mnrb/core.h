@@ -84,6 +84,11 @@ typedef struct mn_ractor_ops {
  * clock keeps a message's cost down: a clock read per message was 3% of a ractor ring. */
 bool mn_handoff_check(void);
 #define MN_HANDOFF_CHECKS 64u
+/* After this many slot takes in a row at the filler's wait (a chain of messages: each ractor sends
+ * and waits), fillers on that native thread are no longer asked to check (the request and the
+ * check were ~10% of a 2-native-thread ractor ring); the first slot the timer's tick has to move
+ * (a filler that kept computing) makes them ask again. */
+#define MN_HANDOFF_QUIET 16u
 
 mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user);
 /* All its threads must be dead. After it returns, no ops callback runs for r any more. */
