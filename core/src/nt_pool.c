@@ -255,8 +255,9 @@ static mn_nt *handoff_nt(void) {
  * same. Asking for those looks costs the sender an interrupt per message, which a chain of
  * messages does not need: after MN_HANDOFF_QUIET slot takes in a row at the filler's wait, fillers
  * on this native thread are not asked, until a slot has to be moved (by the tick, at most two
- * ticks later) and they are asked again. A second ractor readied meanwhile takes the slot and the older one goes to the queue, as in
- * Go. */
+ * ticks later) and they are asked again. A second ractor readied meanwhile takes the slot and the
+ * older one goes to the queue, as in Go.
+ */
 void mn_pool_submit(mn_ractor *r) {
   bool spawn = false, check = false;
   mn_nt *nt = handoff_nt();

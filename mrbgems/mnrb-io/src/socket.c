@@ -240,4 +240,4 @@ static void socket_init(mrb_state *mrb) {
 extern const struct RProc mnrb_io_socket[];
 static const mnrb_feature socket_feature = { "socket", "socket.rb", NULL, mnrb_io_socket, socket_init };
 
-void mnrb_init_socket(mrb_state *mrb) { mnrb_feature_on_demand(mrb, &socket_feature); }
+void mnrb_init_socket(mrb_state *mrb) { mnrb_feature_on_demand(mrb, &socket_feature, 1); }

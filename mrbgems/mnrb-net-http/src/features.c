@@ -10,17 +10,17 @@
 extern const struct RProc mnrb_net_http_uri[], mnrb_net_http_net_http[], mnrb_net_http_open_uri[];
 
 static const char *const net_http_requires[] = { "uri", "socket", "timeout", "stringio", NULL };
-static const char *const open_uri_requires[] = { "net/http", NULL };
+static const char *const needs_net_http[] = { "net/http", NULL };
 
 static const mnrb_feature features[] = {
   { "uri", "uri.rb", NULL, mnrb_net_http_uri },
   { "net/http", "net/http.rb", net_http_requires, mnrb_net_http_net_http },
-  { "net/protocol", "net/protocol.rb", open_uri_requires, NULL },
-  { "open-uri", "open-uri.rb", open_uri_requires, mnrb_net_http_open_uri },
+  { "net/protocol", "net/protocol.rb", needs_net_http, NULL },
+  { "open-uri", "open-uri.rb", needs_net_http, mnrb_net_http_open_uri },
 };
 
 void mrb_mnrb_net_http_gem_init(mrb_state *mrb) {
-  for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) mnrb_feature_on_demand(mrb, &features[i]);
+  mnrb_feature_on_demand(mrb, features, sizeof features / sizeof features[0]);
 }
 
 void mrb_mnrb_net_http_gem_final(mrb_state *mrb) { (void)mrb; }

@@ -25,7 +25,7 @@ typedef struct mnrb_feature {
   void (*init)(mrb_state *mrb);   /* C definitions, made before the code runs, or NULL */
 } mnrb_feature;
 
-/* Registers f (static storage) in mrb's MNRB::Loader; call from a gem's init. */
-void mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f);
+/* Registers the n features at f (static storage) in mrb's MNRB::Loader; call from a gem's init. */
+void mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f, size_t n);
 
 #endif

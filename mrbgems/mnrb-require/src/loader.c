@@ -193,8 +193,8 @@ loader_run_feature(mrb_state *mrb, mrb_value self)
   return exec_proc(mrb, proc, mrb_false_value());
 }
 
-void
-mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f)
+static void
+register_feature(mrb_state *mrb, const mnrb_feature *f)
 {
   if (!feature_known(f, TRUE)) mrb_raise(mrb, E_RUNTIME_ERROR, "too many built-in features");
   mrb_value requires = mrb_ary_new(mrb);
@@ -202,6 +202,16 @@ mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f)
   mrb_value argv[4] = { mrb_str_new_cstr(mrb, f->name), mrb_str_new_cstr(mrb, f->entry), requires,
                         mrb_cptr_value(mrb, (void *)f) };
   mrb_funcall_argv(mrb, mrb_obj_value(loader_module(mrb)), mrb_intern_lit(mrb, "on_demand"), 4, argv);
+}
+
+void
+mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f, size_t n)
+{
+  int ai = mrb_gc_arena_save(mrb);
+  for (size_t i = 0; i < n; i++) {
+    register_feature(mrb, &f[i]);
+    mrb_gc_arena_restore(mrb, ai);
+  }
 }
 
 /* The file of the nearest Ruby frame below this C method's (the code that called it), or NULL

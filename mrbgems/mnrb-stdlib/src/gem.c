@@ -20,7 +20,7 @@ void
 mrb_mnrb_stdlib_gem_init(mrb_state *mrb)
 {
   mnrb_stdlib_etc_init(mrb);
-  for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) mnrb_feature_on_demand(mrb, &features[i]);
+  mnrb_feature_on_demand(mrb, features, sizeof features / sizeof features[0]);
 }
 
 void
