@@ -12,7 +12,7 @@ class SignalException < Exception
     else
       name = sig.to_s.sub(/\ASIG/, "") rescue sig.to_s
       name = name[3..-1] if name.start_with?("SIG")
-      @signo = Signal.list[name]
+      @signo = Signal::LIST[name.to_sym]
       raise ArgumentError, "unsupported signal 'SIG#{name}'" unless @signo
       super("SIG#{name}")
     end
@@ -30,23 +30,26 @@ class Interrupt < SignalException
 end
 
 module Signal
+  # names without SIG => numbers (Linux x86-64); Symbol keys, so that a state holds no Strings for it
+  # (every Ractor is a state and boots this)
   LIST = {
-    "EXIT" => 0, "HUP" => 1, "INT" => 2, "QUIT" => 3, "ILL" => 4, "TRAP" => 5, "ABRT" => 6, "IOT" => 6,
-    "BUS" => 7, "FPE" => 8, "KILL" => 9, "USR1" => 10, "SEGV" => 11, "USR2" => 12, "PIPE" => 13,
-    "ALRM" => 14, "TERM" => 15, "STKFLT" => 16, "CHLD" => 17, "CLD" => 17, "CONT" => 18, "STOP" => 19,
-    "TSTP" => 20, "TTIN" => 21, "TTOU" => 22, "URG" => 23, "XCPU" => 24, "XFSZ" => 25, "VTALRM" => 26,
-    "PROF" => 27, "WINCH" => 28, "IO" => 29, "POLL" => 29, "PWR" => 30, "SYS" => 31
+    EXIT: 0, HUP: 1, INT: 2, QUIT: 3, ILL: 4, TRAP: 5, ABRT: 6, IOT: 6, BUS: 7, FPE: 8, KILL: 9,
+    USR1: 10, SEGV: 11, USR2: 12, PIPE: 13, ALRM: 14, TERM: 15, STKFLT: 16, CHLD: 17, CLD: 17,
+    CONT: 18, STOP: 19, TSTP: 20, TTIN: 21, TTOU: 22, URG: 23, XCPU: 24, XFSZ: 25, VTALRM: 26,
+    PROF: 27, WINCH: 28, IO: 29, POLL: 29, PWR: 30, SYS: 31
   }
   # what mnrb does with these when no trap is set: raise in the main thread, as CRuby
   RAISING = [1, 2, 3, 10, 12, 15]
   @handlers = {}
 
   def self.list
-    LIST.dup
+    h = {}
+    LIST.each { |k, v| h[k.to_s] = v }
+    h
   end
 
   def self.signame(signo)
-    LIST.each { |k, v| return k if v == signo && k != "IOT" && k != "CLD" && k != "POLL" }
+    LIST.each { |k, v| return k.to_s if v == signo && k != :IOT && k != :CLD && k != :POLL }
     nil
   end
 
@@ -58,7 +61,7 @@ module Signal
     when String, Symbol
       name = sig.to_s
       name = name[3..-1] if name.start_with?("SIG")
-      LIST[name] or raise ArgumentError, "unsupported signal 'SIG#{name}'"
+      LIST[name.to_sym] or raise ArgumentError, "unsupported signal 'SIG#{name}'"
     else
       raise ArgumentError, "bad signal type #{sig.class}"
     end
@@ -227,9 +230,10 @@ module Process
   end
 
   REDIRECT_KEYS = { in: 0, out: 1, err: 2 }
-  # reserved words and special built-ins: a command starting with one needs the shell (CRuby)
-  SHELL_WORDS = %w(! . : break case continue do done elif else esac eval exec exit export fi for if
-                   in readonly return set shift then times trap unset until while)
+  # reserved words and special built-ins: a command starting with one needs the shell (CRuby);
+  # one String, space-separated and -delimited
+  SHELL_WORDS = " ! . : break case continue do done elif else esac eval exec exit export fi for if " \
+                "in readonly return set shift then times trap unset until while "
 
   # spawn([env,] command... [,options]): the pid. A single string with shell characters runs in
   # /bin/sh -c, as CRuby. Options: :in, :out, :err, Integer fds or IOs as keys; values: a path, [path,
@@ -263,7 +267,7 @@ module Process
       return ["/bin/sh", "-c", cmd] if shell
       words = cmd.split(" ")
       raise Errno::ENOENT, cmd if words.empty?
-      return ["/bin/sh", "-c", cmd] if SHELL_WORDS.include?(words[0])
+      return ["/bin/sh", "-c", cmd] if SHELL_WORDS.include?(" #{words[0]} ")
       return words
     end
     first = args[0].is_a?(Array) ? args[0][0] : args[0]

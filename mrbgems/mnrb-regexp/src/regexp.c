@@ -200,7 +200,8 @@ static mrb_value regexp_s_new(mrb_state *mrb, mrb_value cls) {
 
 /* The literal cache's fast path: the last Regexp each call site (irep, pc of the caller's OP_SEND)
  * got, checked against the source and flags before use (an interpolated literal's source varies).
- * Entries point at Regexps the cache Hash holds; both are emptied together. */
+ * Entries point at Regexps the cache Hash holds; both are emptied together. The table (8 KiB) is
+ * made at the state's first literal: every ractor is a state, and most never use a Regexp. */
 #define SITES 256
 typedef struct {
   const void *irep; const mrb_code *pc;
@@ -214,12 +215,16 @@ static mrb_value sites_data(mrb_state *mrb, mrb_value cls) {
   mrb_value v = mrb_iv_get(mrb, cls, MRB_SYM(__literal_sites));
   if (mrb_data_p(v) && DATA_TYPE(v) == &sites_type) return v;
   struct RData *d = mrb_data_object_alloc(mrb, mrb->object_class, NULL, &sites_type);
-  d->data = mrb_calloc(mrb, SITES, sizeof(literal_site));
   mrb_iv_set(mrb, cls, MRB_SYM(__literal_sites), mrb_obj_value(d));
   return mrb_obj_value(d);
 }
 
-static literal_site *sites_of(mrb_state *mrb, mrb_value cls) { return DATA_PTR(sites_data(mrb, cls)); }
+static literal_site *sites_table(mrb_state *mrb, mrb_value data) {
+  if (!DATA_PTR(data)) DATA_PTR(data) = mrb_calloc(mrb, SITES, sizeof(literal_site));
+  return DATA_PTR(data);
+}
+
+static literal_site *sites_of(mrb_state *mrb, mrb_value cls) { return sites_table(mrb, sites_data(mrb, cls)); }
 
 static mrb_bool same_pattern(mrb_value re, const char *src, mrb_int len, int options) {
   rx_regexp *r = DATA_PTR(re);
@@ -324,7 +329,7 @@ static mrb_value regexp_literal(mrb_state *mrb, mrb_value self) {
   mrb_sym sym = mrb_symbol(argv[0]);
   int options = (int)(mrb_integer(argv[1]) & RX_OPTS);
   mrb_value cls = mrb_proc_cfunc_env_get(mrb, 0);
-  site_ref site = caller_site(mrb, DATA_PTR(mrb_proc_cfunc_env_get(mrb, 1)));
+  site_ref site = caller_site(mrb, sites_table(mrb, mrb_proc_cfunc_env_get(mrb, 1)));
   /* irep and pc name the site; sym and options guard against a freed irep's address reused */
   if (site_is_there(site) && site.entry->sym == sym && site.entry->options == options)
     return mrb_obj_value(site.entry->re);

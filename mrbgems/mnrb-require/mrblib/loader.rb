@@ -26,7 +26,7 @@ module MNRB
     # the features of ON_DEMAND loaded in this state, each after those it requires
     LOADED_ON_DEMAND = []
     # methods whose frames a LoadError's backtrace leaves out
-    LOADER_METHODS = %w(require require_relative load require_path require_on_demand run_feature claim
+    LOADER_METHODS = %i(require require_relative load require_path require_on_demand run_feature claim
                         cannot_load find_feature find_file search_load_path synchronize loop
                         warn_circular)
 
@@ -207,7 +207,7 @@ module MNRB
       # The loader's own frames (built in, so they show their caller's place) folded into one
       # "in require" frame, as CRuby's report starts at require; none without a place (-r).
       def backtrace_from_require(bt)
-        k = bt.index { |l| !LOADER_METHODS.include?(l.split(":in ", 2)[1].to_s) } || bt.size
+        k = bt.index { |l| !LOADER_METHODS.include?(l.split(":in ", 2)[1].to_s.to_sym) } || bt.size
         bt[(k > 0 ? k - 1 : 0), bt.size].reject { |l| l.start_with?("(unknown)") }
       end
 
