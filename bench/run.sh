@@ -98,12 +98,18 @@ ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'
 bash bench/io.sh
 
 echo
-echo "Ractors (mnrb: one mrb_state per ractor). Ring of 1,000 ractors x 100 laps (the seed's gist shape,"
-echo "creation excluded; 10,000 ractors would need about 1.7 GB here), beside the thread ring of the same size:"
+echo "Ractors (mnrb: one mrb_state per ractor). The seed's ring: 10,000 ractors x 1,000 laps (10M messages,"
+echo "creation excluded; about 1.4 GB), beside mnrb's thread ring of the same size (target: at most 1.5x):"
 for np in 1 2; do
-  env RUBY_MAX_PROC=$np $MNRB bench/ractor_ring.rb 1000 100 | sed "s/^/  mnrb, $np native thread(s): /"
-  env RUBY_MAX_PROC=$np $MNRB bench/ring.rb 1000 100 | sed "s/^/  mnrb, $np native thread(s): /"
+  r=$(env RUBY_MAX_PROC=$np $MNRB bench/ractor_ring.rb 10000 1000)
+  t=$(env RUBY_MAX_PROC=$np $MNRB bench/ring.rb 10000 1000)
+  echo "  mnrb, $np native thread(s): $r"
+  echo "  mnrb, $np native thread(s): $t"
+  echo "$r $t" | awk -v np=$np '{ for (i = 1; i <= NF; i++) if ($i ~ /ns\/hand-off/) v[++n] = $(i - 1) + 0
+    printf "  ractor ring / thread ring, %d native thread(s): %.2fx\n", np, v[1] / v[2] }'
 done
+echo "Ring of 1,000 ractors x 100 laps, mnrb and CRuby $(ruby -e 'print RUBY_VERSION') (CRuby's 10,000-ractor ring would take about 14 minutes here):"
+env RUBY_MAX_PROC=1 $MNRB bench/ractor_ring.rb 1000 100 | sed "s/^/  mnrb, 1 native thread: /"
 ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_VERSION'): /"
 echo "Ractor creation (1,000 ractors that each wait for a message):"
 $MNRB bench/ractor_create.rb 1000 | sed 's/^/  /'

@@ -15,6 +15,31 @@ class RactorCopyTest < MnTest::Case
     end
   end
 
+  # a received nil, true, false or small Integer is read without the general reader (mnrb); the
+  # Integers at and past the edge of the small ones take the general path and must come back whole
+  def test_integers_at_the_edge_of_immediates
+    max = 2**62 + (2**62 - 1)             # mnrb Integers are 64-bit (2**63 raises RangeError)
+    [2**61 - 1, 2**61, -2**61, -2**61 - 1, 2**62, max, -max - 1].each do |v|
+      got = round_trip(v)
+      assert_equal v, got
+      assert_equal Integer, got.class
+    end
+  end
+
+  def test_a_stream_of_immediates_arrives_in_order
+    r = Ractor.new do
+      got = []
+      while (v = Ractor.receive) != :end
+        got << v
+      end
+      got
+    end
+    sent = [nil, true, false] + (0...200).to_a + [2**62, nil]
+    sent.each { |v| r.send v }
+    r.send :end
+    assert_equal sent, r.take
+  end
+
   def test_string_is_a_copy
     s = "hello"
     t = round_trip(s)

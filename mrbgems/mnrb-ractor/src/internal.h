@@ -44,6 +44,10 @@ mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v);
 mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v);
 /* A fresh copy of the message's object graph in mrb's heap. The message stays as it is. */
 mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m);
+/* A message of one nil, true, false or fixnum (the ring's token, the common case): its value, read
+ * without the reader (which can raise, so needs protecting) and without allocating. FALSE for
+ * anything else. */
+mrb_bool mnrb_msg_immediate(mrb_state *mrb, const mnrb_msg *m, mrb_value *v);
 void mnrb_msg_free(mnrb_msg *m);
 /* The class or module named "A::B::C" (n bytes at p) in mrb, or NULL. */
 struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n);
@@ -78,7 +82,8 @@ struct mnrb_ractor_rec {
   /* guarded by lock */
   mnrb_rstate state;
   mnrb_msg *in_head, *in_tail; /* incoming messages (#send), in order */
-  mrb_bool in_closed, out_closed;
+  _Atomic mrb_bool in_closed;  /* written under lock; #send also reads it first without (set for good) */
+  mrb_bool out_closed;
   mnrb_rwaitq receivers;       /* its threads in Ractor.receive */
   mnrb_rwaitq yielders;        /* its threads in Ractor.yield, each offering w->msg */
   mnrb_rwaitq takers;          /* any ractor's threads in #take, #value, #join on it */

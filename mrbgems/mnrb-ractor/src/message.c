@@ -29,6 +29,7 @@
 #include <mruby/data.h>
 #include <mruby/error.h>
 #include <mruby/hash.h>
+#include <mruby/numeric.h>
 #include <mruby/presym.h>
 #include <mruby/range.h>
 #include <mruby/string.h>
@@ -558,6 +559,25 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
     truncated(mrb);
   }
   return mrb_nil_value();
+}
+
+mrb_bool mnrb_msg_immediate(mrb_state *mrb, const mnrb_msg *m, mrb_value *v) {
+  if (m->len == 0 || m->nxrefs > 0) return FALSE;
+  const uint8_t *b = m->buf;
+  switch (b[0]) {
+  case T_NIL: if (m->len != 1) return FALSE; *v = mrb_nil_value(); return TRUE;
+  case T_TRUE: if (m->len != 1) return FALSE; *v = mrb_true_value(); return TRUE;
+  case T_FALSE: if (m->len != 1) return FALSE; *v = mrb_false_value(); return TRUE;
+  case T_INT: {
+    int64_t i;
+    if (m->len != 9) return FALSE;
+    memcpy(&i, b + 1, 8);
+    if (!FIXABLE((mrb_int)i)) return FALSE;          /* a boxed Integer allocates */
+    *v = mrb_fixnum_value((mrb_int)i);
+    return TRUE;
+  }
+  default: return FALSE;
+  }
 }
 
 mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m) {

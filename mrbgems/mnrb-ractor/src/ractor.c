@@ -68,8 +68,13 @@ static mrb_value materialize_body(mrb_state *mrb, void *m) { return mnrb_msg_mat
 
 /* Materializes a message that is ours, and frees it whatever happens. */
 static mrb_value materialize_owned(mrb_state *mrb, mnrb_msg *m) {
+  mrb_value v;
+  if (mnrb_msg_immediate(mrb, m, &v)) {
+    mnrb_msg_free(m);
+    return v;
+  }
   mrb_bool failed;
-  mrb_value v = mrb_protect_error(mrb, materialize_body, m, &failed);
+  v = mrb_protect_error(mrb, materialize_body, m, &failed);
   mnrb_msg_free(m);
   if (failed) mrb_exc_raise(mrb, v);
   return v;
@@ -94,7 +99,10 @@ static void wait_on(mrb_state *mrb, mnrb_ractor_rec *r, mnrb_rwaitq *q, mnrb_rwa
   }
 }
 
+/* Thread#raise/kill and termination, if any are pending (the lock is let go only then: a message
+ * hand-off checks with it held). */
 static void check_interrupts_unlocked(mrb_state *mrb, mnrb_ractor_rec *r) {
+  if (!mnrb_interrupts_pending(mrb)) return;
   pthread_mutex_unlock(&r->lock);
   mnrb_check_interrupts(mrb);
   pthread_mutex_lock(&r->lock);
@@ -106,10 +114,9 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   mrb_bool move;
   mrb_value obj = arg_and_flag(mrb, "move", &move);
   mnrb_ractor_rec *r = self_record(mrb, self);
-  pthread_mutex_lock(&r->lock);
-  mrb_bool closed = r->in_closed;        /* checked first too: a refused move leaves the object */
-  pthread_mutex_unlock(&r->lock);
-  if (closed) raise_closed(mrb, "incoming");
+  /* checked first too (a refused move leaves the object), without the lock: closing is for good,
+   * and the check under the lock below is the one that counts */
+  if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_closed(mrb, "incoming");
   mnrb_msg *m = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
   pthread_mutex_lock(&r->lock);
   if (r->in_closed) {

@@ -147,6 +147,13 @@ static mrb_noreturn void deliver(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind
   mrb_exc_raise(mrb, exc);
 }
 
+static mrb_bool ints_pending(mnrb_thread *th) {
+  mnrb_vm *vm = th->vm;
+  return th->pending != MNRB_INT_NONE || th->ndeferred > 0 ||
+         (th == vm->main && (__atomic_load_n(&vm->terminate, __ATOMIC_ACQUIRE) ||
+                             __atomic_load_n(&vm->signals, __ATOMIC_RELAXED)));
+}
+
 static void check_ints(mrb_state *mrb, mnrb_thread *th, mrb_bool blocking) {
   mnrb_vm *vm = th->vm;
   if (__atomic_load_n(&vm->terminate, __ATOMIC_ACQUIRE) && th == vm->main && !th->killed && !th->finished)
@@ -603,6 +610,7 @@ MRB_API mn_park_result mnrb_wait(mrb_state *mrb, mn_wait_reason why, uint64_t de
 }
 
 MRB_API void mnrb_check_interrupts(mrb_state *mrb) { mnrb_check_ints(mrb, mnrb_current(mrb)); }
+MRB_API mrb_bool mnrb_interrupts_pending(mrb_state *mrb) { return ints_pending(mnrb_current(mrb)); }
 
 /* ---------------- opening and closing ---------------- */
 

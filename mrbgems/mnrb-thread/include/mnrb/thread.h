@@ -69,6 +69,8 @@ MRB_API mrb_bool mnrb_current_is_main(mrb_state *mrb);
  * mnrb_check_interrupts (Thread#raise/kill, termination) once out of your wait list. */
 MRB_API mn_park_result mnrb_wait(mrb_state *mrb, mn_wait_reason why, uint64_t deadline, const char *on);
 MRB_API void mnrb_check_interrupts(mrb_state *mrb);
+/* Whether mnrb_check_interrupts has anything to do (read-only: callable with your own locks held). */
+MRB_API mrb_bool mnrb_interrupts_pending(mrb_state *mrb);
 
 /* ---- for tools built on the core's event hooks (mrbgems/mnrb-gvltools) ---- */
 
