@@ -1,4 +1,4 @@
-# mnrb build. `make` builds bin/mnrb and bin/mnrb-trace; `make test` builds the sanitizer variants too and runs every
+# mnrb build. `make` builds bin/mnrb, bin/mnrb-trace and bin/mnrb-tune; `make test` builds the sanitizer variants too and runs every
 # test; `make bench` and `make demo` run the benchmarks. Everything it needs it installs or fetches
 # itself (scripts/deps.sh, scripts/fetch-mruby.sh): a fresh Debian machine needs nothing else.
 #
@@ -30,7 +30,7 @@ CFLAGS_tsan := -O1 -g -fsanitize=thread
 .PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench demo clean distclean
 .DELETE_ON_ERROR:
 
-all: bin/mnrb bin/mnrb-trace
+all: bin/mnrb bin/mnrb-trace bin/mnrb-tune
 
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: scripts/deps.sh
@@ -97,6 +97,10 @@ bin/mnrb: $(BUILD)/host/mnrb
 bin/mnrb-trace: $(BUILD)/host/mnrb-trace
 	@mkdir -p bin
 	cp $< $@.tmp && mv -f $@.tmp $@
+
+bin/mnrb-tune: tools/mnrb-tune/mnrb-tune
+	@mkdir -p bin
+	cp $< $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 
 sanitizers: $(BUILD)/asan/mnrb $(BUILD)/tsan/mnrb $(BUILD)/asan/mnrb-trace
 

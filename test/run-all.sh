@@ -7,6 +7,7 @@
 #                  short random timeslices)
 #   traces:        test/trace/test_traces.py (release and TSan builds)
 #   trace tool:    test/trace/test_tool.py (bin/mnrb-trace; bad input also under its ASan+UBSan build)
+#   mnrb-tune:     test/tune-tests.sh (synthetic CPU-, sleep-bound and mixed work; bad scripts)
 set -u
 cd "$(dirname "$0")/.."
 B=build
@@ -42,6 +43,7 @@ run "core (asan)"     $B/asan/core-tests
 run "core (tsan)"     $B/tsan/core-tests
 run "mrbtest (mruby + mnrb-compat)" bash test/run-mrbtest.sh $B/mruby/host/bin/mrbtest
 run "cli"             bash test/cli-tests.sh bin/mnrb
+run "mnrb-tune"       bash test/tune-tests.sh bin
 run "embedding example" bash test/embed-tests.sh $B/host/embed-host
 run "embedding example (asan+ubsan)" bash test/embed-tests.sh $B/asan/embed-host
 run "ruby"            bash test/run-ruby-tests.sh bin/mnrb

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# mnrb-tune on tiny synthetic workloads: it recommends about the core count for CPU-bound work and a
+# higher level for sleep-bound work, writes its table, chart and JSON, and reports bad scripts
+# (no work, work that raises or hangs, syntax errors) and bad options with a non-zero exit.
+#   test/tune-tests.sh BIN_DIR (bin: mnrb and mnrb-tune)       prints "N passed, N failed" last
+set -u
+BIN=$(cd "${1:?usage: tune-tests.sh BIN_DIR}" && pwd)
+TUNE="$BIN/mnrb-tune"
+source "$(cd "$(dirname "$0")" && pwd)/lib/check.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+ncpu=$(nproc)
+
+cat > cpu.rb <<'RB'
+Tune.work do
+  i = 0
+  i += 1 while i < 200_000
+end
+RB
+cat > sleepy.rb <<'RB'
+Tune.work { sleep 0.01 }
+RB
+cat > mixed.rb <<'RB'
+def spin(n)
+  i = 0
+  i += 1 while i < n
+end
+Tune.work { spin(300_000); sleep 0.003 }
+RB
+printf 'x = 1\n' > nowork.rb
+printf 'Tune.work { raise "boom" }\n' > raises.rb
+printf 'Tune.work { sleep }\n' > hangs.rb
+printf 'Tune.work {\n' > syntax.rb
+printf 'n = 0\nTune.work { n += 1; raise ArgumentError, "late" if n > 3 }\n' > late.rb
+
+# the recommendation as "mode level", from --json
+pick() { sed -E 's/.*"recommendation":\{"mode":"([a-z]+)","level":([0-9]+).*/\1 \2/'; }
+level_between() {  # level_between LO HI JSON_FILE
+  local mode level; read -r mode level < <(pick < "$3")
+  [ -n "$level" ] && [ "$level" -ge "$1" ] && [ "$level" -le "$2" ] && echo "picked $mode x $level"
+}
+
+"$TUNE" cpu.rb --levels 1,2,4,8 --duration 0.5 --json --no-svg > cpu.json 2> cpu.err
+check "CPU-bound: about the core count ($ncpu..$((2 * ncpu)))" 0 "picked" -- level_between "$ncpu" $((2 * ncpu)) cpu.json
+check "CPU-bound: threads gain nothing past 1 (the GVL)" 0 "CPU-bound" -- grep -o '"why":"[^"]*' cpu.json
+check "JSON is valid and has every point"  0 "12 points" \
+  -- python3 -c 'import json,sys; d=json.load(open("cpu.json")); print(len(d["results"]), "points")'
+check "progress went to stderr"            0 "[12/12] processes x 8" -- cat cpu.err
+
+"$TUNE" sleepy.rb --modes threads --levels 1,2,4,8,16 --duration 0.4 --json --no-svg > sleepy.json 2>/dev/null
+check "sleep-bound: a higher level (8..16)" 0 "picked threads x" -- level_between 8 16 sleepy.json
+check "sleep-bound: says I/O-bound and by how much" 0 "x the throughput of 1" -- cat sleepy.json
+
+"$TUNE" mixed.rb --modes threads --levels 1,2,4,8,16 --duration 0.5 --json --no-svg > mixed.json 2>/dev/null
+check "mixed: between the two (2..8)"    0 "picked threads x" -- level_between 2 8 mixed.json
+
+check "table, chart and sweet spot"      0 "Sweet spot: threads x" \
+  -- "$TUNE" sleepy.rb --modes threads,ractors --levels 1,4 --duration 0.2 --svg chart.svg
+check "the SVG chart: a line per mode in each panel" 0 "4" -- sh -c "grep -c '<polyline' chart.svg"
+check "the table has every column"      0 "GVL wait" -- "$TUNE" sleepy.rb --modes processes --levels 2 --duration 0.2 --no-svg
+
+check "no work defined"                 2 "nowork.rb defines no work: call Tune.work { ...one unit of work... } in it" \
+  -- "$TUNE" nowork.rb --levels 1 --duration 0.2 --no-svg
+check "work that raises"                1 "the work raised RuntimeError: boom (" -- "$TUNE" raises.rb --levels 1 --duration 0.2 --no-svg
+check "work that raises in a ractor"    1 "ractors x 2: the work raised RuntimeError: boom" \
+  -- "$TUNE" raises.rb --modes ractors --levels 2 --duration 0.2 --no-svg
+check "work that raises later"          1 "the work raised ArgumentError: late" -- "$TUNE" late.rb --modes processes --levels 2 --duration 0.3 --no-svg
+check "work that hangs"                 1 "a unit of work was still running 1.0 s after" \
+  -- "$TUNE" hangs.rb --modes threads --levels 1 --duration 0.2 --timeout 1 --no-svg
+check "a hang in forked workers"        1 "processes x 2: a unit of work was still running" \
+  -- "$TUNE" hangs.rb --modes processes --levels 2 --duration 0.2 --timeout 1 --no-svg
+check "no forked worker outlives a hang" 0 "none left" -- sh -c "pgrep -f '[m]easure.rb processes 2 0.2 .*hangs.rb' || echo none left"
+check "syntax error"                    1 "could not be loaded: SyntaxError" -- "$TUNE" syntax.rb --levels 1 --duration 0.2 --no-svg
+check "missing script"                  2 "nope.rb: no such file" -- "$TUNE" nope.rb
+check "no script"                       2 "no script given" -- "$TUNE" --levels 1
+check "unknown mode"                    2 "unknown mode fibers" -- "$TUNE" cpu.rb --modes threads,fibers
+check "bad levels"                      2 "--levels: not a positive integer: 0" -- "$TUNE" cpu.rb --levels 0,2
+check "bad duration"                    2 "--duration: not a number: soon" -- "$TUNE" cpu.rb --duration soon
+check "unknown option"                  2 "unknown option --fast" -- "$TUNE" cpu.rb --fast
+check "help"                            0 "usage: mnrb-tune script.rb" -- "$TUNE" --help
+check_summary

@@ -1,0 +1,190 @@
+# mnrb-tune: how many threads (ractors, processes) for this work? Seed 001's answer is to measure
+# and compare; this runs the measuring.
+#
+#   mnrb-tune script.rb [--modes threads,ractors,processes] [--levels 1,2,4,8,16,32]
+#                       [--duration S] [--timeout S] [--json] [--svg PATH | --no-svg]
+#
+# script.rb defines one unit of work with `Tune.work { ... }`. Each (mode, level) is measured in a
+# process of its own (measure.rb): LEVEL workers run units back to back for S seconds. The table
+# gives throughput, p50/p99 latency per unit, the share of worker time spent waiting for a GVL
+# (GVLTools), CPUs used and peak memory; then a terminal chart, an SVG chart, and the sweet spot
+# (recommend.rb). A script without work, a unit that raises, and a unit still running S + timeout
+# seconds in are reported and exit non-zero (2 for usage and scripts without work, 1 otherwise).
+require_relative "chart"
+require_relative "recommend"
+require_relative "json"
+
+module Tune
+  class Usage < StandardError; end
+  class Failed < StandardError; end
+
+  MODES = %w(threads ractors processes)
+  USAGE = "usage: mnrb-tune script.rb [--modes threads,ractors,processes] [--levels 1,2,4,8,16,32] " \
+          "[--duration S] [--timeout S] [--json] [--svg PATH | --no-svg]"
+
+  def self.options(argv)
+    o = { modes: MODES, levels: [1, 2, 4, 8, 16, 32], duration: 1.0, timeout: 10.0, json: false, svg: :default }
+    args = argv.dup
+    value = lambda do |flag|
+      v = args.shift
+      raise Usage, "#{flag} needs a value" if v.nil? || v.start_with?("--")
+      v
+    end
+    number = lambda do |flag, text|
+      Float(text)
+    rescue ArgumentError, TypeError
+      raise Usage, "#{flag}: not a number: #{text}"
+    end
+    while (a = args.shift)
+      case a
+      when "--modes"
+        o[:modes] = value.("--modes").split(",").map(&:strip)
+        bad = o[:modes] - MODES
+        raise Usage, "unknown mode #{bad.first} (modes: #{MODES.join(', ')})" unless bad.empty?
+        raise Usage, "--modes: none given" if o[:modes].empty?
+      when "--levels"
+        text = value.("--levels")
+        o[:levels] = text.split(",").map do |l|
+          raise Usage, "--levels: not a positive integer: #{l}" unless l.strip =~ /\A\d+\z/ && l.to_i > 0
+          l.to_i
+        end.uniq.sort
+        raise Usage, "--levels: none given" if o[:levels].empty?
+        raise Usage, "--levels: at most 1024" if o[:levels].last > 1024
+      when "--duration"
+        o[:duration] = number.("--duration", value.("--duration"))
+        raise Usage, "--duration must be positive" unless o[:duration] > 0
+      when "--timeout"
+        o[:timeout] = number.("--timeout", value.("--timeout"))
+        raise Usage, "--timeout must be positive" unless o[:timeout] > 0
+      when "--json" then o[:json] = true
+      when "--svg" then o[:svg] = value.("--svg")
+      when "--no-svg" then o[:svg] = nil
+      when "-h", "--help" then raise Usage, ""
+      when /\A-/ then raise Usage, "unknown option #{a}"
+      else
+        raise Usage, "one script only (got #{o[:script]} and #{a})" if o[:script]
+        o[:script] = a
+      end
+    end
+    raise Usage, "no script given" unless o[:script]
+    raise Usage, "#{o[:script]}: no such file" unless File.file?(o[:script])
+    o[:svg] = File.basename(o[:script]).sub(/\.rb\z/, "") + "-tune.svg" if o[:svg] == :default
+    o
+  end
+
+  MEASURE = File.join(__dir__, "measure.rb")
+
+  # One measurement in a child process; a row, or Failed.
+  def self.measure(o, mode, level, seq)
+    result = "/tmp/mnrb-tune-#{Process.pid}-#{seq}.result"
+    errfile = "/tmp/mnrb-tune-#{Process.pid}-#{seq}.err"
+    File.delete(result) if File.exist?(result)
+    pid = spawn(RbConfig.ruby, MEASURE, mode, level.to_s, o[:duration].to_s, File.expand_path(o[:script]), result,
+                out: "/dev/null", err: errfile, pgroup: true)
+    waiter = Thread.new { Process.wait2(pid)[1] }
+    unless waiter.join(o[:duration] + o[:timeout])
+      begin
+        Process.kill(:KILL, -pid)
+      rescue StandardError
+        nil
+      end
+      waiter.join
+      raise Failed, "#{mode} x #{level}: a unit of work was still running #{o[:timeout]} s after the " \
+                    "#{o[:duration]} s measurement ended (a hang? raise --timeout for longer units)"
+    end
+    status = waiter.value
+    text = File.exist?(result) ? File.read(result) : ""
+    err = File.exist?(errfile) ? File.read(errfile) : ""
+    [result, errfile].each { |f| File.delete(f) if File.exist?(f) }
+    line = text.split("\n").first.to_s
+    if line.start_with?("error=nowork")
+      raise Usage, "#{o[:script]} defines no work: call Tune.work { ...one unit of work... } in it"
+    elsif line.start_with?("error=raised ")
+      raise Failed, "#{mode} x #{level}: the work raised #{line.sub('error=raised ', '')}"
+    elsif line.start_with?("error=load ")
+      raise Failed, "#{o[:script]} could not be loaded: #{line.sub('error=load ', '')}"
+    elsif line.empty?
+      detail = err.strip.split("\n").first(5).join("\n  ")
+      raise Failed, "#{mode} x #{level}: the measuring process ended (#{status.inspect}) without a result" +
+                    (detail.empty? ? "" : ":\n  #{detail}")
+    end
+    kv = {}
+    line.split(" ").each { |pair| k, v = pair.split("=", 2); kv[k] = v }
+    elapsed = kv["elapsed"].to_f
+    units = kv["units"].to_i
+    raise Failed, "#{mode} x #{level}: no unit of work finished in #{o[:duration]} s (raise --duration)" if units == 0
+    { mode: mode, level: level, units: units, tput: units / elapsed, p50: kv["p50_ns"].to_f / 1e9,
+      p99: kv["p99_ns"].to_f / 1e9, cpus: kv["cpu_s"].to_f / elapsed,
+      gvl: mode == "processes" ? nil : kv["gvl_wait_s"].to_f / (level * elapsed),
+      peak_mib: kv["peak_kib"].to_f / 1024 }
+  end
+
+  def self.table(rows)
+    out = [format("%-9s %6s %12s %7s %10s %10s %9s %6s %9s", "mode", "level", "units/s", "vs 1", "p50",
+                  "p99", "GVL wait", "CPUs", "peak MiB")]
+    rows.group_by { |r| r[:mode] }.each do |_, rs|
+      base = rs.min_by { |r| r[:level] }
+      rs.sort_by { |r| r[:level] }.each do |r|
+        out << format("%-9s %6d %12s %6.2fx %10s %10s %9s %6.2f %9.1f", r[:mode], r[:level], TuneFormat.num(r[:tput]),
+                      r[:tput] / base[:tput], TuneFormat.ms(r[:p50]), TuneFormat.ms(r[:p99]),
+                      r[:gvl] ? format("%.0f%%", r[:gvl] * 100) : "-", r[:cpus], r[:peak_mib])
+      end
+    end
+    out.join("\n")
+  end
+
+  def self.main(argv)
+    o = options(argv)
+    log = o[:json] ? $stderr : $stdout
+    ncpu = Etc.nprocessors
+    total = o[:modes].size * o[:levels].size
+    log.puts "mnrb-tune #{o[:script]}: #{o[:modes].join(', ')} at #{o[:levels].join(', ')}, " \
+             "#{o[:duration]} s each (about #{(total * o[:duration]).ceil} s), #{ncpu} CPUs"
+    rows = []
+    seq = 0
+    o[:modes].each do |mode|
+      o[:levels].each do |level|
+        seq += 1
+        log.print format("  [%d/%d] %s x %d ... ", seq, total, mode, level)
+        log.flush
+        r = measure(o, mode, level, seq)
+        rows << r
+        log.puts "#{TuneFormat.num(r[:tput])} units/s, p99 #{TuneFormat.ms(r[:p99])}"
+      end
+    end
+    pick = TuneRecommend.pick(rows)
+    why = TuneRecommend.why(rows, pick, ncpu)
+    now = Time.now
+    stamp = format("%04d-%02d-%02d %02d:%02d", now.year, now.month, now.day, now.hour, now.min)
+    if o[:svg]
+      File.write(o[:svg], TuneChart.svg(rows, "mnrb-tune #{File.basename(o[:script])}",
+                                        "#{ncpu} CPUs, #{o[:duration]} s per point, #{stamp}", pick))
+    end
+    if o[:json]
+      $stdout.puts TuneJSON.generate({ "script" => o[:script], "cpus" => ncpu, "date" => stamp,
+                                       "duration_s" => o[:duration],
+                                       "results" => rows.map { |r| r.map { |k, v| [k.to_s, v] }.to_h },
+                                       "recommendation" => { "mode" => pick[:mode], "level" => pick[:level], "why" => why },
+                                       "svg" => o[:svg] })
+    else
+      puts
+      puts table(rows)
+      puts
+      puts TuneChart.terminal(rows)
+      puts
+      puts "Sweet spot: #{pick[:mode]} x #{pick[:level]} (#{TuneFormat.num(pick[:tput])} units/s, p99 #{TuneFormat.ms(pick[:p99])})."
+      puts why
+      puts "Chart: #{o[:svg]}" if o[:svg]
+    end
+    0
+  rescue Usage => e
+    $stderr.puts e.message.empty? ? USAGE : "mnrb-tune: #{e.message}\n#{USAGE}"
+    e.message.empty? ? 0 : 2
+  rescue Failed => e
+    $stderr.puts
+    $stderr.puts "mnrb-tune: #{e.message}"
+    1
+  end
+end
+
+exit Tune.main(ARGV)
