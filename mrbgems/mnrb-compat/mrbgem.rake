@@ -1,5 +1,6 @@
 # mnrb-compat: the parts of CRuby 3.1's core library that concurrency scripts use and mruby 3.1
-# lacks (Process clocks, sum and Integer helpers, exit/at_exit/abort/warn). Benchmark and pp are
+# lacks (Process clocks, sum and Integer helpers, exit/at_exit/abort/warn, Time#strftime,
+# File.basename's suffix, min_by/max_by by <=>). Benchmark and pp are
 # mnrb-stdlib's (loaded at require).
 # Thread-related classes live in mnrb-thread, not here.
 MRuby::Gem::Specification.new('mnrb-compat') do |spec|
@@ -13,6 +14,8 @@ MRuby::Gem::Specification.new('mnrb-compat') do |spec|
   spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'  # ljust, rjust, lines
   spec.add_dependency 'mruby-math',       core: 'mruby-math'        # Math::DomainError
   spec.add_dependency 'mruby-class-ext',  core: 'mruby-class-ext'
+  spec.add_dependency 'mruby-enum-ext',   core: 'mruby-enum-ext'    # min_by/max_by (enum_by.rb)
+  spec.add_dependency 'mruby-time',       core: 'mruby-time'        # Time#strftime (time.rb)
   spec.add_test_dependency 'mruby-rational',   core: 'mruby-rational'
   spec.add_test_dependency 'mruby-enumerator', core: 'mruby-enumerator'
   spec.add_test_dependency 'mruby-eval',       core: 'mruby-eval'        # code with line numbers
