@@ -59,6 +59,9 @@ check "table, chart and sweet spot"      0 "Sweet spot: threads x" \
 check "the SVG chart: a line per mode in each panel" 0 "4" -- sh -c "grep -c '<polyline' chart.svg"
 check "the table has every column"      0 "GVL wait" -- "$TUNE" sleepy.rb --modes processes --levels 2 --duration 0.2 --no-svg
 
+check "--compare measures another Ruby beside" 0 "CRuby 3.1" \
+  -- "$TUNE" sleepy.rb --modes threads,processes --levels 1,2 --duration 0.2 --compare ruby --no-svg
+check "--compare: not a Ruby"            2 "--compare: /bin/false does not run Ruby" -- "$TUNE" cpu.rb --compare /bin/false
 check "no work defined"                 2 "nowork.rb defines no work: call Tune.work { ...one unit of work... } in it" \
   -- "$TUNE" nowork.rb --levels 1 --duration 0.2 --no-svg
 check "work that raises"                1 "the work raised RuntimeError: boom (" -- "$TUNE" raises.rb --levels 1 --duration 0.2 --no-svg

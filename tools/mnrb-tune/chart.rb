@@ -5,6 +5,10 @@ module TuneChart
   COLORS = { "threads" => "#1f77b4", "ractors" => "#d62728", "processes" => "#2ca02c" }
   WIDTH = 40
 
+  def self.label_width(rows)
+    [9, rows.map { |r| r[:mode].size }.max].max
+  end
+
   def self.terminal(rows)
     best = rows.map { |r| r[:tput] }.max
     best = 1.0 if best <= 0
@@ -12,11 +16,17 @@ module TuneChart
     rows.group_by { |r| r[:mode] }.each do |mode, rs|
       rs.sort_by { |r| r[:level] }.each_with_index do |r, i|
         bar = "#" * (r[:tput] / best * WIDTH).round
-        lines << format("%-9s %5d |%-#{WIDTH}s %s/s, p99 %s", i == 0 ? mode : "", r[:level], bar,
+        lines << format("%-#{label_width(rows)}s %5d |%-#{WIDTH}s %s/s, p99 %s", i == 0 ? mode : "", r[:level], bar,
                         TuneFormat.num(r[:tput]), TuneFormat.ms(r[:p99]))
       end
     end
     lines.join("\n")
+  end
+
+  # mnrb's modes by name; another Ruby's by the mode it ends with, greyed
+  def self.color_of(mode)
+    return COLORS[mode] if COLORS.key?(mode)
+    mode.end_with?("processes") ? "#98df8a" : "#9edae5"
   end
 
   def self.esc(s)
@@ -48,8 +58,9 @@ module TuneChart
     end
     rows.group_by { |r| r[:mode] }.each do |mode, rs|
       pts = rs.sort_by { |r| r[:level] }.map { |r| "#{lx.(r[:level]).round(1)},#{ly.(r[key]).round(1)}" }
-      color = COLORS.fetch(mode, "#555")
-      out << %(<polyline fill="none" stroke="#{color}" stroke-width="2" points="#{pts.join(' ')}"/>)
+      color = color_of(mode)
+      dash = COLORS.key?(mode) ? "" : %( stroke-dasharray="6 4")     # another Ruby's (--compare)
+      out << %(<polyline fill="none" stroke="#{color}" stroke-width="2"#{dash} points="#{pts.join(' ')}"/>)
       pts.each { |pt| x, y = pt.split(","); out << %(<circle cx="#{x}" cy="#{y}" r="3" fill="#{color}"/>) }
     end
     out
@@ -65,8 +76,8 @@ module TuneChart
     out.concat(panel(rows, :tput, "throughput (units/s)", ->(v) { TuneFormat.num(v) }, 80, 80, 320, 250))
     out.concat(panel(rows, :p99, "p99 latency per unit", ->(v) { TuneFormat.ms(v) }, 540, 80, 320, 250))
     rows.map { |r| r[:mode] }.uniq.each_with_index do |mode, i|
-      x = 80 + i * 130
-      out << %(<rect x="#{x}" y="#{h - 22}" width="14" height="4" fill="#{COLORS.fetch(mode, '#555')}"/>)
+      x = 40 + i * 150
+      out << %(<rect x="#{x}" y="#{h - 22}" width="14" height="4" fill="#{color_of(mode)}"/>)
       out << %(<text x="#{x + 20}" y="#{h - 16}" font-size="12">#{esc(mode)}</text>)
     end
     if pick

@@ -1,5 +1,6 @@
 # One measurement of mnrb-tune: the script's unit of work run by LEVEL threads, ractors or forked
-# processes for DURATION seconds, in a process of its own (so that its peak memory is its own and a
+# processes for DURATION seconds, in a process of its own (run by mnrb, or by the Ruby that
+# `--compare` names: plain Ruby, GVL waits only where GVLTools is there) (so that its peak memory is its own and a
 # unit that hangs can be killed). Run by tune.rb as
 #   mnrb measure.rb MODE LEVEL DURATION SCRIPT RESULT_FILE
 # it writes one line of key=value pairs to RESULT_FILE, or `error=...` lines when the script
@@ -122,8 +123,11 @@ duration = duration.to_f
 out = []
 begin
   tune_load(script) if mode != "ractors"
-  GVLTools::GlobalTimer.enable
-  GVLTools::GlobalTimer.reset
+  gvl = Object.const_defined?(:GVLTools) ? GVLTools::GlobalTimer : nil   # nil: another Ruby (--compare)
+  if gvl
+    gvl.enable
+    gvl.reset
+  end
   cpu0 = tune_cpu_s
   t0 = Tune.now_ns
   deadline = t0 + (duration * 1e9).to_i
@@ -188,7 +192,7 @@ begin
     out << "error=raised #{error}"
   else
     cpu = tune_cpu_s - cpu0 + children_cpu
-    gvl_wait = GVLTools::GlobalTimer.monotonic_time / 1e9
+    gvl_wait = gvl ? gvl.monotonic_time / 1e9 : -1
     out << ["units=#{hist.n}", "elapsed=#{elapsed}", "p50_ns=#{hist.percentile(0.5)}",
             "p99_ns=#{hist.percentile(0.99)}", "cpu_s=#{cpu}", "gvl_wait_s=#{gvl_wait}",
             "peak_kib=#{tune_peak_kib + children_peak}"].join(" ")

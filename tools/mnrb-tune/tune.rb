@@ -2,13 +2,14 @@
 # and compare; this runs the measuring.
 #
 #   mnrb-tune script.rb [--modes threads,ractors,processes] [--levels 1,2,4,8,16,32]
-#                       [--duration S] [--timeout S] [--json] [--svg PATH | --no-svg]
+#                       [--duration S] [--timeout S] [--compare RUBY] [--json] [--svg PATH | --no-svg]
 #
 # script.rb defines one unit of work with `Tune.work { ... }`. Each (mode, level) is measured in a
 # process of its own (measure.rb): LEVEL workers run units back to back for S seconds. The table
 # gives throughput, p50/p99 latency per unit, the share of worker time spent waiting for a GVL
 # (GVLTools), CPUs used and peak memory; then a terminal chart, an SVG chart, and the sweet spot
-# (recommend.rb). A script without work, a unit that raises, and a unit still running S + timeout
+# (recommend.rb). --compare RUBY also measures threads and processes under another Ruby (CRuby:
+# `--compare ruby`), shown beside mnrb's and left out of the recommendation. A script without work, a unit that raises, and a unit still running S + timeout
 # seconds in are reported and exit non-zero (2 for usage and scripts without work, 1 otherwise).
 require_relative "chart"
 require_relative "recommend"
@@ -20,7 +21,7 @@ module Tune
 
   MODES = %w(threads ractors processes)
   USAGE = "usage: mnrb-tune script.rb [--modes threads,ractors,processes] [--levels 1,2,4,8,16,32] " \
-          "[--duration S] [--timeout S] [--json] [--svg PATH | --no-svg]"
+          "[--duration S] [--timeout S] [--compare RUBY] [--json] [--svg PATH | --no-svg]"
 
   def self.options(argv)
     o = { modes: MODES, levels: [1, 2, 4, 8, 16, 32], duration: 1.0, timeout: 10.0, json: false, svg: :default }
@@ -56,6 +57,7 @@ module Tune
       when "--timeout"
         o[:timeout] = number.("--timeout", value.("--timeout"))
         raise Usage, "--timeout must be positive" unless o[:timeout] > 0
+      when "--compare" then o[:compare] = value.("--compare")
       when "--json" then o[:json] = true
       when "--svg" then o[:svg] = value.("--svg")
       when "--no-svg" then o[:svg] = nil
@@ -69,17 +71,29 @@ module Tune
     raise Usage, "no script given" unless o[:script]
     raise Usage, "#{o[:script]}: no such file" unless File.file?(o[:script])
     o[:svg] = File.basename(o[:script]).sub(/\.rb\z/, "") + "-tune.svg" if o[:svg] == :default
+    if o[:compare]
+      version = `#{o[:compare]} -e 'print RUBY_ENGINE, " ", RUBY_VERSION' 2>/dev/null`
+      raise Usage, "--compare: #{o[:compare]} does not run Ruby" unless $?.success? && !version.empty?
+      o[:compare_name] = version.sub(/\Aruby/, "CRuby")
+    end
     o
+  end
+
+  # what to measure: [label, mode, ruby]; mnrb's own modes, then --compare's threads and processes
+  def self.plan(o)
+    own = o[:modes].map { |m| [m, m, RbConfig.ruby] }
+    other = o[:compare] ? (o[:modes] & %w(threads processes)).map { |m| ["#{o[:compare_name]} #{m}", m, o[:compare]] } : []
+    own + other
   end
 
   MEASURE = File.join(__dir__, "measure.rb")
 
   # One measurement in a child process; a row, or Failed.
-  def self.measure(o, mode, level, seq)
+  def self.measure(o, label, mode, ruby, level, seq)
     result = "/tmp/mnrb-tune-#{Process.pid}-#{seq}.result"
     errfile = "/tmp/mnrb-tune-#{Process.pid}-#{seq}.err"
     File.delete(result) if File.exist?(result)
-    pid = spawn(RbConfig.ruby, MEASURE, mode, level.to_s, o[:duration].to_s, File.expand_path(o[:script]), result,
+    pid = spawn(ruby, MEASURE, mode, level.to_s, o[:duration].to_s, File.expand_path(o[:script]), result,
                 out: "/dev/null", err: errfile, pgroup: true)
     waiter = Thread.new { Process.wait2(pid)[1] }
     unless waiter.join(o[:duration] + o[:timeout])
@@ -89,7 +103,7 @@ module Tune
         nil
       end
       waiter.join
-      raise Failed, "#{mode} x #{level}: a unit of work was still running #{o[:timeout]} s after the " \
+      raise Failed, "#{label} x #{level}: a unit of work was still running #{o[:timeout]} s after the " \
                     "#{o[:duration]} s measurement ended (a hang? raise --timeout for longer units)"
     end
     status = waiter.value
@@ -100,32 +114,33 @@ module Tune
     if line.start_with?("error=nowork")
       raise Usage, "#{o[:script]} defines no work: call Tune.work { ...one unit of work... } in it"
     elsif line.start_with?("error=raised ")
-      raise Failed, "#{mode} x #{level}: the work raised #{line.sub('error=raised ', '')}"
+      raise Failed, "#{label} x #{level}: the work raised #{line.sub('error=raised ', '')}"
     elsif line.start_with?("error=load ")
       raise Failed, "#{o[:script]} could not be loaded: #{line.sub('error=load ', '')}"
     elsif line.empty?
       detail = err.strip.split("\n").first(5).join("\n  ")
-      raise Failed, "#{mode} x #{level}: the measuring process ended (#{status.inspect}) without a result" +
+      raise Failed, "#{label} x #{level}: the measuring process ended (#{status.inspect}) without a result" +
                     (detail.empty? ? "" : ":\n  #{detail}")
     end
     kv = {}
     line.split(" ").each { |pair| k, v = pair.split("=", 2); kv[k] = v }
     elapsed = kv["elapsed"].to_f
     units = kv["units"].to_i
-    raise Failed, "#{mode} x #{level}: no unit of work finished in #{o[:duration]} s (raise --duration)" if units == 0
-    { mode: mode, level: level, units: units, tput: units / elapsed, p50: kv["p50_ns"].to_f / 1e9,
+    raise Failed, "#{label} x #{level}: no unit of work finished in #{o[:duration]} s (raise --duration)" if units == 0
+    { mode: label, own: ruby == RbConfig.ruby, level: level, units: units, tput: units / elapsed, p50: kv["p50_ns"].to_f / 1e9,
       p99: kv["p99_ns"].to_f / 1e9, cpus: kv["cpu_s"].to_f / elapsed,
-      gvl: mode == "processes" ? nil : kv["gvl_wait_s"].to_f / (level * elapsed),
+      gvl: mode == "processes" || kv["gvl_wait_s"].to_f < 0 ? nil : kv["gvl_wait_s"].to_f / (level * elapsed),
       peak_mib: kv["peak_kib"].to_f / 1024 }
   end
 
   def self.table(rows)
-    out = [format("%-9s %6s %12s %7s %10s %10s %9s %6s %9s", "mode", "level", "units/s", "vs 1", "p50",
+    wide = [9, rows.map { |r| r[:mode].size }.max].max
+    out = [format("%-#{wide}s %6s %12s %7s %10s %10s %9s %6s %9s", "mode", "level", "units/s", "vs 1", "p50",
                   "p99", "GVL wait", "CPUs", "peak MiB")]
     rows.group_by { |r| r[:mode] }.each do |_, rs|
       base = rs.min_by { |r| r[:level] }
       rs.sort_by { |r| r[:level] }.each do |r|
-        out << format("%-9s %6d %12s %6.2fx %10s %10s %9s %6.2f %9.1f", r[:mode], r[:level], TuneFormat.num(r[:tput]),
+        out << format("%-#{wide}s %6d %12s %6.2fx %10s %10s %9s %6.2f %9.1f", r[:mode], r[:level], TuneFormat.num(r[:tput]),
                       r[:tput] / base[:tput], TuneFormat.ms(r[:p50]), TuneFormat.ms(r[:p99]),
                       r[:gvl] ? format("%.0f%%", r[:gvl] * 100) : "-", r[:cpus], r[:peak_mib])
       end
@@ -137,23 +152,25 @@ module Tune
     o = options(argv)
     log = o[:json] ? $stderr : $stdout
     ncpu = Etc.nprocessors
-    total = o[:modes].size * o[:levels].size
-    log.puts "mnrb-tune #{o[:script]}: #{o[:modes].join(', ')} at #{o[:levels].join(', ')}, " \
+    plan = plan(o)
+    total = plan.size * o[:levels].size
+    log.puts "mnrb-tune #{o[:script]}: #{plan.map(&:first).join(', ')} at #{o[:levels].join(', ')}, " \
              "#{o[:duration]} s each (about #{(total * o[:duration]).ceil} s), #{ncpu} CPUs"
     rows = []
     seq = 0
-    o[:modes].each do |mode|
+    plan.each do |label, mode, ruby|
       o[:levels].each do |level|
         seq += 1
-        log.print format("  [%d/%d] %s x %d ... ", seq, total, mode, level)
+        log.print format("  [%d/%d] %s x %d ... ", seq, total, label, level)
         log.flush
-        r = measure(o, mode, level, seq)
+        r = measure(o, label, mode, ruby, level, seq)
         rows << r
         log.puts "#{TuneFormat.num(r[:tput])} units/s, p99 #{TuneFormat.ms(r[:p99])}"
       end
     end
-    pick = TuneRecommend.pick(rows)
-    why = TuneRecommend.why(rows, pick, ncpu)
+    own = rows.select { |r| r[:own] }
+    pick = TuneRecommend.pick(own)
+    why = TuneRecommend.why(own, pick, ncpu)
     now = Time.now
     stamp = format("%04d-%02d-%02d %02d:%02d", now.year, now.month, now.day, now.hour, now.min)
     if o[:svg]
