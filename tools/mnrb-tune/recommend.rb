@@ -4,7 +4,7 @@
 # processes, wins within 5%). Then one sentence of why, from how busy a unit keeps a CPU.
 module TuneRecommend
   WITHIN = 0.95
-  BLOWUP = 2.0
+  BLOWUP = 3.0
   MODE_COST = { "threads" => 0, "ractors" => 1, "processes" => 2 }
 
   # rows: [{mode:, level:, tput:, p99:, cpus:}], one mode, any order
