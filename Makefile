@@ -27,7 +27,7 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench demo clean distclean
+.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench bench-quick demo clean distclean
 .DELETE_ON_ERROR:
 
 all: bin/mnrb bin/mnrb-trace bin/mnrb-tune
@@ -141,6 +141,10 @@ test-tsan: $(BUILD)/tsan/mnrb
 # ---- benchmarks ----
 bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost
 	bash bench/run.sh
+
+# the seeds' tables at small sizes, in under 2 minutes
+bench-quick: all
+	bash bench/quick.sh
 
 $(BUILD)/bench/event-cost: bench/event_cost.c $(BUILD)/host/libmnrb-core.a
 	@mkdir -p $(dir $@)

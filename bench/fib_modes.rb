@@ -1,6 +1,6 @@
 # Seed 003: fib(N) ten times, serially, in 10 threads, and in 10 forked processes (and, when Ractor
 # exists, in 10 ractors): elapsed time and the peak resident memory of everything involved.
-#   fib_modes.rb serial|threads|fork [N]
+#   fib_modes.rb serial|threads|ractors|fork [N]
 mode = ARGV[0] || "serial"
 n = (ARGV[1] || 27).to_i
 def fib(n)
@@ -18,6 +18,8 @@ when "serial"
   10.times { fib(n) }
 when "threads"
   10.times.map { Thread.new { fib(n) } }.each(&:join)
+when "ractors"
+  10.times.map { Ractor.new(n) { |k| fib(k) } }.each(&:take)
 when "fork"
   r, w = IO.pipe
   pids = 10.times.map { fork { r.close; fib(n); w.write("#{hwm_kb}\n"); w.close } }

@@ -66,9 +66,9 @@ start_server echo-go $GOECHO server
 echo "  Go:    $($GOECHO load "$tmp/echo-go" "$CONNS" 10)"
 
 echo
-echo "Seed 003: fib(27) x 10, serially, in 10 threads, in 10 forked processes (peak memory: the"
-echo "parent's plus each child's)"
-for m in serial threads fork; do
+echo "Seed 003: fib(27) x 10, serially, in 10 threads, in 10 ractors, in 10 forked processes (peak"
+echo "memory: the parent's plus each child's)"
+for m in serial threads ractors fork; do
   echo "  mnrb:  $($MNRB bench/fib_modes.rb $m 27)"
-  echo "  CRuby: $(ruby bench/fib_modes.rb $m 27)"
+  echo "  CRuby: $(ruby -W0 bench/fib_modes.rb $m 27)"
 done

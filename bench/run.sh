@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make bench`: the seed's ring table and mnrb's own targets, every system measured in this one run
-# on this machine (compare ratios within a run, never absolute times across runs).
+# `make bench`: the seeds' tables (ring, seed 001's sweeps through mnrb-tune, seed 002's noisy
+# neighbour, seed 003's fib x 10) and mnrb's own targets, every system measured in this one run on
+# this machine (compare ratios within a run, never absolute times across runs).
 # `make demo` (--demo): just the seed's 10,000-thread ring, mnrb next to Go.
 set -u
 cd "$(dirname "$0")/.."
@@ -96,6 +97,7 @@ echo "Timer accuracy (200 sleeps of 0.5 ms), mnrb vs CRuby:"
 $MNRB bench/sleep.rb 0.0005 200 | sed 's/^/  mnrb:  /'
 ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'
 bash bench/io.sh
+bash bench/seed001.sh 1
 
 echo
 echo "Ractors (mnrb: one mrb_state per ractor). The seed's ring: 10,000 ractors x 1,000 laps (10M messages,"

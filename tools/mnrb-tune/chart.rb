@@ -73,15 +73,15 @@ module TuneChart
            %(<rect width="#{w}" height="#{h}" fill="white"/>),
            %(<text x="#{w / 2}" y="24" text-anchor="middle" font-size="16">#{esc(title)}</text>),
            %(<text x="#{w / 2}" y="42" text-anchor="middle" font-size="11" fill="#555">#{esc(subtitle)}</text>)]
-    out.concat(panel(rows, :tput, "throughput (units/s)", ->(v) { TuneFormat.num(v) }, 80, 80, 320, 250))
-    out.concat(panel(rows, :p99, "p99 latency per unit", ->(v) { TuneFormat.ms(v) }, 540, 80, 320, 250))
+    out.concat(panel(rows, :tput, "throughput (units/s)", ->(v) { TuneFormat.num(v) }, 80, 95, 320, 240))
+    out.concat(panel(rows, :p99, "p99 latency per unit", ->(v) { TuneFormat.ms(v) }, 540, 95, 320, 240))
     rows.map { |r| r[:mode] }.uniq.each_with_index do |mode, i|
       x = 40 + i * 150
       out << %(<rect x="#{x}" y="#{h - 22}" width="14" height="4" fill="#{color_of(mode)}"/>)
       out << %(<text x="#{x + 20}" y="#{h - 16}" font-size="12">#{esc(mode)}</text>)
     end
     if pick
-      out << %(<text x="#{w - 20}" y="#{h - 16}" text-anchor="end" font-size="12">sweet spot: #{esc(pick[:mode])} x #{pick[:level]}</text>)
+      out << %(<text x="#{w / 2}" y="58" text-anchor="middle" font-size="12">sweet spot: #{esc(pick[:mode])} x #{pick[:level]}</text>)
     end
     out << "</svg>"
     out.join("\n") + "\n"
