@@ -140,7 +140,10 @@ test-tsan: $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
 bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost
-	bash bench/run.sh
+	@mkdir -p $(BUILD)/bench
+	bash -o pipefail -c 'bash bench/run.sh | tee $(BUILD)/bench/run.txt'
+	awk -f bench/markdown.awk $(BUILD)/bench/run.txt > docs/BENCHMARKS.md
+	@echo "wrote docs/BENCHMARKS.md and docs/bench/*.svg"
 
 # the seeds' tables at small sizes, in under 2 minutes
 bench-quick: all

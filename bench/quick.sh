@@ -23,7 +23,7 @@ done
 echo "  CRuby $(ruby -e 'print RUBY_VERSION') threads:              $(ruby bench/ring.rb 1000 100)"
 echo "  Go, GOMAXPROCS=1:                  $(env GOMAXPROCS=1 $GORING -n 1000 -laps 100)"
 
-bash bench/seed001.sh 0.4
+bash bench/seed001.sh 0.4 build/bench
 
 LATENCY_S=0.005 ruby bench/latency_server.rb "$tmp/lat5" > /dev/null 2>&1 &
 pids+=($!)

@@ -28,7 +28,9 @@ ring_row() {  # label n laps command...
   if [ -z "$ns" ]; then printf '| %-44s | %9s | %8s | %10s | %s\n' "$label" "$n x $laps" "-" "-" "failed: $(echo "$out" | tail -n1)"; return; fi
   local ten_m; ten_m=$(awk -v ns="$ns" 'BEGIN { printf "%.1f", ns * 1e7 / 1e9 }')
   printf '| %-44s | %9s | %8s | %10s | %12s |\n' "$label" "$n x $laps" "$s" "$ns" "$ten_m"
+  LAST_NS=$ns
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "-" }'; }
 
 header() {
   echo
@@ -38,16 +40,23 @@ header() {
   printf '|%s|%s|%s|%s|%s|\n' "----------------------------------------------" "-----------" "----------" "------------" "--------------"
 }
 
-echo "mnrb $($MNRB -v | cut -d' ' -f2), $(nproc) CPUs, $(uname -r), $(date -u +%Y-%m-%d)"
-header "Ring: 10,000 threads x 1,000 laps (10M hand-offs; creation excluded)"
-ring_row "mnrb M:N, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 10000 1000
-ring_row "mnrb M:N, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 10000 1000
+cpu=$(sed -nE 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n1)
+echo "mnrb $($MNRB -v | cut -d' ' -f2), $(nproc) CPUs ($cpu), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1 /proc/loadavg) at the start; command: make bench"
+header "Seed 000's ring: 10,000 threads or ractors x 1,000 laps (10M hand-offs; creation excluded; the 10M column extrapolates the smaller runs)"
+ring_row "mnrb M:N threads, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 10000 1000; t1=$LAST_NS
+ring_row "mnrb M:N threads, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 10000 1000; t2=$LAST_NS
 ring_row "Go, GOMAXPROCS=1 (unbuffered channels)" 10000 1000 env GOMAXPROCS=1 $GORING -n 10000 -laps 1000
 ring_row "Go, GOMAXPROCS=2"            10000 1000 env GOMAXPROCS=2 $GORING -n 10000 -laps 1000
 [ "$demo" = --demo ] && exit 0
+ring_row "mnrb M:N ractors, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ractor_ring.rb 10000 1000; r1=$LAST_NS
+ring_row "mnrb M:N ractors, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ractor_ring.rb 10000 1000; r2=$LAST_NS
 ring_row "stock mruby Fibers (interpreter's floor)" 10000 1000 $STOCK bench/fiber_ring.rb 10000 1000
-ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 10000 10  env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 10000 10
-ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 10000 10 ruby bench/ring.rb 10000 10
+ring_row "mnrb 1:1 threads (RUBY_MN_THREADS=0)" 10000 10  env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 10000 10
+ring_row "CRuby $(ruby -e 'print RUBY_VERSION') threads (1:1, GVL)" 10000 10 ruby bench/ring.rb 10000 10
+ring_row "CRuby $(ruby -e 'print RUBY_VERSION') ractors" 1000 100 ruby -W0 bench/ractor_ring.rb 1000 100
+echo
+echo "Ratios in this run: mnrb ractor ring / thread ring $(ratio "$r1" "$t1")x with 1 native thread, $(ratio "$r2" "$t2")x with 2 (target: at most 1.5x);"
+echo "2 native threads / 1: threads $(ratio "$t2" "$t1")x, ractors $(ratio "$r2" "$r1")x (target: no slower)."
 
 header "Ring: 1,000 threads x 100 laps (100,000 hand-offs)"
 ring_row "mnrb M:N, 1 native thread"   1000 100 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 1000 100 5
@@ -97,20 +106,17 @@ echo "Timer accuracy (200 sleeps of 0.5 ms), mnrb vs CRuby:"
 $MNRB bench/sleep.rb 0.0005 200 | sed 's/^/  mnrb:  /'
 ruby bench/sleep.rb 0.0005 200 | sed 's/^/  CRuby: /'
 bash bench/io.sh
-bash bench/seed001.sh 1
 
 echo
-echo "Ractors (mnrb: one mrb_state per ractor). The seed's ring: 10,000 ractors x 1,000 laps (10M messages,"
-echo "creation excluded; about 1.4 GB), beside mnrb's thread ring of the same size (target: at most 1.5x):"
-for np in 1 2; do
-  r=$(env RUBY_MAX_PROC=$np $MNRB bench/ractor_ring.rb 10000 1000)
-  t=$(env RUBY_MAX_PROC=$np $MNRB bench/ring.rb 10000 1000)
-  echo "  mnrb, $np native thread(s): $r"
-  echo "  mnrb, $np native thread(s): $t"
-  echo "$r $t" | awk -v np=$np '{ for (i = 1; i <= NF; i++) if ($i ~ /ns\/hand-off/) v[++n] = $(i - 1) + 0
-    printf "  ractor ring / thread ring, %d native thread(s): %.2fx\n", np, v[1] / v[2] }'
-done
-echo "Ring of 1,000 ractors x 100 laps, mnrb and CRuby $(ruby -e 'print RUBY_VERSION') (CRuby's 10,000-ractor ring would take about 14 minutes here):"
+echo "Seed 002's timelines, drawn from this run's traces (tools/mnrb-trace/pictures.sh: bin/mnrb --trace, then"
+echo "bin/mnrb-trace svg): two and ten CPU-bound threads taking turns; an I/O thread beside a CPU-bound one,"
+echo "with CRuby's wake-up policy and with mnrb's; two ractors running in parallel."
+bash tools/mnrb-trace/pictures.sh > /dev/null
+for p in two-cpu-bound ten-cpu-bound io-neighbour-cruby-policy io-neighbour two-ractors; do echo "  Chart: docs/images/$p.svg"; done
+bash bench/seed001.sh 1 docs/bench
+
+echo
+echo "Ractors (mnrb: one mrb_state per ractor; the ring is in the first table). Ring of 1,000 ractors x 100 laps, mnrb and CRuby $(ruby -e 'print RUBY_VERSION'):"
 env RUBY_MAX_PROC=1 $MNRB bench/ractor_ring.rb 1000 100 | sed "s/^/  mnrb, 1 native thread: /"
 ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_VERSION'): /"
 echo "Ractor creation (1,000 ractors that each wait for a message):"

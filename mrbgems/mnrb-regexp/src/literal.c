@@ -6,7 +6,7 @@
  * spends more on the setup of each search (its backtracking stack moves from alloca to malloc on
  * the first candidate position, whatever the pattern) than on matching such a pattern: per
  * 55-byte line, 440-580 ns for /error|warning|timeout/ where CRuby's whole match? loop takes
- * about 320 ns (docs/BENCHMARKS.md, "Regexp").
+ * about 320 ns (docs/PERFORMANCE.md, "Regexp").
  *
  * Semantics are Oniguruma's, which are Ruby's: the match starts at the leftmost position where
  * any word occurs, and at that position the first word in pattern order wins (/ab|abc/ matches
