@@ -1,7 +1,7 @@
 # One measurement of mnrb-tune: the script's unit of work run by LEVEL threads, ractors or forked
-# processes for DURATION seconds, in a process of its own (run by mnrb, or by the Ruby that
-# `--compare` names: plain Ruby, GVL waits only where GVLTools is there) (so that its peak memory is its own and a
-# unit that hangs can be killed). Run by tune.rb as
+# processes for DURATION seconds, in a process of its own (so that its peak memory is its own and a
+# unit that hangs can be killed), run by mnrb or by the Ruby that `--compare` names (plain Ruby:
+# GVL waits are measured only where GVLTools is there). Run by tune.rb as
 #   mnrb measure.rb MODE LEVEL DURATION SCRIPT RESULT_FILE
 # it writes one line of key=value pairs to RESULT_FILE, or `error=...` lines when the script
 # defines no work or a unit raises.
@@ -19,9 +19,9 @@ module Tune
     SUB = 16
     attr_reader :counts, :n
 
-    def initialize(counts = {}, n = 0)
-      @counts = counts
-      @n = n
+    def initialize
+      @counts = {}
+      @n = 0
     end
 
     def add(ns)
@@ -32,9 +32,13 @@ module Tune
       @n += 1
     end
 
+    def add_bucket(k, c)
+      @counts[k] = (@counts[k] || 0) + c
+      @n += c
+    end
+
     def merge(other)
-      other.counts.each { |k, c| @counts[k] = (@counts[k] || 0) + c }
-      @n += other.n
+      other.counts.each { |k, c| add_bucket(k, c) }
       self
     end
 
@@ -62,12 +66,12 @@ module Tune
       @counts.map { |k, c| "#{k}:#{c}" }.join(",")
     end
 
+    # dump's text back (a ractor's or a forked worker's histogram, sent as text)
     def self.load(text)
       h = new
       text.to_s.split(",").each do |kc|
         k, c = kc.split(":")
-        h.counts[k.to_i] = (h.counts[k.to_i] || 0) + c.to_i
-        h.instance_variable_set(:@n, h.n + c.to_i)
+        h.add_bucket(k.to_i, c.to_i)
       end
       h
     end

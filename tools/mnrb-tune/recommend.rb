@@ -36,10 +36,12 @@ module TuneRecommend
     beyond = pick[:level] == same_mode.last[:level] ? "it is the largest level measured: try higher --levels" : "more add less than 5%"
     gain = one[:tput] > 0 ? pick[:tput] / one[:tput] : 0.0
     workers = pick[:mode]
-    if busy >= 0.7
+    if busy >= 0.7 && pick[:mode] == "threads"
+      "CPU-bound: a unit keeps a CPU #{(busy * 100).round}% busy and a ractor's threads take turns on one GVL, " \
+        "so more threads add latency, not throughput#{pick[:level] > 1 ? " (#{pick[:level]} was within 5% of the best)" : ''}."
+    elsif busy >= 0.7
       "CPU-bound: a unit keeps a CPU #{(busy * 100).round}% busy, so #{workers} stop gaining at about " \
-        "this machine's #{ncpu} CPUs#{pick[:mode] == 'threads' ? ' (the GVL runs one thread of a ractor at a time)' : ''}; " \
-        "more only add latency."
+        "this machine's #{ncpu} CPUs; more only add latency."
     elsif busy <= 0.3
       "I/O-bound: a unit waits #{((1 - busy) * 100).round}% of its time, so #{pick[:level]} #{workers} overlap " \
         "their waits for #{format('%.1f', gain)}x the throughput of #{one[:level]}, #{pick[:level] > ncpu ? 'well past' : 'up to'} " \

@@ -109,7 +109,6 @@ module Tune
     status = waiter.value
     text = File.exist?(result) ? File.read(result) : ""
     err = File.exist?(errfile) ? File.read(errfile) : ""
-    [result, errfile].each { |f| File.delete(f) if File.exist?(f) }
     line = text.split("\n").first.to_s
     if line.start_with?("error=nowork")
       raise Usage, "#{o[:script]} defines no work: call Tune.work { ...one unit of work... } in it"
@@ -131,6 +130,8 @@ module Tune
       p99: kv["p99_ns"].to_f / 1e9, cpus: kv["cpu_s"].to_f / elapsed,
       gvl: mode == "processes" || kv["gvl_wait_s"].to_f < 0 ? nil : kv["gvl_wait_s"].to_f / (level * elapsed),
       peak_mib: kv["peak_kib"].to_f / 1024 }
+  ensure
+    [result, errfile].each { |f| File.delete(f) if f && File.exist?(f) }
   end
 
   def self.table(rows)
