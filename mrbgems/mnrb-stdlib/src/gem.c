@@ -7,13 +7,14 @@
 void mnrb_stdlib_etc_init(mrb_state *mrb);
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
-  mnrb_stdlib_pp[];
+  mnrb_stdlib_pp[], mnrb_stdlib_json[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
   { "stringio", "stringio.so", NULL, mnrb_stdlib_stringio },
   { "benchmark", "benchmark.rb", NULL, mnrb_stdlib_benchmark },
   { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
+  { "json", "json.rb", NULL, mnrb_stdlib_json },
 };
 
 void
