@@ -143,17 +143,33 @@ module JSON
       raise NestingError, "nesting of #{depth} is too deep" if @max && @max > 0 && depth > @max
     end
 
-    def object(depth)
+    # the elements of an object or array, from its opening character to close, "," between them;
+    # the block reads one element
+    def sequence(depth, close)
       nesting(depth)
-      h = {}
       @i += 1
       skip_space
-      if @s[@i] == "}"
+      if @s[@i] == close
         @i += 1
-        return h
+        return
       end
-      loop do
+      while true                # (not loop: a frame less per nesting level)
         skip_space
+        yield
+        skip_space
+        case @s[@i]
+        when "," then @i += 1
+        when close
+          @i += 1
+          return
+        else unexpected
+        end
+      end
+    end
+
+    def object(depth)
+      h = {}
+      sequence(depth, "}") do
         unexpected unless @s[@i] == '"'
         k = string
         skip_space
@@ -161,34 +177,14 @@ module JSON
         @i += 1
         skip_space
         h[@symbolize ? k.to_sym : k] = value(depth)
-        skip_space
-        case @s[@i]
-        when "," then @i += 1
-        when "}" then @i += 1; return h
-        else unexpected
-        end
       end
+      h
     end
 
     def array(depth)
-      nesting(depth)
       a = []
-      @i += 1
-      skip_space
-      if @s[@i] == "]"
-        @i += 1
-        return a
-      end
-      loop do
-        skip_space
-        a << value(depth)
-        skip_space
-        case @s[@i]
-        when "," then @i += 1
-        when "]" then @i += 1; return a
-        else unexpected
-        end
-      end
+      sequence(depth, "]") { a << value(depth) }
+      a
     end
 
     def string
