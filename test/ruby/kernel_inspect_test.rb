@@ -19,9 +19,11 @@ class KernelInspectTest < MnTest::Case
     end
   end
 
+  # (mnrb lists them in its instance-variable table's order, which is not always the order they were
+  # set in, as CRuby's: README, "Where mnrb differs")
   def test_instance_variables_are_shown_beside_a_custom_to_s
     s = WithToS.new.inspect
-    assert(/\A#<KernelInspectTest::WithToS:0x[0-9a-f]+ @a=1, @b="x">\z/.match?(s), s)
+    assert(/\A#<KernelInspectTest::WithToS:0x[0-9a-f]+ (@a=1, @b="x"|@b="x", @a=1)>\z/.match?(s), s)
   end
 
   def test_without_instance_variables_class_and_address
