@@ -13,7 +13,7 @@
 # seconds in are reported and exit non-zero (2 for usage and scripts without work, 1 otherwise).
 require_relative "chart"
 require_relative "recommend"
-require_relative "json"
+require "json"
 
 module Tune
   class Usage < StandardError; end
@@ -70,7 +70,7 @@ module Tune
     end
     raise Usage, "no script given" unless o[:script]
     raise Usage, "#{o[:script]}: no such file" unless File.file?(o[:script])
-    o[:svg] = File.basename(o[:script]).sub(/\.rb\z/, "") + "-tune.svg" if o[:svg] == :default
+    o[:svg] = File.basename(o[:script], ".rb") + "-tune.svg" if o[:svg] == :default
     if o[:compare]
       version = `#{o[:compare]} -e 'print RUBY_ENGINE, " ", RUBY_VERSION' 2>/dev/null`
       raise Usage, "--compare: #{o[:compare]} does not run Ruby" unless $?.success? && !version.empty?
@@ -172,18 +172,17 @@ module Tune
     own = rows.select { |r| r[:own] }
     pick = TuneRecommend.pick(own)
     why = TuneRecommend.why(own, pick, ncpu)
-    now = Time.now
-    stamp = format("%04d-%02d-%02d %02d:%02d", now.year, now.month, now.day, now.hour, now.min)
+    stamp = Time.now.strftime("%Y-%m-%d %H:%M")
     if o[:svg]
       File.write(o[:svg], TuneChart.svg(rows, "mnrb-tune #{File.basename(o[:script])}",
                                         "#{ncpu} CPUs, #{o[:duration]} s per point, #{stamp}", pick))
     end
     if o[:json]
-      $stdout.puts TuneJSON.generate({ "script" => o[:script], "cpus" => ncpu, "date" => stamp,
-                                       "duration_s" => o[:duration],
-                                       "results" => rows.map { |r| r.map { |k, v| [k.to_s, v] }.to_h },
-                                       "recommendation" => { "mode" => pick[:mode], "level" => pick[:level], "why" => why },
-                                       "svg" => o[:svg] })
+      $stdout.puts JSON.generate({ "script" => o[:script], "cpus" => ncpu, "date" => stamp,
+                                   "duration_s" => o[:duration],
+                                   "results" => rows.map { |r| r.map { |k, v| [k.to_s, v.is_a?(Float) ? v.round(6) : v] }.to_h },
+                                   "recommendation" => { "mode" => pick[:mode], "level" => pick[:level], "why" => why },
+                                   "svg" => o[:svg] })
     else
       puts
       puts table(rows)
