@@ -14,6 +14,7 @@ def mnrb_gems(conf)
   conf.gem core: 'mruby-print'          # into `require "socket"`
   conf.gem core: 'mruby-error'          # mrb_protect/mrb_ensure C API
   conf.gem core: 'mruby-catch'          # catch/throw
+  conf.gem core: 'mruby-dir'            # Dir (mruby-errno is left out: mnrb-io defines SystemCallError)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-thread"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-compat"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-io"
@@ -27,6 +28,8 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-embed"     # include/mnrb.h: the C API for embedders
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
+  # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
+  conf.defines << 'MRB_ARY_LENGTH_MAX=0'
   conf.cc.flags << '-pthread'
 end
 

@@ -1,33 +1,56 @@
 #!/usr/bin/env bash
-# Obtains the mruby 3.1.0 source through Debian's source package `mruby`, unpacks it into $1 and
-# applies mnrb's own patches (patches/mruby/*.patch, in name order). Idempotent: a tree whose stamp
-# matches the patch set is left alone. The source is a build input only; it is never committed.
+# Obtains the mruby 3.3.0 source through Debian's source package `mruby` of Debian 13 "trixie" (the
+# stable release that ships 3.3.0), unpacks it into $1 and applies mnrb's own patches
+# (patches/mruby/*.patch, in name order). Idempotent: a tree whose stamp matches the patch set is left
+# alone. The source is a build input only; it is never committed.
+#
+# apt runs with a private state under build/apt: a deb-src entry for trixie derived from the machine's
+# own Debian sources (its mirrors, keyrings and components; no host name is written here), so the
+# machine's apt configuration is neither read for another suite nor changed.
 set -euo pipefail
 dest=${1:?usage: fetch-mruby.sh DESTDIR [--stock]}
 stock=${2:-}   # --stock: no patches (the baseline `make bench` compares against)
 top=$(cd "$(dirname "$0")/.." && pwd)
-version=3.1.0
+version=3.3.0
+suite=trixie
 cache="$top/build/cache"
-if [ "$stock" = --stock ]; then stamp_want=stock; else stamp_want=$(cat "$top"/patches/mruby/*.patch | sha256sum | cut -c1-16); fi
+if [ "$stock" = --stock ]; then stamp_want=stock-$version; else stamp_want=$version-$(cat "$top"/patches/mruby/*.patch | sha256sum | cut -c1-16); fi
 if [ -f "$dest/.mnrb-stamp" ] && [ "$(cat "$dest/.mnrb-stamp")" = "$stamp_want" ]; then exit 0; fi
+
+# The machine's Debian archive entries (not its -security/-updates suites) as deb-src entries for $suite.
+derive_sources() {
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk -v suite="$suite" 'BEGIN { RS = ""; ORS = "\n\n" }
+      /(^|\n)Suites:[ \t]*[a-z]+([ \t\n]|$)/ && /debian-archive-keyring|(^|\n)URIs:[^\n]*debian/ {
+        gsub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); gsub(/(^|\n)Suites:[^\n]*/, "\nSuites: " suite)
+        gsub(/(^|\n)Components:[^\n]*/, "\nComponents: main"); sub(/^\n/, ""); print }' "$f"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk -v suite="$suite" '$1 == "deb" && $0 ~ /debian/ && $3 !~ /-/ {
+        uri = ($2 ~ /^\[/) ? $3 : $2; opts = ($2 ~ /^\[/) ? $2 " " : ""
+        print "deb-src " opts uri " " suite " main" }' "$f"
+  done
+}
 
 orig=$(ls "$cache"/mruby_${version}.orig.tar.* 2>/dev/null | head -n1 || true)
 if [ -z "$orig" ]; then
-  # Derive a deb-src entry from the machine's own Debian sources (no host name is written here).
-  src_list=/etc/apt/sources.list.d/mnrb-deb-src.sources
-  if ! apt-get source --print-uris mruby >/dev/null 2>&1; then
-    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-      sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$src_list"
-    elif [ -f /etc/apt/sources.list ]; then
-      grep -E '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' > /etc/apt/sources.list.d/mnrb-deb-src.list
-    else
-      echo "fetch-mruby: no Debian apt sources found" >&2; exit 1
-    fi
-    apt-get update -qq
+  apt_dir="$top/build/apt"
+  rm -rf "$apt_dir" && mkdir -p "$apt_dir/parts" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache"
+  derive_sources | awk 'BEGIN { RS = ""; ORS = "\n\n" } !seen[$0]++' > "$apt_dir/parts/mnrb-$suite.list.tmp"
+  if grep -q '^Types:' "$apt_dir/parts/mnrb-$suite.list.tmp"; then
+    mv "$apt_dir/parts/mnrb-$suite.list.tmp" "$apt_dir/parts/mnrb-$suite.sources"
+  else
+    mv "$apt_dir/parts/mnrb-$suite.list.tmp" "$apt_dir/parts/mnrb-$suite.list"
   fi
-  mkdir -p "$cache"
-  (cd "$cache" && apt-get source --download-only -qq "mruby=${version}*" >/dev/null 2>&1 || \
-                  apt-get source --download-only -qq mruby >/dev/null)
+  [ -s "$apt_dir/parts/"mnrb-$suite.* ] || { echo "fetch-mruby: no Debian apt sources found on this machine" >&2; exit 1; }
+  : > "$apt_dir/none.list"
+  apt_opts=(-o Dir::Etc::SourceList="$apt_dir/none.list" -o Dir::Etc::SourceParts="$apt_dir/parts"
+            -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" -o APT::Sandbox::User=root)
+  apt-get "${apt_opts[@]}" update -qq
+  (cd "$cache" && apt-get "${apt_opts[@]}" source --download-only -qq "mruby/$suite" >/dev/null)
   orig=$(ls "$cache"/mruby_${version}.orig.tar.* 2>/dev/null | head -n1 || true)
   [ -n "$orig" ] || { echo "fetch-mruby: Debian's source package did not provide mruby ${version}" >&2; exit 1; }
 fi

@@ -19,6 +19,7 @@
 #include <mruby/presym.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 #include <mnrb/compat.h>
 #include "internal.h"
 

@@ -17,6 +17,7 @@
 #include <mruby/presym.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mrb_exc_mesg_set */
 #include <mnrb/compat.h>
 #include "internal.h"
 
@@ -63,9 +64,9 @@ system_exit_initialize(mrb_state *mrb, mrb_value self)
     if (consumed) { argv++; argc--; }
   }
   if (argc > 1) mrb_argnum_error(mrb, argc, 0, 1);
-  /* What Exception#initialize does, as mrb_exc_new_str stores it: the message ivar. */
-  mrb_exc_ptr(self)->flags &= ~MRB_EXC_MESG_STRING_FLAG;
-  mrb_iv_set(mrb, self, MRB_SYM(mesg), argc == 1 ? argv[0] : mrb_nil_value());
+  /* What Exception#initialize does: the message field (none: to_s gives the class name). */
+  if (argc == 1) mrb_exc_mesg_set(mrb, mrb_exc_ptr(self), argv[0]);
+  else mrb_exc_ptr(self)->mesg = NULL;
   mrb_iv_set(mrb, self, MRB_SYM(status), mrb_int_value(mrb, status));
   return self;
 }

@@ -7,6 +7,7 @@
 #include <mruby.h>
 #include <mruby/object.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 #include "internal.h"
 
 static mrb_value

@@ -18,6 +18,8 @@
 #include <mruby/presym.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/error.h>
+#include <mruby/internal.h>   /* mrb_exc_mesg_set */
 
 static const struct { const char *name; int no; } errnos[] = {
 #define E(x) { #x, x },
@@ -114,7 +116,7 @@ static mrb_value sce_init(mrb_state *mrb, mrb_value self) {
     mrb_str_cat_str(mrb, text, mrb_obj_as_string(mrb, msg));
   }
   mrb_iv_set(mrb, self, mrb_intern_lit(mrb, "errno"), no);
-  mrb_iv_set(mrb, self, MRB_SYM(mesg), text);
+  mrb_exc_mesg_set(mrb, mrb_exc_ptr(self), text);
   return self;
 }
 

@@ -43,6 +43,7 @@
 #include <mruby/string.h>
 #include <mruby/throw.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 
 /* The symbol named as `sym` of `from`, in `to`: presyms (the built-in names) have the same number in
  * every state, so only the program's own names are looked up. */
@@ -353,22 +354,15 @@ static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
-static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
-  method_copy *mc = p;
-  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
-  struct RProc *proc = MRB_METHOD_PROC(m);
-  if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
-    if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
-    return 0;
-  }
-  const mrb_irep *irep = proc->body.irep;
-  if (irep->flags & MRB_IREP_NO_FREE) return 0;         /* built-in Ruby: every state has it */
+/* The copy in `to` of the Ruby method `proc` of mc's class; NULL after defining `mid` as CRuby's
+ * error when the method's block uses outer variables. */
+static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
   mrb_state *to = mc->d->to;
   if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(outer_variables(from, proc)) > 0) {
     mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());
-    return 0;
+    return NULL;
   }
-  struct RProc *copy = copy_irep(from, irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
+  struct RProc *copy = copy_irep(from, proc->body.irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
   struct RClass *scope = attached(to, mc->to_class);
   if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
     struct RProc *up = mrb_proc_new_cfunc(to, unshareable_method);
@@ -376,6 +370,50 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
     copy->upper = up;
     mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)up);
   }
+  return copy;
+}
+
+/* `to`'s own proc for the built-in Ruby method `orig` (static bytecode every state has) that `name`
+ * reaches from mc's class, or NULL if `to` reaches something else under that name. */
+static struct RProc *builtin_method(mrb_state *to, mrb_sym name, const struct RProc *orig, method_copy *mc) {
+  struct RClass *owner = mc->to_class;
+  mrb_method_t have = mrb_method_search_vm(to, &owner, name);
+  if (MRB_METHOD_UNDEF_P(have) || MRB_METHOD_FUNC_P(have)) return NULL;
+  struct RProc *p = MRB_METHOD_PROC(have);
+  if (p && MRB_PROC_ALIAS_P(p)) p = (struct RProc *)p->upper;
+  return p && !MRB_PROC_CFUNC_P(p) && p->body.irep == orig->body.irep ? p : NULL;
+}
+
+/* An alias (mruby 3.3 stores `alias new old` of a Ruby method as a proc naming `old` over the
+ * original): the same in `to`, over the original's copy, so that super and __method__ keep the
+ * original's name. */
+static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *orig) {
+  struct RProc *a = MRB_OBJ_ALLOC(to, MRB_TT_PROC, to->proc_class);
+  a->body.mid = orig_mid;
+  a->upper = orig;
+  a->e.env = NULL;
+  a->flags |= MRB_PROC_ALIAS;
+  return a;
+}
+
+static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
+  method_copy *mc = p;
+  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
+  struct RProc *proc = MRB_METHOD_PROC(m), *alias = NULL;
+  if (MRB_PROC_ALIAS_P(proc)) { alias = proc; proc = (struct RProc *)proc->upper; }
+  if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
+    if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
+    return 0;
+  }
+  mrb_state *to = mc->d->to;
+  struct RProc *copy;
+  if (proc->body.irep->flags & MRB_IREP_NO_FREE) {      /* built-in Ruby: every state has it, */
+    if (!alias) return 0;                               /* but not the program's aliases of it */
+    copy = builtin_method(to, sym_in(from, to, alias->body.mid), proc, mc);
+  }
+  else copy = copy_ruby_method(from, mid, proc, mc);
+  if (!copy) return 0;
+  if (alias) copy = alias_of(to, sym_in(from, to, alias->body.mid), copy);
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
   mrb_define_method_raw(to, mc->to_class, sym_in(from, to, mid), cm);

@@ -34,10 +34,12 @@
 #include <mruby/range.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 
 enum {
   T_NIL, T_TRUE, T_FALSE, T_INT, T_FLOAT, T_SYM, T_REF,
   T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR, T_TIME,
+  T_BIGINT,
   T_XREF,
 };
 enum { F_FROZEN = 1, F_DEFAULT = 2 };
@@ -298,6 +300,11 @@ static void write_value(mrb_state *mrb, writer *w, mrb_value v) {
   else if (mrb_false_p(v)) put_u8(mrb, w->m, T_FALSE);
   else if (mrb_integer_p(v)) { int64_t i = mrb_integer(v); put_u8(mrb, w->m, T_INT); put(mrb, w->m, &i, 8); }
   else if (mrb_float_p(v)) { double d = mrb_float(v); put_u8(mrb, w->m, T_FLOAT); put(mrb, w->m, &d, 8); }
+  else if (mrb_bigint_p(v)) {                  /* immutable, so a value: its digits in base 16 */
+    mrb_value digits = mrb_bint_to_s(mrb, v, 16);
+    put_u8(mrb, w->m, T_BIGINT);
+    put_bytes(mrb, w->m, RSTRING_PTR(digits), (size_t)RSTRING_LEN(digits));
+  }
   else if (mrb_symbol_p(v)) {
     mrb_int len;
     const char *name = mrb_sym_name_len(mrb, mrb_symbol(v), &len);
@@ -444,6 +451,12 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
   case T_FALSE: return mrb_false_value();
   case T_INT: { int64_t i; get(mrb, r, &i, 8); return mrb_int_value(mrb, (mrb_int)i); }
   case T_FLOAT: { double d; get(mrb, r, &d, 8); return mrb_float_value(mrb, d); }
+  case T_BIGINT: {
+    size_t n;
+    const char *p = get_bytes(mrb, r, &n);
+    if (n > 0 && p[0] == '-') return mrb_bint_new_str(mrb, p + 1, (mrb_int)n - 1, -16);
+    return mrb_bint_new_str(mrb, p, (mrb_int)n, 16);
+  }
   case T_SYM: { size_t n; const char *p = get_bytes(mrb, r, &n); return mrb_symbol_value(mrb_intern(mrb, p, n)); }
   case T_REF: {
     uint32_t i = get_u32(mrb, r);
@@ -515,7 +528,7 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
     if (MRB_INSTANCE_TT(c) != MRB_TT_EXCEPTION) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: %C is not an Exception here", c);
     mrb_value e = reg(mrb, r, mrb_exc_new_str(mrb, c, mrb_str_new(mrb, p, n)));
     mrb_value bt = read_value(mrb, r);
-    if (!mrb_nil_p(bt)) mrb_iv_set(mrb, e, MRB_SYM(backtrace), bt);
+    if (!mrb_nil_p(bt)) mrb_funcall_id(mrb, e, MRB_SYM(set_backtrace), 1, bt);
     return finish(mrb, r, e, flags);
   }
   case T_OBJ: {
@@ -609,7 +622,7 @@ static int walk_pair(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
 
 /* Visits v's graph; freezing it (make_shareable) or checking it is frozen (shareable?). */
 static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
-  if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v)) return;
+  if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v) || mrb_bigint_p(v)) return;
   switch (mrb_type(v)) {
   case MRB_TT_CLASS: case MRB_TT_MODULE: return;
   case MRB_TT_DATA: if (mnrb_ractor_unwrap(mrb, v) || mnrb_xref_shareable_p(mrb, v)) return; break;

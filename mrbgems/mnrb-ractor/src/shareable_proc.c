@@ -24,9 +24,7 @@
 #include <mruby/irep.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
-
-struct REnv *mrb_env_new(mrb_state *mrb, struct mrb_context *c, mrb_callinfo *ci, int nstacks, mrb_value *stack,
-                         struct RClass *tc);   /* mruby's src/proc.c */
+#include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 
 static mrb_value self_of(const struct RProc *p) {
   struct REnv *e = MRB_PROC_ENV(p);

@@ -14,6 +14,7 @@
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 #include "mnrb/compat.h"
 
 static void thread_free(mrb_state *mrb, void *p) {
