@@ -16,6 +16,7 @@
 #include <mruby/compile.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/version.h>
 #include "mnrb/core.h"
 #include "mnrb/thread.h"
 #include "mnrb/trace.h"
@@ -60,7 +61,7 @@ static void usage(FILE *f) {
         "RUBY_THREAD_MACHINE_STACK_SIZE sets the C stack of each thread (bytes).\n", f);
 }
 
-static void version(void) { printf("mnrb %s (mruby 3.1.0) [x86_64-linux]\n", MNRB_VERSION); }
+static void version(void) { printf("mnrb %s (mruby " MRUBY_VERSION ") [x86_64-linux]\n", MNRB_VERSION); }
 
 static char *read_file(const char *path, size_t *len) {
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");

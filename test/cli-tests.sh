@@ -12,7 +12,7 @@ printf 'def broken(\n  1 +\n' > "$tmp/syntax.rb"
 printf 'puts "lib loaded"\n' > "$tmp/lib.rb"
 
 check "version"                  0 "mnrb "                -- "$BIN" -v
-check "long version"             0 "(mruby 3.1.0)"        -- "$BIN" --version
+check "long version"             0 "(mruby 3.3.0)"        -- "$BIN" --version
 check "help"                     0 "Usage: mnrb"          -- "$BIN" -h
 check "-e runs code"             0 "3"                    -- "$BIN" -e 'p 1 + 2'
 check "two -e are two lines"     0 "12"                   -- "$BIN" -e 'x = 12' -e 'p x'
