@@ -9,9 +9,11 @@ SANITIZE = {
 }
 
 def mnrb_gems(conf)
-  %w(stdlib stdlib-ext math metaprog).each { |box| conf.gembox box }
+  %w(stdlib math metaprog).each { |box| conf.gembox box }
+  # stdlib-ext's gems but mruby-random: mnrb-random is CRuby's Random (MT19937, the same numbers)
+  %w(pack sprintf time struct data).each { |g| conf.gem core: "mruby-#{g}" }
   conf.gem core: 'mruby-io'             # stdlib-io's gems but mruby-socket, which mnrb-io builds
-  conf.gem core: 'mruby-print'          # into `require "socket"`
+                                        # into `require "socket"`
   conf.gem core: 'mruby-error'          # mrb_protect/mrb_ensure C API
   conf.gem core: 'mruby-catch'          # catch/throw
   conf.gem core: 'mruby-dir'            # Dir (mruby-errno is left out: mnrb-io defines SystemCallError)
@@ -27,6 +29,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-ractor"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-embed"     # include/mnrb.h: the C API for embedders
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-random"
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
   conf.defines << 'MRB_ARY_LENGTH_MAX=0'

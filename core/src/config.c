@@ -13,6 +13,10 @@
  *                                      1 MiB, as CRuby's M:N threads; only touched pages cost memory.
  *                                      4x under the sanitizers, whose frames are larger (CRuby does
  *                                      the same for ASan builds).
+ *   vm_stack_size RUBY_THREAD_VM_STACK_SIZE
+ *                                      1 MiB, CRuby's: the VM stack (call frames and registers) each
+ *                                      thread may hold before SystemStackError. About 11,000 frames of
+ *                                      a small method (CRuby: about 9,000); the limit scales with it.
  *   max_blocking  MNRB_MAX_BLOCKING    512 native threads in blocking calls (file reads, getaddrinfo,
  *                                      waitpid...) at once, as Tokio's blocking pool; beyond that a call
  *                                      waits for one to end. CRuby has no bound (a thread each).
@@ -88,6 +92,7 @@ void mn_config_from_env(mn_config *cfg) {
   stack *= 4;
 #endif
   cfg->stack_size = (size_t)env_long("RUBY_THREAD_MACHINE_STACK_SIZE", (long)stack, 64 * 1024, 1L << 30);
+  cfg->vm_stack_size = (size_t)env_long("RUBY_THREAD_VM_STACK_SIZE", 1L << 20, 16 * 1024, 1L << 30);
   cfg->max_blocking = (int)env_long("MNRB_MAX_BLOCKING", 512, 1, 100000);
   cfg->blocking_keepalive_ns = (uint64_t)env_long("MNRB_BLOCKING_KEEPALIVE", 10000, 1, 86400000) * 1000000u;
   cfg->wakeup_preempt = env_long("MNRB_WAKEUP_PREEMPT", 1, 0, 1) != 0;

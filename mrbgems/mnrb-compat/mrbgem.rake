@@ -9,7 +9,6 @@ MRuby::Gem::Specification.new('mnrb-compat') do |spec|
   spec.summary = 'CRuby 3.1 compatibility: Process, sum, exit/at_exit, warn'
   spec.add_dependency 'mruby-struct',     core: 'mruby-struct'      # Process::Tms
   spec.add_dependency 'mruby-io',         core: 'mruby-io'          # $stdout, $stderr
-  spec.add_dependency 'mruby-print',      core: 'mruby-print'       # Kernel#puts... (output.rb wraps them)
   spec.add_dependency 'mruby-sprintf',    core: 'mruby-sprintf'     # Kernel#printf (output.rb)
   spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'  # ljust, rjust, lines
   spec.add_dependency 'mruby-math',       core: 'mruby-math'        # Math::DomainError

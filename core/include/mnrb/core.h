@@ -35,6 +35,7 @@ typedef struct mn_config {
   bool mn_threads;           /* false: every thread gets its own native thread (RUBY_MN_THREADS=0) */
   uint64_t timeslice_ns;     /* preemption after this much running while others are ready (100 ms) */
   size_t stack_size;         /* C stack per thread; RUBY_THREAD_MACHINE_STACK_SIZE */
+  size_t vm_stack_size;      /* VM stack per thread (frames, registers); RUBY_THREAD_VM_STACK_SIZE */
   int max_blocking;          /* native threads in blocking calls at once (MNRB_MAX_BLOCKING, 512) */
   uint64_t blocking_keepalive_ns; /* a surplus idle native thread retires after this (10 s) */
   bool wakeup_preempt;       /* a thread woken by I/O, a timer or a blocking call's end preempts the

@@ -1,38 +1,29 @@
 # Kernel#puts, print, p and printf write to $stdout, whatever it holds (a pipe, a File, a
-# StringIO), as CRuby's do; mruby-print's write to the process's standard output whatever $stdout
-# is. While $stdout is STDOUT they keep mruby-print's direct path (3x faster than IO#puts).
+# StringIO), as CRuby's do: through its write, so that output shares $stdout's ordering and errors
+# (mruby-print's C writer used a stdio buffer of its own and is not in the build).
 module Kernel
-  alias __stdout_puts puts
-  alias __stdout_print print
-  alias __stdout_p p
-  alias __stdout_printf printf
-  private :__stdout_puts, :__stdout_print, :__stdout_p, :__stdout_printf
-
   def puts(*args)
-    out = $stdout
-    return __stdout_puts(*args) if out.equal?(STDOUT)
-    out.puts(*args)
+    $stdout.puts(*args)
     nil
   end
 
   def print(*args)
-    out = $stdout
-    return __stdout_print(*args) if out.equal?(STDOUT)
-    out.print(*args)
+    $stdout.print(*args)
     nil
   end
 
   def p(*args)
     out = $stdout
-    return __stdout_p(*args) if out.equal?(STDOUT)
-    args.each { |a| out.write(a.inspect, "\n") }
+    if args.size == 1
+      out.write(args[0].inspect + "\n")
+    else
+      args.each { |a| out.write(a.inspect + "\n") }
+    end
     args.size <= 1 ? args.first : args
   end
 
   def printf(*args)
-    out = $stdout
-    return __stdout_printf(*args) if out.equal?(STDOUT) || args.empty?
-    out.write(sprintf(*args))
+    $stdout.write(sprintf(*args)) unless args.empty?
     nil
   end
 

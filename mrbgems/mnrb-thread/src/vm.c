@@ -653,6 +653,7 @@ void mnrb_vm_init(mrb_state *mrb) {
   vm->kill_token->flags |= MRB_FL_OBJ_IS_FROZEN;
   mrb->gc_mark_roots = mark_roots;
   mrb->gc_event = gc_event;
+  mrb->vm_stack_limit = mn_runtime_config()->vm_stack_size;   /* every thread's (and fiber's) context */
   vm->safepoint = safepoint;
 
   mnrb_init_thread(mrb, vm);     /* creates vm->main around the current state */
