@@ -86,7 +86,7 @@ $(foreach v,host asan tsan,$(eval $(call variant,$(v))))
 # mrbtest: mruby's tests and mnrb-compat's, in the host build (rake builds and runs it)
 $(BUILD)/mruby/host/bin/mrbtest: $(BUILD)/mruby/host/lib/libmruby.a $(BUILD)/host/libmnrb-core.a
 	cd $(MRUBY_SRC) && MRUBY_BUILD_DIR=$(BUILD)/mruby MNRB_BUILDS=host \
-	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb test > $(BUILD)/mrbtest-build.log 2>&1 \
+	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb test:build > $(BUILD)/mrbtest-build.log 2>&1 \
 	  || { tail -n 40 $(BUILD)/mrbtest-build.log; exit 1; }
 	@touch $@
 

@@ -65,7 +65,7 @@ system_exit_initialize(mrb_state *mrb, mrb_value self)
   }
   if (argc > 1) mrb_argnum_error(mrb, argc, 0, 1);
   /* What Exception#initialize does: the message field (none: to_s gives the class name). */
-  if (argc == 1) mrb_exc_mesg_set(mrb, mrb_exc_ptr(self), argv[0]);
+  if (argc == 1 && !mrb_nil_p(argv[0])) mrb_exc_mesg_set(mrb, mrb_exc_ptr(self), argv[0]);
   else mrb_exc_ptr(self)->mesg = NULL;
   mrb_iv_set(mrb, self, MRB_SYM(status), mrb_int_value(mrb, status));
   return self;

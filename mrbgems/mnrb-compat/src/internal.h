@@ -34,5 +34,6 @@ struct RClass *mnrb_compat_system_exit_class(mrb_state *mrb);
 void mnrb_compat_init_env(mrb_state *mrb);
 void mnrb_compat_inspect_init(mrb_state *mrb);
 void mnrb_compat_defined_init(mrb_state *mrb);
+void mnrb_compat_exception_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */
