@@ -27,7 +27,7 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench bench-quick demo clean distclean
+.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench bench-quick bench-engine demo clean distclean
 .DELETE_ON_ERROR:
 
 all: bin/mnrb bin/mnrb-trace bin/mnrb-tune
@@ -139,11 +139,22 @@ test-tsan: $(BUILD)/tsan/mnrb
 	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
-bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost
+bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost $(BUILD)/before/bin/mnrb
 	@mkdir -p $(BUILD)/bench
 	bash -o pipefail -c 'bash bench/run.sh | tee $(BUILD)/bench/run.txt'
 	awk -f bench/markdown.awk $(BUILD)/bench/run.txt > docs/BENCHMARKS.md
 	@echo "wrote docs/BENCHMARKS.md and docs/bench/*.svg"
+
+# The last mnrb on mruby 3.1.0, built beside (its own build/ under build/before) for bench/engine_compare.sh:
+# the engine move's before and after in one run.
+MNRB_BEFORE_REV ?= 78b3409
+$(BUILD)/before/bin/mnrb:
+	rm -rf $(BUILD)/before && mkdir -p $(BUILD)/before
+	git archive $(MNRB_BEFORE_REV) | tar -x -C $(BUILD)/before
+	$(MAKE) -C $(BUILD)/before all JOBS=$(JOBS) > $(BUILD)/before.log 2>&1 || { tail -n 40 $(BUILD)/before.log; exit 1; }
+
+bench-engine: all $(BUILD)/before/bin/mnrb
+	bash bench/engine_compare.sh $(BUILD)/before/bin/mnrb bin/mnrb
 
 # the seeds' tables at small sizes, in under 2 minutes
 bench-quick: all

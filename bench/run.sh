@@ -68,7 +68,7 @@ ring_row "Go, GOMAXPROCS=2"            1000 100 env GOMAXPROCS=2 $GORING -n 1000
 ring_row "stock mruby Fibers (interpreter's floor)" 1000 100 $STOCK bench/fiber_ring.rb 1000 100
 
 echo
-echo "fib(32) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.1.0"
+echo "fib(32) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.3.0"
 best_m=999; best_s=999
 for i in 1 2 3 4 5; do
   m=$($MNRB bench/fib.rb 32 | sed -nE 's/.*: ([0-9.]+) s/\1/p')
@@ -140,3 +140,6 @@ for i in 1 2 3; do $MNRB bench/regexp.rb | sed 's/^/M|/'; ruby bench/regexp.rb |
           printf "  %-30s mnrb %.3f s, CRuby %.3f s: %.2fx%s\n", n, m, c, m / c, (res["M" n] == res["C" n]) ? "" : "  RESULTS DIFFER" } }'
 echo "  the engine alone (bench/onig_search.c: onig_search in a C loop over the same lines, no interpreter):"
 cc -O2 bench/onig_search.c -o build/bench/onig-search -lonig && build/bench/onig-search
+
+# the engine under mnrb: before (the last mnrb on mruby 3.1.0, built by make bench) and after
+[ -x build/before/bin/mnrb ] && bash bench/engine_compare.sh build/before/bin/mnrb $MNRB

@@ -1,4 +1,4 @@
-# Stock mruby 3.1.0 (no mnrb patches, no mnrb gems), same gemboxes and compiler flags as mnrb's
+# Stock mruby 3.3.0 (no mnrb patches, no mnrb gems), same gemboxes and compiler flags as mnrb's
 # host build: the baseline for the cost of mnrb's VM patches (fib benchmark).
 MRuby::Build.new do |conf|
   conf.toolchain :gcc
