@@ -1,0 +1,10 @@
+# Integers and Floats are frozen, as in CRuby: setting an instance variable raises FrozenError
+# (mruby: ArgumentError "cannot set instance variable").
+[Integer, Float].each do |klass|
+  klass.class_eval do
+    def instance_variable_set(name, value)
+      instance_variable_get(name) # NameError for a name that is not @ivar-like
+      raise FrozenError, "can't modify frozen #{self.class}: #{inspect}"
+    end
+  end
+end
