@@ -2,7 +2,8 @@
 #   bin/mnrb check.rb OUTDIR
 # Every double must have the same bits as in CRuby (arithmetic through the VM's own float ops
 # and through the Float methods), the same to_s/inspect, and strings and literals must read as
-# the correctly rounded double (String#to_f, Float()). A case is one line of values.txt or one
+# the correctly rounded double (String#to_f, Float()); Float#round/floor/ceil/truncate(ndigits)
+# give CRuby's results. A case is one line of values.txt or one
 # literal; the last line is "N passed, N failed", exit status 1 if any failed.
 dir = ARGV[0] || "."
 
@@ -66,12 +67,28 @@ def check_string(f, report)
   report.call(:s_Float, "#{str[0, 80]}: #{y.inspect}") if y.nil? || halves(y) != exp
 end
 
+def rounded(x, how, nd)
+  x.send(how, nd).inspect
+rescue FloatDomainError
+  "E"
+end
+
+def check_round(f, report)
+  x = dbl(f[1], f[2]); nd = f[3].to_i
+  %i(round floor ceil truncate).each_with_index do |m, i|
+    next if f[4 + i] == "-" # CRuby 3.1 is wrong there (see gen.rb)
+    got = rounded(x, m, nd)
+    report.call(:"r_#{m}", "#{x.inspect}.#{m}(#{nd}): #{got} != #{f[4 + i]}") if got != f[4 + i]
+  end
+end
+
 File.read(File.join(dir, "values.txt")).each_line do |line|
   f = line.chomp.split(" ")
   case f[0]
   when "v" then check_case(:v) { |report| check_value(f, report) }
   when "o" then check_case(:o) { |report| check_op(f, report) }
   when "s" then check_case(:s) { |report| check_string(f, report) }
+  when "r" then check_case(:r) { |report| check_round(f, report) }
   end
 end
 

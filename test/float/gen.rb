@@ -5,6 +5,7 @@
 #   v  LO HI  TO_S                      : a double (from random bits) and its CRuby to_s
 #   o  OP ALO AHI BLO BHI RLO RHI TO_S  : a OP b = r (OP one of + - * /) and r.to_s
 #   s  STR RLO RHI FLAG                  : STR.to_f is r (exact correct rounding); FLAG F if Float(STR) must give r too
+#   r  LO HI ND ROUND FLOOR CEIL TRUNC   : x.round(ND) etc. inspected (E: it raised)
 # and OUTDIR/lits.rb: float literals and their expected bits (parser check).
 n = Integer(ARGV[0] || 20_000)
 seed = Integer(ARGV[1] || 1)
@@ -99,7 +100,29 @@ def exact_decimal_any(r, k)
   "#{s[0...-k]}.#{s[-k..]}"
 end
 
-nv = n * 4 / 10; no = n * 4 / 10; ns = n - nv - no
+# a number for round(ndigits): decimals near ties (1.005, 2.675), any operand, a few digits
+def round_operand(rng)
+  case rng.rand(3)
+  when 0 then (rng.rand(-100000..100000) + 0.5) / 10.0 ** rng.rand(0..6)
+  when 1 then operand(rng)
+  else rng.rand(-1e6..1e6).round(rng.rand(0..8)).to_f
+  end
+end
+
+# "-" (not checked) where CRuby 3.1 is wrong: Integer#ceil of a Bignum or to a Bignum unit
+# (19 digits or more) adds a unit to an exact multiple (0.ceil(-19) is 10**19, (2**64 * 10).ceil(-1)
+# is 2**64 * 10 + 10), and Float#ceil/truncate end there
+def rounded(x, how, nd)
+  if nd < 0 && %i(ceil truncate).include?(how) && x.finite?
+    c = x.ceil
+    return "-" if (c.abs >= 2**62 || nd <= -19) && c % 10**-nd == 0
+  end
+  x.send(how, nd).inspect
+rescue FloatDomainError
+  "E"
+end
+
+nv = n * 35 / 100; no = n * 35 / 100; nr = n / 10; ns = n - nv - no - nr
 out = File.open(File.join(dir, "values.txt"), "w")
 nv.times do
   x = rand_bits_double(rng)
@@ -117,6 +140,11 @@ no.times do |i|
   a = operand(rng); b = operand(rng)
   r = a.send(op, b)
   out.puts "o #{op} #{halves(a)} #{halves(b)} #{halves(r)} #{r}"
+end
+nr.times do
+  x = round_operand(rng)
+  nd = rng.rand(-25..25)
+  out.puts "r #{halves(x)} #{nd} #{%i(round floor ceil truncate).map { |m| rounded(x, m, nd) }.join(' ')}"
 end
 mism = 0; mism_short = 0; nshort = 0
 ns.times do
