@@ -19,6 +19,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_inspect_init(mrb);
   mnrb_compat_defined_init(mrb);
   mnrb_compat_exception_init(mrb);
+  mnrb_compat_data_init(mrb);
 }
 
 void
