@@ -18,6 +18,7 @@ class RoundingTest < MnTest::Case
   def test_round_beyond_fourteen_digits_rounds_the_exact_value
     assert_equal 7.6293945313e-06, (2.0**-17).round(16)
     assert_equal 7.6293945312e-06, (2.0**-17).floor(16)
+    assert_equal "0.0", -4.546011397674931e-29.round(23).to_s
   end
 
   def test_round_to_digits_before_the_point_is_an_exact_integer

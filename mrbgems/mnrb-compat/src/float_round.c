@@ -74,8 +74,8 @@ exact_round(double x, int ndigits)
     }
   }
   snprintf(buf + strlen(buf), 16, "e-%d", ndigits);
-  x = copysign(strtod(buf, NULL), x);
-  return x;
+  double r = strtod(buf, NULL);
+  return r == 0.0 ? 0.0 : copysign(r, x); /* a Rational 0 has no sign: +0.0, as CRuby */
 }
 
 static mrb_int
