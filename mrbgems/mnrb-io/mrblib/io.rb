@@ -79,7 +79,8 @@ class IO
 
   # each_line(sep = "\n", limit = nil, chomp: false) { |line| }: gets' arguments
   def each_line(*args, **opts, &block)
-    return to_enum(:each_line, *args, **opts) unless block
+    # (mruby's to_enum would pass the keywords on as a Hash)
+    return Enumerator.new { |y| each_line(*args, **opts) { |l| y << l } } unless block
     limit = args.size == 2 ? args[1] : args[0]
     raise ArgumentError, "invalid limit: 0 for each_line" if limit.is_a?(Numeric) && limit.to_i == 0
     while (line = gets(*args, **opts))
@@ -136,7 +137,7 @@ class IO
   end
 
   def self.foreach(path, *args, **opts, &block)
-    return to_enum(:foreach, path, *args, **opts) unless block
+    return Enumerator.new { |y| foreach(path, *args, **opts) { |l| y << l } } unless block
     File.open(path) { |f| f.each_line(*args, **opts, &block) }
     nil
   end

@@ -18,6 +18,7 @@
 #include <mruby/class.h>
 #include <mruby/data.h>
 #include <mruby/ext/io.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
@@ -139,15 +140,25 @@ static mrb_value io_close(mrb_state *mrb, mrb_value self) {
   return orig_close(mrb, self);
 }
 
-static mrb_bool is_socket(struct mrb_io *f) {
+static mrb_bool socket_object(mrb_state *mrb, mrb_value io) {
+  return mrb_class_defined_id(mrb, MRB_SYM(BasicSocket)) &&
+         mrb_obj_is_kind_of(mrb, io, mrb_class_get_id(mrb, MRB_SYM(BasicSocket)));
+}
+
+static mrb_bool is_socket(mrb_state *mrb, mrb_value io, struct mrb_io *f) {
   struct stat st;
-  return f->is_socket || (fstat(f->fd, &st) == 0 && S_ISSOCK(st.st_mode));
+  return f->is_socket || socket_object(mrb, io) || (fstat(f->fd, &st) == 0 && S_ISSOCK(st.st_mode));
 }
 
 /* A closed IO: nil, but a socket's close_read/close_write raise (BasicSocket's, in CRuby). */
-static mrb_value closed_half(mrb_state *mrb, struct mrb_io *f) {
-  if (f->is_socket) mrb_raise(mrb, E_IO_ERROR, "closed stream");
+static mrb_value closed_half(mrb_state *mrb, mrb_value io) {
+  if (socket_object(mrb, io)) mrb_raise(mrb, E_IO_ERROR, "closed stream");
   return mrb_nil_value();
+}
+
+/* The whole IO closes: through #close, which IO.popen's IOs extend (the command is waited for). */
+static mrb_value close_all(mrb_state *mrb, mrb_value io) {
+  return mrb_funcall_id(mrb, io, MRB_SYM(close), 0);
 }
 
 /* The read side of a duplex IO (IO.popen "r+": fd reads, fd2 writes) goes; fd2 becomes fd. */
@@ -164,25 +175,25 @@ static void drop_read_side(mrb_state *mrb, struct mrb_io *f) {
  * read-only IO closes; an IO that also writes through the same descriptor raises IOError. */
 static mrb_value io_close_read(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = any_fptr(mrb, self);
-  if (f->fd < 0) return closed_half(mrb, f);
-  if (is_socket(f)) {
+  if (f->fd < 0) return closed_half(mrb, self);
+  if (is_socket(mrb, self, f)) {
     if (shutdown(f->fd, SHUT_RD) < 0) mnrb_sys_fail(mrb, errno, "shutdown");
     f->readable = 0;
-    return f->writable ? mrb_nil_value() : io_close(mrb, self);
+    return f->writable ? mrb_nil_value() : close_all(mrb, self);
   }
   if (f->fd2 >= 0 && f->readable) { drop_read_side(mrb, f); return mrb_nil_value(); }
-  if (f->readable && !f->writable) return io_close(mrb, self);
+  if (f->readable && !f->writable) return close_all(mrb, self);
   mrb_raise(mrb, E_IO_ERROR, "closing non-duplex IO for reading");
 }
 
 /* IO#close_write, the same for the writing side. */
 static mrb_value io_close_write(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = any_fptr(mrb, self);
-  if (f->fd < 0) return closed_half(mrb, f);
-  if (is_socket(f)) {
+  if (f->fd < 0) return closed_half(mrb, self);
+  if (is_socket(mrb, self, f)) {
     if (shutdown(f->fd, SHUT_WR) < 0) mnrb_sys_fail(mrb, errno, "shutdown");
     f->writable = 0;
-    return f->readable ? mrb_nil_value() : io_close(mrb, self);
+    return f->readable ? mrb_nil_value() : close_all(mrb, self);
   }
   if (f->fd2 >= 0) {
     int wfd = f->fd2;
@@ -191,7 +202,7 @@ static mrb_value io_close_write(mrb_state *mrb, mrb_value self) {
     close_fd(mrb, wfd);
     return mrb_nil_value();
   }
-  if (f->writable && !f->readable) return io_close(mrb, self);
+  if (f->writable && !f->readable) return close_all(mrb, self);
   mrb_raise(mrb, E_IO_ERROR, "closing non-duplex IO for writing");
 }
 

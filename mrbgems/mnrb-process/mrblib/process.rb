@@ -416,14 +416,4 @@ class IO
     end
     r
   end
-
-  alias _close_write_before_popen close_write
-  def close_write
-    if @popen_pid && respond_to?(:shutdown)
-      shutdown(Socket::SHUT_WR)
-      nil
-    else
-      _close_write_before_popen
-    end
-  end
 end

@@ -56,8 +56,8 @@ MRB_API mrb_value mnrb_compat_cruby_backtrace(mrb_state *mrb, mrb_value lines);
    to_int otherwise; TypeError with CRuby's messages ("no implicit conversion of String into
    Integer", "no implicit conversion from nil to integer"). */
 MRB_API mrb_int mnrb_compat_to_int(mrb_state *mrb, mrb_value v);
-/* CRuby's implicit String conversion (StringValue): TypeError "no implicit conversion of X into
-   String" for non-strings without to_str. */
+/* CRuby's implicit String conversion (StringValue): Strings as is, to_str otherwise; TypeError
+   "no implicit conversion of X into String" for non-strings without to_str. */
 MRB_API mrb_value mnrb_compat_to_str(mrb_state *mrb, mrb_value v);
 /* Name CRuby uses for v in conversion errors: "nil", "true", "false" or the class name. */
 MRB_API const char *mnrb_compat_type_name(mrb_state *mrb, mrb_value v);
