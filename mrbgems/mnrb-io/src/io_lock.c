@@ -13,9 +13,13 @@
  * fresh locks. Everything is guarded by the ractor's GVL; waiters are nodes on the waiting threads'
  * C stacks, in FIFO order, and a release wakes the first, which then takes the lock unless another
  * thread was quicker (no hand-off, as mnrb's Mutex). The holder is recorded so that a nested
- * operation of the same thread (a signal handler run while it waits) does not wait for itself.
+ * operation of the same thread (a signal handler run while it waits) does not wait for itself,
+ * and with its process id: in a forked child only the forking thread lives on, so a lock held or
+ * waited for in the parent is free there.
  */
 #include "io_internal.h"
+#include <pthread.h>
+#include <unistd.h>
 #include <mruby/class.h>
 #include <mruby/data.h>
 #include <mruby/error.h>
@@ -31,6 +35,7 @@ typedef struct io_waiter {
 
 typedef struct io_lock {
   mn_thread *owner;             /* NULL: free */
+  pid_t pid;                    /* the owner's process */
   io_waiter *waiters;           /* FIFO; each node is removed by its own thread */
 } io_lock;
 
@@ -65,10 +70,30 @@ static io_locks *get_locks(mrb_state *mrb, mrb_value io) {
   return l;
 }
 
+/* This process's id, without a system call per lock: read once, and again in a forked child. */
+static pid_t this_pid;
+static void read_pid(void) { this_pid = getpid(); }
+static void watch_pid(void) { read_pid(); pthread_atfork(NULL, NULL, read_pid); }
+static pid_t process_id(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, watch_pid);
+  return this_pid;
+}
+
+/* Forgets the holder and waiters of a parent process (see above). */
+static void after_fork(io_lock *k) {
+  if (k->owner && k->pid != process_id()) {
+    k->owner = NULL;
+    k->waiters = NULL;
+  }
+}
+
 mrb_bool mnrb_io_lock_busy(mrb_state *mrb, mrb_value io, io_side side) {
   mrb_value obj;
   io_locks *l = find_locks(mrb, io, &obj);
-  return l && l->side[side].owner && l->side[side].owner != mnrb_current_core(mrb);
+  if (!l || !l->side[side].owner) return FALSE;
+  after_fork(&l->side[side]);
+  return l->side[side].owner && l->side[side].owner != mnrb_current_core(mrb);
 }
 
 static void unlink_waiter(io_lock *k, io_waiter *w) {
@@ -89,6 +114,7 @@ static void append_waiter(io_lock *k, io_waiter *w) {
 /* Takes the lock, parked while another thread holds it. False: this thread holds it already. */
 static mrb_bool lock_take(mrb_state *mrb, io_lock *k) {
   mn_thread *me = mnrb_current_core(mrb);
+  after_fork(k);
   if (k->owner == me) return FALSE;
   while (k->owner) {
     io_waiter w = { me, NULL };
@@ -101,6 +127,7 @@ static mrb_bool lock_take(mrb_state *mrb, io_lock *k) {
     }
   }
   k->owner = me;
+  k->pid = process_id();
   return TRUE;
 }
 
