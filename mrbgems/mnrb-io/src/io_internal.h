@@ -12,6 +12,11 @@
  *     this thread.
  * A deadline (IO#timeout, connect_timeout:) bounds the waits. A descriptor closed by another thread
  * while this one waits raises IOError "stream closed in another thread", as CRuby.
+ *
+ * The gem, bottom up: io_call.c (one system call, as above); io_lock.c (one reader and one writer
+ * at a time per IO); read.c and lines.c (reading, on mruby-io's read buffer) and write.c (writing),
+ * which replace every mruby-io method that reads or writes; io.c (close, pipes, waits), select.c,
+ * socket.c, file.c; mrblib/io.rb (puts, print, each_line, io/wait above those).
  */
 #ifndef MNRB_IO_INTERNAL_H
 #define MNRB_IO_INTERNAL_H
@@ -46,8 +51,9 @@ typedef struct io_call {
 /* Runs `c` for the current Ruby thread, waiting as above until the call does not fail with EAGAIN.
  * Returns c->result (>= 0), or -1 with c->err set. Raises IOError when the descriptor is closed by
  * another thread, IO::TimeoutError when the deadline passes (timed_out: set instead, if given), and
- * pending interrupts. The string's bytes are touched only while this thread holds the GVL (a
- * blocking call works on a private copy). */
+ * pending interrupts. With c->nowait, -1 with err EAGAIN where it would wait. The string's bytes are
+ * touched only while this thread holds the GVL (a blocking call works on a private copy; on mem in
+ * place). */
 ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *timed_out);
 
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io);   /* from IO#timeout */
