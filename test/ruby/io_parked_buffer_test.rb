@@ -142,6 +142,18 @@ class IOParkedBufferTest < MnTest::Case
     assert_equal :wait_readable, @r.read_nonblock(100, exception: false)
   end
 
+  # Waiting for another reader's turn is part of the read: IO#timeout bounds it too.
+  def test_io_timeout_bounds_the_wait_for_another_readers_turn
+    mnrb_only                   # IO#timeout is Ruby 3.2's
+    first = Thread.new { @r.gets }
+    parked(first)
+    @r.timeout = 0.05
+    assert_raise(IO::TimeoutError) { @r.gets }
+    @r.timeout = nil
+    @w.write "x\n"
+    assert_equal "x\n", first.value
+  end
+
   def test_closing_an_io_whose_reader_is_parked_mid_line
     @w.write "partial"
     reader = Thread.new do

@@ -111,19 +111,22 @@ static void append_waiter(io_lock *k, io_waiter *w) {
   *tail = w;
 }
 
-/* Takes the lock, parked while another thread holds it. False: this thread holds it already. */
-static mrb_bool lock_take(mrb_state *mrb, io_lock *k) {
+/* Takes the lock, parked while another thread holds it (IO#timeout bounds the wait, as it does
+ * the operation's). False: this thread holds it already. */
+static mrb_bool lock_take(mrb_state *mrb, mrb_value io, io_lock *k) {
   mn_thread *me = mnrb_current_core(mrb);
   after_fork(k);
   if (k->owner == me) return FALSE;
+  uint64_t deadline = k->owner ? mnrb_io_deadline(mrb, io) : MN_FOREVER;
   while (k->owner) {
     io_waiter w = { me, NULL };
     append_waiter(k, &w);
-    mnrb_wait(mrb, MN_WAIT_IO, MN_FOREVER, "IO lock");
+    mn_park_result r = mnrb_wait(mrb, MN_WAIT_IO, deadline, "IO lock");
     unlink_waiter(k, &w);
-    if (mnrb_interrupts_pending(mrb)) {
+    if (mnrb_interrupts_pending(mrb) || (r == MN_TIMEDOUT && k->owner)) {
       wake_first(k);            /* the release's wake-up may have been ours: pass it on */
       mnrb_check_interrupts(mrb);
+      if (r == MN_TIMEDOUT && k->owner) mnrb_raise_io_timeout(mrb);
     }
   }
   k->owner = me;
@@ -145,7 +148,7 @@ static mrb_value run_locked(mrb_state *mrb, void *p) {
 
 mrb_value mnrb_io_locked(mrb_state *mrb, mrb_value io, io_side side, io_locked_fn *fn, void *arg) {
   io_lock *k = &get_locks(mrb, io)->side[side];
-  if (!lock_take(mrb, k)) return fn(mrb, io, arg);
+  if (!lock_take(mrb, io, k)) return fn(mrb, io, arg);
   locked_call c = { fn, io, arg };
   mrb_bool failed;
   mrb_value v = mrb_protect_error(mrb, run_locked, &c, &failed);
