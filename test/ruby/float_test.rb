@@ -126,6 +126,14 @@ class FloatTest < MnTest::Case
     end
   end
 
+  def test_instance_variables_on_other_immediates_raise_frozen_error
+    [1, :a, nil, true, false].each do |x|
+      e = assert_raise(FrozenError) { x.instance_variable_set(:@a, 1) }
+      assert_equal "can't modify frozen #{x.class}: #{x.inspect}", e.message
+    end
+    assert_raise(NameError) { 1.5.instance_variable_set(:foo, 1) }
+  end
+
   def test_zero_and_negative_zero_are_one_hash_key
     assert 0.0.eql?(-0.0)
     assert_equal 0.0.hash, -0.0.hash
