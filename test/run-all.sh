@@ -3,6 +3,7 @@
 #   core C tests:  release, ASan+UBSan and TSan builds of the core
 #   embedding:     examples/embed/host.c, a C program on include/mnrb.h (release and ASan+UBSan builds)
 #   Floats:        test/float-compare.sh, random cases against Debian's CRuby (release and ASan+UBSan)
+#   Random:        test/random/compare.rb, random (seed, method, argument) cases against Debian's CRuby
 #   Ruby suite:    bin/mnrb as is; with 2 native threads and randomized 1-5 ms timeslices (stress);
 #                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
 #                  short random timeslices)
@@ -49,6 +50,7 @@ run "embedding example" bash test/embed-tests.sh $B/host/embed-host
 run "embedding example (asan+ubsan)" bash test/embed-tests.sh $B/asan/embed-host
 run "floats vs CRuby (random seed)" bash test/float-compare.sh bin/mnrb
 run "floats vs CRuby (asan+ubsan, random seed)" bash test/float-compare.sh $B/asan/mnrb 3000
+run "Random vs CRuby (random seed)" ruby test/random/compare.rb bin/mnrb 5000
 run "ruby"            bash test/run-ruby-tests.sh bin/mnrb
 run "ruby (2 native threads, random 1-5 ms timeslices)" \
     env RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh bin/mnrb
