@@ -4,8 +4,7 @@
 #   ruby random_test.rb           mruby random_test.rb           (or as the gem's mrbtest file)
 # Floats are compared bit for bit (assert_same_float), the expected value given as its IEEE bits
 # with CRuby's decimal in a comment: mruby 3.3 does not read every decimal literal to the nearest
-# double. On an mruby whose word boxing truncates Floats (the default without
-# MRB_WORDBOX_NO_FLOAT_TRUNCATE) the two low mantissa bits are ignored: mruby cannot hold them.
+# double (mnrb reads them exactly: patches/mruby/0016).
 
 unless respond_to?(:assert_equal, true)   # plain ruby or bin/mruby: a minimal harness
   $results = { ok: 0, failed: [] }
@@ -32,16 +31,13 @@ unless respond_to?(:assert_equal, true)   # plain ruby or bin/mruby: a minimal h
   $standalone = true
 end
 
-# A Float's bits as [high word, low word]; the two lowest dropped where this runtime cannot hold
-# them (1.0000000000000002 is then 1.0).
-LOW_BITS_KEPT = 1.0000000000000002 == 1.0 ? 0xfffffffc : 0xffffffff
+# A Float's bits as [high word, low word].
 def float_words(f)
   return f unless f.is_a?(Float)
-  hi, lo = [f].pack("G").unpack("NN")
-  [hi, lo & LOW_BITS_KEPT]
+  [f].pack("G").unpack("NN")
 end
 def assert_same_float(bits, act)
-  assert_equal [bits >> 32, bits & LOW_BITS_KEPT], float_words(act), "(got #{act})"
+  assert_equal [bits >> 32, bits & 0xffffffff], float_words(act), "(got #{act})"
 end
 
 # CRuby raises Errno::EDOM; an mruby without SystemCallError raises RuntimeError, same message.
