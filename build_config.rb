@@ -33,6 +33,8 @@ def mnrb_gems(conf)
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
   conf.defines << 'MRB_ARY_LENGTH_MAX=0'
+  # Strings count characters as CRuby does (UTF-8, with mnrb's encoding bits: patches/mruby/0018).
+  conf.defines << 'MRB_UTF8_STRING'
   conf.cc.flags << '-pthread'
 end
 

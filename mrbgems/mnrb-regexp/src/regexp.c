@@ -534,7 +534,8 @@ mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_
   const char *s = RSTRING_PTR(str);
   mrb_int len = RSTRING_LEN(str);
   rx_check_utf8(mrb, re, s, len);
-  if (pos < 0) pos += len;
+  if (pos < 0) pos += rx_char_length(str);
+  if (pos > 0) pos = rx_char_to_byte(str, pos);
   mrb_value m = mrb_nil_value();
   if (pos >= 0 && pos <= len) {
     rx_region rg;
@@ -570,7 +571,8 @@ static mrb_value regexp_match_p(mrb_state *mrb, mrb_value self) {
   rx_regexp *re = rx_get(mrb, self);
   mrb_int len = RSTRING_LEN(str);
   rx_check_utf8(mrb, re, RSTRING_PTR(str), len);
-  if (pos < 0) pos += len;
+  if (pos < 0) pos += rx_char_length(str);
+  if (pos > 0) pos = rx_char_to_byte(str, pos);
   if (pos < 0 || pos > len) return mrb_false_value();
   rx_region rg;
   rx_region_init(mrb, &rg, re);
@@ -583,7 +585,7 @@ static mrb_value regexp_match_op(mrb_state *mrb, mrb_value self) {
   str = subject_of(mrb, str);
   mrb_value m = rx_match_into_last(mrb, self, str, 0, TRUE);
   if (mrb_nil_p(m)) return m;
-  return mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_fixnum_value(rx_byte_to_char(str, rx_match_get(mrb, m).beg[0]));
 }
 
 static mrb_value regexp_eqq(mrb_state *mrb, mrb_value self) {

@@ -5,6 +5,8 @@
  * split run mruby's own implementation unchanged; sub, gsub, scan and partition treat a String
  * pattern as a literal (quoted) Regexp, which is CRuby's meaning.
  *
+ * Positions given and returned are characters (positions.c); the loops below work in bytes.
+ *
  * Searches run over a copy of the subject taken at the start (it shares the buffer), so a block
  * that modifies the receiver does not disturb the loop. Results are built in mruby strings: a Ruby
  * exception (from a block, or an interrupt) can leave any of these functions without leaking.
@@ -46,7 +48,7 @@ static mrb_value string_pattern_regexp(mrb_state *mrb, mrb_value pat) {
 static mrb_value match_op_on(mrb_state *mrb, mrb_value subject, mrb_value pat) {
   if (!rx_regexp_p(mrb, pat)) return mrb_funcall_argv(mrb, pat, MRB_OPSYM(match), 1, &subject);
   mrb_value m = rx_match_into_last(mrb, pat, subject, 0, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_byte_to_char(subject, rx_match_get(mrb, m).beg[0]));
 }
 
 /* `subject.match(pat, pos = 0) { |m| }` with the current call's arguments. */
@@ -311,20 +313,23 @@ static mrb_value str_index(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "o|o", &pat, &posv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_index)(mrb, self);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
-  if (pos < 0) pos += RSTRING_LEN(self);
+  if (pos < 0) pos += rx_char_length(self);
+  if (pos > 0) pos = rx_char_to_byte(self, pos);
   mrb_value m = search_set(mrb, pat, self, pos, FALSE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_byte_to_char(self, rx_match_get(mrb, m).beg[0]));
 }
 
 static mrb_value str_rindex(mrb_state *mrb, mrb_value self) {
   mrb_value pat, posv = mrb_undef_value();
   mrb_get_args(mrb, "o|o", &pat, &posv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_rindex)(mrb, self);
-  mrb_int pos = rx_opt_int(mrb, posv, RSTRING_LEN(self));
-  if (pos < 0) pos += RSTRING_LEN(self);
-  if (pos > RSTRING_LEN(self)) pos = RSTRING_LEN(self);
+  mrb_int clen = rx_char_length(self);
+  mrb_int pos = rx_opt_int(mrb, posv, clen);
+  if (pos < 0) pos += clen;
+  if (pos > clen) pos = clen;
+  if (pos > 0) pos = rx_char_to_byte(self, pos);
   mrb_value m = search_set(mrb, pat, self, pos, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_byte_to_char(self, rx_match_get(mrb, m).beg[0]));
 }
 
 static mrb_value str_aref(mrb_state *mrb, mrb_value self) {
