@@ -27,6 +27,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-stdlib"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-net-http"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-ractor"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-encoding"  # Encoding, encode, case mapping (patches/mruby/0018)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-embed"     # include/mnrb.h: the C API for embedders
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-random"

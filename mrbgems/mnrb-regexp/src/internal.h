@@ -47,6 +47,8 @@ typedef struct rx_regexp {
   int64_t timeout_ns;           /* Regexp.new(..., timeout:) in ns, 0 for none (timeout.c) */
   struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
   rx_state *state;              /* that interpreter's */
+  struct rx_regexp *bytes;      /* the same pattern for BINARY / US-ASCII subjects with bytes past
+                                   0x7F (ONIG_ENCODING_ASCII): made at first need, set once (CAS) */
 } rx_regexp;
 
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
@@ -93,6 +95,11 @@ mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a Stri
 mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);   /* [[name, [group numbers]], ...] */
 /* one search of `re` in `str` from character `pos` (negative: from the end); sets the caller's $~ if `set` */
 mrb_value rx_match_into_last(mrb_state *mrb, mrb_value re, mrb_value str, mrb_int pos, mrb_bool set);
+
+/* the pattern to search `str` with (Regexp `pat`): itself for UTF-8 subjects (checked valid: else
+ * ArgumentError) and ASCII-only ones, its byte-wise twin for other encodings (an ASCII pattern
+ * only: else Encoding::CompatibilityError, as CRuby) */
+rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str);
 
 /* search.c: one search of `re` in `str` from byte `start`; -1 (no match) or the match position,
  * region filled. `str` must have passed rx_check_utf8. */

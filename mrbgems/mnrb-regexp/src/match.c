@@ -13,6 +13,7 @@
 #include <mruby/range.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mrb_str_byte_subseq: pieces keep the subject's encoding */
 
 enum { SLOT_REGEXP, SLOT_STRING, SLOT_OFFSETS, SLOTS };
 
@@ -70,7 +71,7 @@ mrb_value rx_match_group(mrb_state *mrb, mrb_value self, int i) {
   rx_match m = rx_match_get(mrb, self);
   if (i < 0 || i >= m.n || m.beg[i] < 0) return mrb_nil_value();
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s) + m.beg[i], m.end[i] - m.beg[i]);
+  return mrb_str_byte_subseq(mrb, s, m.beg[i], m.end[i] - m.beg[i]);
 }
 
 /* the group a name refers to: the last one of that name that took part (CRuby), or -1 */
@@ -167,13 +168,13 @@ static mrb_value match_size(mrb_state *mrb, mrb_value self) {
 static mrb_value match_pre(mrb_state *mrb, mrb_value self) {
   rx_match m = rx_match_get(mrb, self);
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s), m.beg[0]);
+  return mrb_str_byte_subseq(mrb, s, 0, m.beg[0]);
 }
 
 static mrb_value match_post(mrb_state *mrb, mrb_value self) {
   rx_match m = rx_match_get(mrb, self);
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s) + m.end[0], RSTRING_LEN(s) - m.end[0]);
+  return mrb_str_byte_subseq(mrb, s, m.end[0], RSTRING_LEN(s) - m.end[0]);
 }
 
 /* a byte offset of the subject as Ruby sees it: characters, or bytes for byteoffset */
