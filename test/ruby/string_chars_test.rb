@@ -141,4 +141,76 @@ class StringCharsTest < MnTest::Case
     assert_equal 3001, s.size
     assert_equal "é", s[3000]
   end
+
+  # case mapping beyond ASCII: Latin-1 Supplement, Latin Extended-A, Greek, Cyrillic
+  def test_upcase_and_downcase_latin
+    assert_equal "ÉCOLE ÀÇÑÕ", "école àçñõ".upcase
+    assert_equal "école àçñõ", "ÉCOLE ÀÇÑÕ".downcase
+    assert_equal "ŁÓDŹ ŒUVRE ĞÜŞ", "łódź œuvre ğüş".upcase
+    assert_equal "łódź", "ŁÓDŹ".downcase
+    assert_equal "Ÿ", "ÿ".upcase
+    assert_equal "SS", "ß".upcase
+    assert_equal "ʼN", "ŉ".upcase
+    assert_equal "I", "ı".upcase
+    assert_equal "i̇", "İ".downcase
+    assert_equal "Μ", "µ".upcase
+  end
+
+  def test_upcase_and_downcase_greek_and_cyrillic
+    assert_equal "ΑΒΓΔ ΆΈΉ", "αβγδ άέή".upcase
+    assert_equal "σασ", "ΣΑΣ".downcase   # CRuby 3.1 has no final-sigma rule
+    assert_equal "Σ", "ς".upcase
+    assert_equal "ПРИВЕТ МИР ЁЖ", "привет мир ёж".upcase
+    assert_equal "привет", "ПРИВЕТ".downcase
+    assert_equal "Ѣѣ", "ѣ".upcase + "Ѣ".downcase
+  end
+
+  def test_capitalize_and_swapcase
+    assert_equal "École", "école".capitalize
+    assert_equal "École", "ÉCOLE".capitalize
+    assert_equal "Ss", "ß".capitalize
+    assert_equal "Éé", "éÉ".swapcase
+    assert_equal "SSA", "ßa".swapcase
+    assert_equal "Москва", "мОСКВА".capitalize
+  end
+
+  def test_bang_forms_and_the_ascii_option
+    s = "àé"
+    assert_equal "ÀÉ", s.upcase!
+    assert_equal "ÀÉ", s
+    assert_nil "ÀÉ".upcase!
+    assert_equal "École", "ÉCOLE".downcase(:ascii).capitalize(:ascii)
+    assert_equal "École", "ÉCOLE".downcase(:ascii)
+    assert_equal "\xC3\xA9A".b, "éa".b.upcase
+  end
+
+  def test_invalid_utf8_case_mapping_raises
+    e = assert_raise(ArgumentError) { "\xffé".upcase }
+    assert_equal "input string invalid", e.message
+  end
+
+  def test_tr_with_multibyte_characters
+    assert_equal "ecole", "école".tr("é", "e")
+    assert_equal "aeiou", "àéîõü".tr("àéîõü", "aeiou")
+    assert_equal "h*ll*", "héllö".tr("éö", "*")
+    assert_equal "héllö", "hello".tr("eo", "éö")
+    assert_equal "**llo", "héllo".tr("^l-o", "*")
+    assert_equal "ΑΒΓ", "αβγ".tr("α-ω", "Α-Ω")
+    assert_equal "hélo", "hééllo".tr_s("él", "él")
+    s = "café"
+    assert_equal "cafe", s.tr!("é", "e")
+    assert_nil "cafe".tr!("é", "e")
+    e = assert_raise(ArgumentError) { "é".tr("z-a", "x") }
+    assert_equal 'invalid range "z-a" in string transliteration', e.message
+  end
+
+  def test_delete_count_squeeze_with_multibyte_characters
+    assert_equal "cf", "café".delete("aé")
+    assert_equal 2, "éléphant".count("é")
+    assert_equal 6, "éléphant".count("a-zé", "^p-z")
+    assert_equal "éléphant", "ééléphant".squeeze("é")
+    assert_equal "aé", "aaéé".squeeze
+    assert_equal "日本", "日日本本".squeeze
+    assert_equal "本", "日本".delete("日")
+  end
 end

@@ -39,6 +39,15 @@ mrb_int utf8_invalid_len(const unsigned char *p, const unsigned char *e); /* one
 uint32_t utf8_decode(const unsigned char *p, mrb_int len);
 int utf8_encode(uint32_t cp, char *out);
 
+/* origins.c: a C method as its gem defined it, kept (once per process, the same in every state)
+ * before this gem replaces it; the replacement calls it on its own call frame */
+void enc_keep(mrb_state *mrb, mrb_func_t *slot, struct RClass *c, mrb_sym name);
+static inline mrb_func_t enc_kept(mrb_func_t *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
+
+/* casemap.c: a code point's case pairs in the ranges casemap.c covers (others map to themselves) */
+uint32_t case_upper(uint32_t cp);
+uint32_t case_lower(uint32_t cp);
+
 /* part initialisers */
 void enc_init_encoding(mrb_state *mrb);
 void enc_init_transcode(mrb_state *mrb);

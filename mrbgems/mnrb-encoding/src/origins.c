@@ -21,12 +21,11 @@ static mrb_func_t original(mrb_state *mrb, struct RClass *c, mrb_sym name) {
   return MRB_METHOD_CFUNC(m);
 }
 
-static void keep(mrb_state *mrb, mrb_func_t *slot, struct RClass *c, mrb_sym name) {
+void enc_keep(mrb_state *mrb, mrb_func_t *slot, struct RClass *c, mrb_sym name) {
   mrb_func_t f = original(mrb, c, name), expected = NULL;
   __atomic_compare_exchange_n(slot, &expected, f, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-static mrb_func_t get(mrb_func_t *slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
 
 static mrb_value int_chr(mrb_state *mrb, mrb_value self) {
   mrb_value encv = mrb_nil_value();
@@ -66,7 +65,7 @@ static int pack_encoding(mrb_value fmt) {
 
 static mrb_value ary_pack(mrb_state *mrb, mrb_value self) {
   mrb_value fmt = mrb_get_argc(mrb) > 0 ? mrb_get_argv(mrb)[0] : mrb_nil_value();
-  mrb_value s = get(&orig_pack)(mrb, self);
+  mrb_value s = enc_kept(&orig_pack)(mrb, self);
   if (mrb_string_p(s) && mrb_string_p(fmt)) RSTR_SET_ENC(mrb_str_ptr(s), pack_encoding(fmt));
   return s;
 }
@@ -76,22 +75,22 @@ static void mark_binary(mrb_value v) {
 }
 
 static mrb_value str_unpack(mrb_state *mrb, mrb_value self) {
-  mrb_value a = get(&orig_unpack)(mrb, self);
+  mrb_value a = enc_kept(&orig_unpack)(mrb, self);
   if (mrb_array_p(a))
     for (mrb_int i = 0; i < RARRAY_LEN(a); i++) mark_binary(RARRAY_PTR(a)[i]);
   return a;
 }
 
 static mrb_value str_unpack1(mrb_state *mrb, mrb_value self) {
-  mrb_value v = get(&orig_unpack1)(mrb, self);
+  mrb_value v = enc_kept(&orig_unpack1)(mrb, self);
   mark_binary(v);
   return v;
 }
 
 void enc_init_origins(mrb_state *mrb) {
-  keep(mrb, &orig_pack, mrb->array_class, MRB_SYM(pack));
-  keep(mrb, &orig_unpack, mrb->string_class, MRB_SYM(unpack));
-  keep(mrb, &orig_unpack1, mrb->string_class, MRB_SYM(unpack1));
+  enc_keep(mrb, &orig_pack, mrb->array_class, MRB_SYM(pack));
+  enc_keep(mrb, &orig_unpack, mrb->string_class, MRB_SYM(unpack));
+  enc_keep(mrb, &orig_unpack1, mrb->string_class, MRB_SYM(unpack1));
   mrb_define_method(mrb, mrb->integer_class, "chr", int_chr, MRB_ARGS_OPT(1));
   mrb_define_method(mrb, mrb->array_class, "pack", ary_pack, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, mrb->string_class, "unpack", str_unpack, MRB_ARGS_REQ(1));

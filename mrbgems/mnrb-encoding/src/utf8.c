@@ -3,20 +3,13 @@
  * U+10FFFF), and the unit CRuby replaces when it meets a broken one.
  */
 #include "internal.h"
+#include <mruby/internal.h>
 
-/* the length of the valid character at p, or 0 */
+/* the length of the valid character at p, or 0 (mruby's mrb_utf8len, patch 0018, says 1 then) */
 mrb_int utf8_valid_len(const unsigned char *p, const unsigned char *e) {
-  unsigned char c = p[0], lo = 0x80, hi = 0xBF;
-  mrb_int n;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
-  else return 0;
-  if (e - p < n) return 0;
-  if (p[1] < lo || p[1] > hi) return 0;
-  for (mrb_int k = 2; k < n; k++) if ((p[k] & 0xC0) != 0x80) return 0;
-  return n;
+  if (*p < 0x80) return 1;
+  mrb_int n = mrb_utf8len((const char *)p, (const char *)e);
+  return n > 1 ? n : 0;
 }
 
 /* An invalid sequence at p: the longest start of a valid character there (at least one byte),
