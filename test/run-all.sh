@@ -2,6 +2,7 @@
 # Runs every test suite `make test` names and prints one closing line "N passed, N failed".
 #   core C tests:  release, ASan+UBSan and TSan builds of the core
 #   embedding:     examples/embed/host.c, a C program on include/mnrb.h (release and ASan+UBSan builds)
+#   Floats:        test/float-compare.sh, random cases against Debian's CRuby (release and ASan+UBSan)
 #   Ruby suite:    bin/mnrb as is; with 2 native threads and randomized 1-5 ms timeslices (stress);
 #                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
 #                  short random timeslices)
@@ -46,6 +47,8 @@ run "cli"             bash test/cli-tests.sh bin/mnrb
 run "mnrb-tune"       bash test/tune-tests.sh bin
 run "embedding example" bash test/embed-tests.sh $B/host/embed-host
 run "embedding example (asan+ubsan)" bash test/embed-tests.sh $B/asan/embed-host
+run "floats vs CRuby (random seed)" bash test/float-compare.sh bin/mnrb
+run "floats vs CRuby (asan+ubsan, random seed)" bash test/float-compare.sh $B/asan/mnrb 3000
 run "ruby"            bash test/run-ruby-tests.sh bin/mnrb
 run "ruby (2 native threads, random 1-5 ms timeslices)" \
     env RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh bin/mnrb

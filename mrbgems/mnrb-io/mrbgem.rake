@@ -12,6 +12,7 @@ MRuby::Gem::Specification.new('mnrb-io') do |spec|
   spec.add_dependency('mruby-io', core: 'mruby-io')
   spec.add_dependency('mruby-pack', core: 'mruby-pack')          # mruby-socket's socket.rb
   spec.add_dependency('mnrb-thread')
+  spec.add_dependency('mnrb-compat')                            # CRuby's implicit conversions
   spec.add_dependency('mnrb-require')                           # mnrb_feature.h
   spec.cc.include_paths << "#{dir}/../../core/include"
 

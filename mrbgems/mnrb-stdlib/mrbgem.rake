@@ -1,6 +1,6 @@
 # mnrb-stdlib: the parts of CRuby's standard library that concurrency scripts require and that are
 # small enough to be built in. Etc and RbConfig are there from the start (mrblib/, provided to
-# `require` as loaded); timeout, stringio, benchmark, pp and json load at their first require, as in
+# `require` as loaded); timeout, stringio, benchmark, pp, json and tmpdir load at their first require, as in
 # CRuby, so that a state (each ractor) that does not use them does not pay for them (lib/,
 # mnrb-require's mnrb_feature.h). Kernel#pp requires "pp" at its first call, as CRuby's does.
 require_relative "../mnrb-require/feature_build"
@@ -8,7 +8,7 @@ require_relative "../mnrb-require/feature_build"
 MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   spec.license = 'MIT'
   spec.author  = 'mnrb authors'
-  spec.summary = "CRuby's timeout (one shared watcher thread), etc, rbconfig, stringio, benchmark, pp and json"
+  spec.summary = "CRuby's timeout (one shared watcher thread), etc, rbconfig, stringio, benchmark, pp, json and tmpdir"
   spec.add_dependency 'mnrb-require'
   spec.add_dependency 'mnrb-thread'                                # Timeout: Thread#raise, Mutex
   spec.add_dependency 'mnrb-compat'                                # Process.clock_gettime, Process.times
@@ -19,5 +19,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   spec.cc.include_paths << "#{dir}/../../core/include"             # mn_cpu_count
   MNRBFeatures.compile(spec, "mnrb_stdlib",
                        "timeout" => %w(timeout), "stringio" => %w(stringio),
-                       "benchmark" => %w(benchmark), "pp" => %w(pp), "json" => %w(json))
+                       "benchmark" => %w(benchmark), "pp" => %w(pp), "json" => %w(json),
+                       "tmpdir" => %w(tmpdir))
 end

@@ -44,13 +44,15 @@ mnrb_compat_to_int(mrb_state *mrb, mrb_value v)
 mrb_value
 mnrb_compat_to_str(mrb_state *mrb, mrb_value v)
 {
-  mrb_value s;
-
   if (mrb_string_p(v)) return v;
-  s = mrb_check_string_type(mrb, v);
-  if (mrb_nil_p(s)) {
-    mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into String",
-               mnrb_compat_type_name(mrb, v));
+  if (!mrb_immediate_p(v) && mrb_respond_to(mrb, v, MRB_SYM(to_str))) {
+    mrb_value s = mrb_funcall_id(mrb, v, MRB_SYM(to_str), 0);
+    if (mrb_string_p(s)) return s;
+    mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %s to String (%s#to_str gives %s)",
+               mnrb_compat_type_name(mrb, v), mrb_obj_classname(mrb, v),
+               mnrb_compat_type_name(mrb, s));
   }
-  return s;
+  mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into String",
+             mnrb_compat_type_name(mrb, v));
+  return v;  /* not reached */
 }

@@ -5,6 +5,7 @@
 #define MNRB_COMPAT_INTERNAL_H
 
 #include <mruby.h>
+#include "mnrb/compat.h"   /* mnrb_compat_to_int, _to_str, _type_name */
 
 /* Per-file initialisers, called in this order by mrb_mnrb_compat_gem_init. */
 void mnrb_compat_process_init(mrb_state *mrb);
@@ -12,16 +13,6 @@ void mnrb_compat_exit_init(mrb_state *mrb);
 void mnrb_compat_warn_init(mrb_state *mrb);
 void mnrb_compat_sum_init(mrb_state *mrb);
 void mnrb_compat_integer_init(mrb_state *mrb);
-
-/* CRuby's implicit Integer conversion (NUM2INT/rb_to_int): Integers as is, Floats truncated,
-   to_int otherwise; TypeError with CRuby's messages ("no implicit conversion of String into
-   Integer", "no implicit conversion from nil to integer"). */
-mrb_int mnrb_compat_to_int(mrb_state *mrb, mrb_value v);
-/* CRuby's implicit String conversion (StringValue): TypeError "no implicit conversion of X into
-   String" for non-strings without to_str. */
-mrb_value mnrb_compat_to_str(mrb_state *mrb, mrb_value v);
-/* Name CRuby uses for v in conversion errors: "nil", "true", "false" or the class name. */
-const char *mnrb_compat_type_name(mrb_state *mrb, mrb_value v);
 
 /* Writes str with $stderr.write (raising what it raises); C stderr if $stderr is nil. */
 void mnrb_compat_stderr_write(mrb_state *mrb, mrb_value str);
@@ -35,5 +26,8 @@ void mnrb_compat_init_env(mrb_state *mrb);
 void mnrb_compat_inspect_init(mrb_state *mrb);
 void mnrb_compat_defined_init(mrb_state *mrb);
 void mnrb_compat_exception_init(mrb_state *mrb);
+void mnrb_compat_data_init(mrb_state *mrb);
+void mnrb_compat_fnmatch_init(mrb_state *mrb);
+void mnrb_compat_dir_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */

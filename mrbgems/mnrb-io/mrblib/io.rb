@@ -27,78 +27,72 @@ class IO
     @timeout = seconds
   end
 
-  # Writes every object's to_s entirely (a single write(2) may write less); the number of bytes.
-  def write(*objects)
-    total = 0
-    objects.each do |obj|
-      str = obj.is_a?(String) ? obj : obj.to_s
-      next if str.empty?
-      _drop_read_ahead unless @buf.nil? || @buf.empty?
-      done = 0
-      while done < str.bytesize
-        done += syswrite(done == 0 ? str : str.byteslice(done, str.bytesize - done))
-      end
-      total += done
-    end
-    total
-  end
-
+  # print, puts, <<, printf write through #write (write.c): one write per call, so that two
+  # threads' lines do not interleave.
   def <<(obj)
     write(obj)
     self
   end
 
-  # A file read ahead must write where the reader is, not where read(2) got to. Pipes and sockets
-  # have no position: their read-ahead stays for the next read (mruby-io seeks them: ESPIPE).
-  def _drop_read_ahead
-    return if @unseekable
-    seek(pos, SEEK_SET)
-  rescue Errno::ESPIPE
-    @unseekable = true
+  def print(*objs)
+    write(*objs)
+    nil
   end
 
-  # Bytes already read ahead, or what one read(2) returns (waiting for some); EOFError at the end.
-  def readpartial(maxlen, outbuf = nil)
-    raise ArgumentError, "negative length #{maxlen} given" if maxlen < 0
-    _check_readable
-    if @buf && !@buf.empty?
-      data = IO._bufread(@buf, maxlen)
-      outbuf ? outbuf.replace(data) : data
+  def puts(*objs)
+    if objs.empty?
+      write("\n")
     else
-      sysread(maxlen, outbuf)
+      parts = []
+      _puts_parts(objs, parts, [])
+      write(*parts) unless parts.empty?
     end
+    nil
   end
 
-  def read_nonblock(maxlen, outbuf = nil, exception: true)
-    raise ArgumentError, "negative length #{maxlen} given" if maxlen < 0
-    _check_readable
-    if @buf && !@buf.empty?
-      data = IO._bufread(@buf, maxlen)
-      return outbuf ? outbuf.replace(data) : data
+  # Each object's line and its newline (none after a line that has one); arrays flattened, a
+  # recursive one as "[...]"; nil as an empty line (CRuby).
+  def _puts_parts(objs, parts, seen)
+    objs.each do |obj|
+      if obj.is_a?(Array)
+        if seen.any? { |a| a.equal?(obj) }
+          parts << "[...]" << "\n"
+        else
+          seen << obj
+          _puts_parts(obj, parts, seen)
+          seen.pop
+        end
+      else
+        line = obj.is_a?(String) ? obj : "#{obj}"
+        parts << line
+        parts << "\n" unless line.getbyte(-1) == 10
+      end
     end
-    r = _read_nonblock(maxlen, outbuf)
-    if r == :wait_readable
-      return r unless exception
-      raise EAGAINWaitReadable, "read would block"
-    elsif r.nil?
-      return nil unless exception
-      raise EOFError, "end of file reached"
-    end
-    r
+  end
+  private :_puts_parts
+
+  def printf(*args)
+    raise ArgumentError, "too few arguments" if args.empty?
+    write(sprintf(*args))
+    nil
   end
 
-  def write_nonblock(obj, exception: true)
-    r = _write_nonblock(obj.to_s)
-    if r == :wait_writable
-      return r unless exception
-      raise EAGAINWaitWritable, "write would block"
+  # each_line(sep = "\n", limit = nil, chomp: false) { |line| }: gets' arguments
+  def each_line(*args, **opts, &block)
+    # (mruby's to_enum would pass the keywords on as a Hash)
+    return Enumerator.new { |y| each_line(*args, **opts) { |l| y << l } } unless block
+    limit = args.size == 2 ? args[1] : args[0]
+    raise ArgumentError, "invalid limit: 0 for each_line" if limit.is_a?(Numeric) && limit.to_i == 0
+    while (line = gets(*args, **opts))
+      block.call(line)
     end
-    r
+    self
   end
+  alias each each_line
 
   # io/wait
   def wait_readable(timeout = nil)
-    return self if @buf && !@buf.empty?
+    return self if _pending > 0
     _wait(READABLE, timeout) == 0 ? nil : self
   end
 
@@ -114,7 +108,7 @@ class IO
   def wait(*args)
     if args.size == 2 && args[0].is_a?(Integer)
       events, timeout = args
-      r = events & READABLE != 0 && @buf && !@buf.empty? ? READABLE : _wait(events, timeout)
+      r = events & READABLE != 0 && _pending > 0 ? READABLE : _wait(events, timeout)
       return r == 0 ? nil : r
     end
     timeout = args.find { |a| a.nil? || a.is_a?(Numeric) }
@@ -129,17 +123,31 @@ class IO
       end
     end
     events = READABLE if events == 0
-    return self if events & READABLE != 0 && @buf && !@buf.empty?
+    return self if events & READABLE != 0 && _pending > 0
     _wait(events, timeout) == 0 ? nil : self
   end
 
   def ready?
-    (@buf && !@buf.empty?) || _wait(READABLE, 0) != 0
+    _pending > 0 || _wait(READABLE, 0) != 0
   end
 
-  def nread
-    @buf ? @buf.bytesize : 0
+  # IO.readlines(path, sep, limit, chomp:) and IO.foreach: a file's lines
+  def self.readlines(path, *args, **opts)
+    File.open(path) { |f| f.readlines(*args, **opts) }
   end
+
+  def self.foreach(path, *args, **opts, &block)
+    return Enumerator.new { |y| foreach(path, *args, **opts) { |l| y << l } } unless block
+    File.open(path) { |f| f.each_line(*args, **opts, &block) }
+    nil
+  end
+end
+
+module Kernel
+  def gets(*args, **opts)
+    $stdin.gets(*args, **opts)
+  end
+  private :gets
 end
 
 class File
@@ -154,9 +162,5 @@ class File
 
   def self.binwrite(path, data, offset = nil, mode: nil)
     write(path, data, offset, mode: mode)
-  end
-
-  def self.readlines(path, sep = "\n", chomp: false)
-    File.open(path) { |f| f.each_line(sep).map { |l| chomp ? l.chomp(sep) : l } }
   end
 end

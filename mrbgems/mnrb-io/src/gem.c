@@ -6,6 +6,9 @@ void mrb_mnrb_io_gem_init(mrb_state *mrb) {
   signal(SIGPIPE, SIG_IGN);
   mnrb_init_errno(mrb);
   mnrb_init_io(mrb);
+  mnrb_init_read(mrb);
+  mnrb_init_lines(mrb);
+  mnrb_init_write(mrb);
   mnrb_init_select(mrb);
   mnrb_init_socket(mrb);
   mnrb_init_file(mrb);

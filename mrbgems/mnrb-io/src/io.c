@@ -1,8 +1,8 @@
 /*
- * IO's system calls through the event loop: sysread, syswrite, read_nonblock, write_nonblock, waits,
- * close (which wakes threads blocked on the descriptor), and IO.pipe with non-blocking descriptors.
- * Everything above them in mruby-io's Ruby code (read, gets, each_line, puts, print, readpartial...)
- * goes through these, so it parks instead of blocking.
+ * The IO object's lifecycle and waits: close (which wakes the threads parked on the descriptors),
+ * close_read and close_write as CRuby, IO.pipe with non-blocking descriptors, #wait and #nonblock.
+ * Reading and writing are read.c, lines.c and write.c; each system call goes through mnrb_io_call
+ * (io_call.c), so a thread parks instead of blocking.
  */
 #define _GNU_SOURCE
 #include "io_internal.h"
@@ -10,107 +10,63 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/data.h>
 #include <mruby/ext/io.h>
-#include <mruby/hash.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
 #include "mnrb/thread.h"
 
-extern struct mrb_data_type mrb_io_type;   /* mruby-io's */
-
-static struct mrb_io *open_io(mrb_state *mrb, mrb_value io) {
+struct mrb_io *mnrb_io_open_fptr(mrb_state *mrb, mrb_value io) {
   struct mrb_io *f = (struct mrb_io *)mrb_data_get_ptr(mrb, io, &mrb_io_type);
   if (!f) mrb_raise(mrb, E_IO_ERROR, "uninitialized stream");
   if (f->fd < 0) mrb_raise(mrb, E_IO_ERROR, "closed stream");
   return f;
 }
 
-static int read_fd(mrb_state *mrb, mrb_value io) {
-  struct mrb_io *f = open_io(mrb, io);
+struct mrb_io *mnrb_io_read_fptr(mrb_state *mrb, mrb_value io) {
+  struct mrb_io *f = mnrb_io_open_fptr(mrb, io);
   if (!f->readable) mrb_raise(mrb, E_IO_ERROR, "not opened for reading");
-  return f->fd;
+  if (!f->buf) {                        /* mruby-io gives every readable IO one; be sure */
+    f->buf = (struct mrb_io_buf *)mrb_malloc(mrb, sizeof *f->buf);
+    f->buf->start = f->buf->len = 0;
+  }
+  return f;
 }
 
-static int write_fd(mrb_state *mrb, mrb_value io) {
-  struct mrb_io *f = open_io(mrb, io);
+struct mrb_io *mnrb_io_write_fptr(mrb_state *mrb, mrb_value io) {
+  struct mrb_io *f = mnrb_io_open_fptr(mrb, io);
   if (!f->writable) mrb_raise(mrb, E_IO_ERROR, "not opened for writing");
-  return f->fd2 >= 0 ? f->fd2 : f->fd;
+  return f;
 }
 
-/* The string to read into: `buf` (resized) or a new one. */
-static mrb_value read_buffer(mrb_state *mrb, mrb_value buf, mrb_int maxlen) {
-  if (maxlen < 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "negative length given");
-  if (mrb_nil_p(buf)) return mrb_str_new(mrb, NULL, maxlen);
-  mrb_str_modify(mrb, RSTRING(buf));
-  mrb_str_resize(mrb, buf, maxlen);
-  return buf;
+int mnrb_io_write_fd(struct mrb_io *f) { return f->fd2 >= 0 ? f->fd2 : f->fd; }
+
+mrb_int mnrb_io_pending(mrb_state *mrb, mrb_value io) {
+  struct mrb_io *f = (struct mrb_io *)mrb_data_check_get_ptr(mrb, io, &mrb_io_type);
+  return f && f->fd >= 0 && f->readable && f->buf ? f->buf->len : 0;
 }
 
-/* The arguments (maxlen, outbuf = nil) of a read: the descriptor, the buffer, maxlen. */
-static int read_args(mrb_state *mrb, mrb_value self, mrb_value *buf, mrb_int *maxlen) {
-  *buf = mrb_nil_value();
-  mrb_get_args(mrb, "i|S!", maxlen, buf);
-  int fd = read_fd(mrb, self);
-  *buf = read_buffer(mrb, *buf, *maxlen);
-  return fd;
+/* IO#_pending: the bytes read ahead into the IO's buffer (io/wait's ready?, wait_readable). */
+static mrb_value io_pending(mrb_state *mrb, mrb_value self) {
+  return mrb_fixnum_value(mnrb_io_pending(mrb, self));
 }
 
-/* IO#sysread(maxlen, outbuf = nil): waits until some bytes can be read; EOFError at the end. */
-static mrb_value io_sysread(mrb_state *mrb, mrb_value self) {
-  mrb_int maxlen;
-  mrb_value buf;
-  int fd = read_args(mrb, self, &buf, &maxlen);
-  if (maxlen == 0) return buf;
-  io_call c = { .op = IO_READ, .fd = fd, .str = buf, .len = (size_t)maxlen };
-  if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "read");
-  mrb_str_resize(mrb, buf, (mrb_int)c.result);
-  if (c.result == 0) mrb_raise(mrb, E_EOF_ERROR, "end of file reached");
-  return buf;
-}
-
-/* IO#syswrite(string): one write(2), after waiting for room; returns the bytes written. */
-static mrb_value io_syswrite(mrb_state *mrb, mrb_value self) {
-  mrb_value str;
-  mrb_get_args(mrb, "o", &str);
-  str = mrb_obj_as_string(mrb, str);
-  int fd = write_fd(mrb, self);
-  if (RSTRING_LEN(str) == 0) return mrb_fixnum_value(0);
-  io_call c = { .op = IO_WRITE, .fd = fd, .str = str, .len = (size_t)RSTRING_LEN(str) };
-  if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "write");
-  return mrb_fixnum_value((mrb_int)c.result);
-}
-
-/* IO#_read_nonblock(maxlen, buf): a string, nil at EOF, or :wait_readable. Never waits. */
-static mrb_value io_read_nonblock(mrb_state *mrb, mrb_value self) {
-  mrb_int maxlen;
-  mrb_value buf;
-  int fd = read_args(mrb, self, &buf, &maxlen);
-  if (maxlen == 0) return buf;
-  struct pollfd p = { .fd = fd, .events = POLLIN };
-  if (poll(&p, 1, 0) == 0) return mrb_symbol_value(mrb_intern_lit(mrb, "wait_readable"));
-  ssize_t n = read(fd, RSTRING_PTR(buf), (size_t)maxlen);
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return mrb_symbol_value(mrb_intern_lit(mrb, "wait_readable"));
-  if (n < 0) mnrb_sys_fail(mrb, errno, "read");
-  mrb_str_resize(mrb, buf, (mrb_int)n);
-  return n == 0 ? mrb_nil_value() : buf;
-}
-
-/* IO#_write_nonblock(string): the bytes written, or :wait_writable. Never waits. */
-static mrb_value io_write_nonblock(mrb_state *mrb, mrb_value self) {
-  mrb_value str;
-  mrb_get_args(mrb, "S", &str);
-  int fd = write_fd(mrb, self);
-  struct pollfd p = { .fd = fd, .events = POLLOUT };
-  if (poll(&p, 1, 0) == 0) return mrb_symbol_value(mrb_intern_lit(mrb, "wait_writable"));
-  ssize_t n = write(fd, RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return mrb_symbol_value(mrb_intern_lit(mrb, "wait_writable"));
-  if (n < 0) mnrb_sys_fail(mrb, errno, "write");
-  return mrb_fixnum_value((mrb_int)n);
+/* IO#nread (io/wait): the bytes a read gets without waiting: the buffered ones, else what the
+ * kernel holds (FIONREAD), else 0. */
+static mrb_value io_nread(mrb_state *mrb, mrb_value self) {
+  struct mrb_io *f = mnrb_io_read_fptr(mrb, self);
+  if (f->buf->len > 0) return mrb_fixnum_value(f->buf->len);
+  int n = 0;
+  if (ioctl(f->fd, FIONREAD, &n) < 0 || n < 0) n = 0;
+  return mrb_fixnum_value(n);
 }
 
 /* IO#_wait(events, timeout): the ready events, or 0 on timeout. */
@@ -118,7 +74,7 @@ static mrb_value io_wait(mrb_state *mrb, mrb_value self) {
   mrb_int events;
   mrb_value timeout;
   mrb_get_args(mrb, "io", &events, &timeout);
-  struct mrb_io *f = open_io(mrb, self);
+  struct mrb_io *f = mnrb_io_open_fptr(mrb, self);
   int fd = (events & MN_IO_WRITE) && f->fd2 >= 0 ? f->fd2 : f->fd;
   uint64_t deadline = mnrb_deadline_after(mrb, timeout);
   for (;;) {
@@ -139,7 +95,7 @@ static mrb_value io_wait(mrb_state *mrb, mrb_value self) {
 }
 
 static mrb_value io_nonblock_p(mrb_state *mrb, mrb_value self) {
-  int fl = fcntl(open_io(mrb, self)->fd, F_GETFL);
+  int fl = fcntl(mnrb_io_open_fptr(mrb, self)->fd, F_GETFL);
   if (fl < 0) mnrb_sys_fail(mrb, errno, "fcntl");
   return mrb_bool_value(fl & O_NONBLOCK);
 }
@@ -154,7 +110,7 @@ static void set_nonblock(mrb_state *mrb, int fd, mrb_bool on) {
 static mrb_value io_set_nonblock(mrb_state *mrb, mrb_value self) {
   mrb_bool on;
   mrb_get_args(mrb, "b", &on);
-  struct mrb_io *f = open_io(mrb, self);
+  struct mrb_io *f = mnrb_io_open_fptr(mrb, self);
   set_nonblock(mrb, f->fd, on);
   if (f->fd2 >= 0) set_nonblock(mrb, f->fd2, on);
   return mrb_bool_value(on);
@@ -162,22 +118,92 @@ static mrb_value io_set_nonblock(mrb_state *mrb, mrb_value self) {
 
 /* ---- close: wake the threads parked on the descriptors first, then mruby-io's close ---- */
 
-static mrb_func_t orig_close, orig_close_write, orig_pipe;
+static mrb_func_t orig_close, orig_pipe;
 
+static struct mrb_io *any_fptr(mrb_state *mrb, mrb_value io) {
+  struct mrb_io *f = (struct mrb_io *)mrb_data_get_ptr(mrb, io, &mrb_io_type);
+  if (!f) mrb_raise(mrb, E_IO_ERROR, "uninitialized stream");
+  return f;
+}
+
+static void close_fd(mrb_state *mrb, int fd) {
+  mn_io_close(fd);
+  if (close(fd) < 0 && errno != EINTR) mnrb_sys_fail(mrb, errno, "close");
+}
+
+/* IO#close: nil, also when closed already (CRuby 2.3 and later). */
 static mrb_value io_close(mrb_state *mrb, mrb_value self) {
-  struct mrb_io *f = (struct mrb_io *)mrb_data_get_ptr(mrb, self, &mrb_io_type);
-  if (f && f->fd >= 0) mn_io_close(f->fd);
-  if (f && f->fd2 >= 0) mn_io_close(f->fd2);
+  struct mrb_io *f = any_fptr(mrb, self);
+  if (f->fd < 0) return mrb_nil_value();
+  mn_io_close(f->fd);
+  if (f->fd2 >= 0) mn_io_close(f->fd2);
   return orig_close(mrb, self);
 }
 
+static mrb_bool socket_object(mrb_state *mrb, mrb_value io) {
+  return mrb_class_defined_id(mrb, MRB_SYM(BasicSocket)) &&
+         mrb_obj_is_kind_of(mrb, io, mrb_class_get_id(mrb, MRB_SYM(BasicSocket)));
+}
+
+static mrb_bool is_socket(mrb_state *mrb, mrb_value io, struct mrb_io *f) {
+  struct stat st;
+  return f->is_socket || socket_object(mrb, io) || (fstat(f->fd, &st) == 0 && S_ISSOCK(st.st_mode));
+}
+
+/* A closed IO: nil, but a socket's close_read/close_write raise (BasicSocket's, in CRuby). */
+static mrb_value closed_half(mrb_state *mrb, mrb_value io) {
+  if (socket_object(mrb, io)) mrb_raise(mrb, E_IO_ERROR, "closed stream");
+  return mrb_nil_value();
+}
+
+/* The whole IO closes: through #close, which IO.popen's IOs extend (the command is waited for). */
+static mrb_value close_all(mrb_state *mrb, mrb_value io) {
+  return mrb_funcall_id(mrb, io, MRB_SYM(close), 0);
+}
+
+/* The read side of a duplex IO (IO.popen "r+": fd reads, fd2 writes) goes; fd2 becomes fd. */
+static void drop_read_side(mrb_state *mrb, struct mrb_io *f) {
+  int rfd = f->fd;
+  f->fd = f->fd2;
+  f->fd2 = -1;
+  f->readable = 0;
+  if (f->buf) f->buf->start = f->buf->len = 0;
+  close_fd(mrb, rfd);
+}
+
+/* IO#close_read (CRuby): a socket shuts its reading down; a duplex IO closes its read side; a
+ * read-only IO closes; an IO that also writes through the same descriptor raises IOError. */
+static mrb_value io_close_read(mrb_state *mrb, mrb_value self) {
+  struct mrb_io *f = any_fptr(mrb, self);
+  if (f->fd < 0) return closed_half(mrb, self);
+  if (is_socket(mrb, self, f)) {
+    if (shutdown(f->fd, SHUT_RD) < 0) mnrb_sys_fail(mrb, errno, "shutdown");
+    f->readable = 0;
+    return f->writable ? mrb_nil_value() : close_all(mrb, self);
+  }
+  if (f->fd2 >= 0 && f->readable) { drop_read_side(mrb, f); return mrb_nil_value(); }
+  if (f->readable && !f->writable) return close_all(mrb, self);
+  mrb_raise(mrb, E_IO_ERROR, "closing non-duplex IO for reading");
+}
+
+/* IO#close_write, the same for the writing side. */
 static mrb_value io_close_write(mrb_state *mrb, mrb_value self) {
-  struct mrb_io *f = (struct mrb_io *)mrb_data_get_ptr(mrb, self, &mrb_io_type);
-  if (f && f->fd >= 0 && f->fd2 < 0 && f->writable && !f->readable) return io_close(mrb, self);
-  if (f && f->fd2 >= 0) mn_io_close(f->fd2);
-  mrb_value v = orig_close_write(mrb, self);
-  if (f && f->fd2 >= 0) { f->fd2 = -1; f->writable = 0; }
-  return v;
+  struct mrb_io *f = any_fptr(mrb, self);
+  if (f->fd < 0) return closed_half(mrb, self);
+  if (is_socket(mrb, self, f)) {
+    if (shutdown(f->fd, SHUT_WR) < 0) mnrb_sys_fail(mrb, errno, "shutdown");
+    f->writable = 0;
+    return f->readable ? mrb_nil_value() : close_all(mrb, self);
+  }
+  if (f->fd2 >= 0) {
+    int wfd = f->fd2;
+    f->fd2 = -1;
+    f->writable = 0;
+    close_fd(mrb, wfd);
+    return mrb_nil_value();
+  }
+  if (f->writable && !f->readable) return close_all(mrb, self);
+  mrb_raise(mrb, E_IO_ERROR, "closing non-duplex IO for writing");
 }
 
 /* IO._pipe: mruby-io's, with both ends non-blocking (CRuby makes its pipes non-blocking too). */
@@ -201,16 +227,14 @@ static mrb_func_t c_method(mrb_state *mrb, struct RClass *c, const char *name, m
 void mnrb_init_io(mrb_state *mrb) {
   struct RClass *io = mrb_class_get(mrb, "IO");
   orig_close = c_method(mrb, io, "close", FALSE);
-  orig_close_write = c_method(mrb, io, "close_write", FALSE);
   orig_pipe = c_method(mrb, io, "_pipe", TRUE);
-  mrb_define_method(mrb, io, "sysread", io_sysread, MRB_ARGS_ARG(1, 1));
-  mrb_define_method(mrb, io, "syswrite", io_syswrite, MRB_ARGS_REQ(1));
-  mrb_define_method(mrb, io, "_read_nonblock", io_read_nonblock, MRB_ARGS_ARG(1, 1));
-  mrb_define_method(mrb, io, "_write_nonblock", io_write_nonblock, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, io, "_wait", io_wait, MRB_ARGS_REQ(2));
+  mrb_define_method(mrb, io, "_pending", io_pending, MRB_ARGS_NONE());
+  mrb_define_method(mrb, io, "nread", io_nread, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "nonblock?", io_nonblock_p, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "nonblock=", io_set_nonblock, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, io, "close", io_close, MRB_ARGS_NONE());
+  mrb_define_method(mrb, io, "close_read", io_close_read, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "close_write", io_close_write, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, io, "_pipe", io_s_pipe, MRB_ARGS_NONE());
   mrb_define_const(mrb, io, "READABLE", mrb_fixnum_value(MN_IO_READ));

@@ -18,6 +18,8 @@ static ssize_t sys(io_call *c, char *p) {
   switch (c->op) {
   case IO_READ:   return read(c->fd, p, c->len);
   case IO_WRITE:  return write(c->fd, p, c->len);
+  case IO_PREAD:  return pread(c->fd, p, c->len, c->pos);
+  case IO_PWRITE: return pwrite(c->fd, p, c->len, c->pos);
   case IO_RECV:   return recvfrom(c->fd, p, c->len, c->flags, c->addr, c->addr ? &c->addrlen : NULL);
   case IO_SEND:   return sendto(c->fd, p, c->len, c->flags | MSG_NOSIGNAL, c->addr, c->addrlen);
   case IO_ACCEPT: return accept4(c->fd, c->addr, c->addr ? &c->addrlen : NULL, c->flags);
@@ -25,11 +27,16 @@ static ssize_t sys(io_call *c, char *p) {
   return -1;
 }
 
+static bool writes(const io_call *c) {
+  return c->op == IO_WRITE || c->op == IO_PWRITE || c->op == IO_SEND;
+}
+
 static unsigned wants(const io_call *c) {
-  return c->op == IO_WRITE || c->op == IO_SEND ? MN_IO_WRITE : MN_IO_READ;
+  return writes(c) ? MN_IO_WRITE : MN_IO_READ;
 }
 
 static char *bytes(io_call *c) {
+  if (c->mem) return c->mem + c->off;
   return mrb_string_p(c->str) ? RSTRING_PTR(c->str) + c->off : NULL;
 }
 
@@ -49,18 +56,19 @@ static void *call_blocking(void *arg) {
 }
 
 /* The copy is a Ruby string of its own: reachable from this thread's arena (the GC keeps it, and
- * frees it if an interrupt raises out of the call), touched by nobody else. */
+ * frees it if an interrupt raises out of the call), touched by nobody else. Private memory (mem)
+ * needs no copy. */
 static void call_without_gvl(mrb_state *mrb, io_call *c) {
-  blocking_io b = { c, NULL };
-  bool has_bytes = mrb_string_p(c->str) && c->len > 0;
+  blocking_io b = { c, c->mem ? bytes(c) : NULL };
+  bool has_bytes = !c->mem && mrb_string_p(c->str) && c->len > 0;
   mrb_value copy = mrb_nil_value();
   if (has_bytes) {
     copy = mrb_str_new(mrb, NULL, (mrb_int)c->len);
     b.copy = RSTRING_PTR(copy);
-    if (c->op == IO_WRITE || c->op == IO_SEND) memcpy(b.copy, bytes(c), c->len);
+    if (writes(c)) memcpy(b.copy, bytes(c), c->len);
   }
   mnrb_blocking_call(mrb, call_blocking, &b, MN_UNBLOCK_SIGNAL, NULL);
-  if (has_bytes && c->result > 0 && (c->op == IO_READ || c->op == IO_RECV) &&
+  if (has_bytes && c->result > 0 && !writes(c) &&
       RSTRING_LEN(c->str) >= (mrb_int)(c->off + (size_t)c->result))
     memcpy(bytes(c), RSTRING_PTR(copy), (size_t)c->result);
 }
@@ -95,6 +103,7 @@ ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *ti
     if (c->result >= 0) return c->result;
     if (c->err == EINTR) continue;                 /* interrupts were checked by the call */
     if (c->err != EAGAIN && c->err != EWOULDBLOCK) return -1;
+    if (c->nowait) { c->err = EAGAIN; return -1; }
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) {
       if (timed_out) { *timed_out = TRUE; return -1; }
       mnrb_raise_io_timeout(mrb);

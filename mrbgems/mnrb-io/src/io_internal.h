@@ -12,23 +12,35 @@
  *     this thread.
  * A deadline (IO#timeout, connect_timeout:) bounds the waits. A descriptor closed by another thread
  * while this one waits raises IOError "stream closed in another thread", as CRuby.
+ *
+ * The gem, bottom up: io_call.c (one system call, as above); io_lock.c (one reader and one writer
+ * at a time per IO); read.c and lines.c (reading, on mruby-io's read buffer) and write.c (writing),
+ * which replace every mruby-io method that reads or writes; io.c (close, pipes, waits), select.c,
+ * socket.c, file.c; mrblib/io.rb (puts, print, each_line, io/wait above those).
  */
 #ifndef MNRB_IO_INTERNAL_H
 #define MNRB_IO_INTERNAL_H
 
 #include <mruby.h>
+#include <limits.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <mruby/ext/io.h>
 #include "mnrb/core.h"
 
-typedef enum io_op { IO_READ, IO_WRITE, IO_RECV, IO_SEND, IO_ACCEPT } io_op;
+typedef enum io_op { IO_READ, IO_WRITE, IO_PREAD, IO_PWRITE, IO_RECV, IO_SEND, IO_ACCEPT } io_op;
 
 typedef struct io_call {
   io_op op;
   int fd;
   mrb_value str;                /* READ/RECV: the string read into (at least len bytes long);
                                    WRITE/SEND: the string written from */
-  size_t off, len;              /* the bytes of str concerned */
+  char *mem;                    /* instead of str: memory that nobody else reads, writes or frees
+                                   while the call lasts (a C stack buffer, a String no other code
+                                   can reach); a blocking call uses it in place */
+  size_t off, len;              /* the bytes of str (or mem) concerned */
+  off_t pos;                    /* PREAD/PWRITE: the file offset */
+  mrb_bool nowait;              /* return -1 with err EAGAIN instead of waiting */
   int flags;                    /* recv/send flags; accept4 flags */
   struct sockaddr *addr;        /* RECV: the sender (recvfrom); SEND: the destination; ACCEPT: the peer */
   socklen_t addrlen;
@@ -39,8 +51,9 @@ typedef struct io_call {
 /* Runs `c` for the current Ruby thread, waiting as above until the call does not fail with EAGAIN.
  * Returns c->result (>= 0), or -1 with c->err set. Raises IOError when the descriptor is closed by
  * another thread, IO::TimeoutError when the deadline passes (timed_out: set instead, if given), and
- * pending interrupts. The string's bytes are touched only while this thread holds the GVL (a
- * blocking call works on a private copy). */
+ * pending interrupts. With c->nowait, -1 with err EAGAIN where it would wait. The string's bytes are
+ * touched only while this thread holds the GVL (a blocking call works on a private copy; on mem in
+ * place). */
 ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *timed_out);
 
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io);   /* from IO#timeout */
@@ -48,7 +61,62 @@ struct RClass *mnrb_errno_class(mrb_state *mrb, int no);
 mrb_noreturn void mnrb_sys_fail(mrb_state *mrb, int no, const char *msg);
 mrb_noreturn void mnrb_raise_io_timeout(mrb_state *mrb);
 
+/* ---- the IO object (io.c) ---- */
+extern struct mrb_data_type mrb_io_type;                   /* mruby-io's */
+/* The IO's struct, open: IOError "uninitialized stream", "closed stream" otherwise. */
+struct mrb_io *mnrb_io_open_fptr(mrb_state *mrb, mrb_value io);
+/* Open and readable ("not opened for reading"), with its read buffer. */
+struct mrb_io *mnrb_io_read_fptr(mrb_state *mrb, mrb_value io);
+/* Open and writable ("not opened for writing"). */
+struct mrb_io *mnrb_io_write_fptr(mrb_state *mrb, mrb_value io);
+int mnrb_io_write_fd(struct mrb_io *f);
+mrb_int mnrb_io_pending(mrb_state *mrb, mrb_value io);   /* bytes in the read buffer (0: none, closed) */
+
+/* ---- per-IO locks (io_lock.c) ---- */
+typedef enum io_side { IO_LOCK_READ, IO_LOCK_WRITE } io_side;
+typedef mrb_value io_locked_fn(mrb_state *mrb, mrb_value io, void *arg);
+/* Runs fn(mrb, io, arg) holding the IO's read or write lock, waiting (parked) while another thread
+ * holds it; the lock is released however fn ends. */
+mrb_value mnrb_io_locked(mrb_state *mrb, mrb_value io, io_side side, io_locked_fn *fn, void *arg);
+/* Another thread holds the lock (it is in the middle of a read or a write). */
+mrb_bool mnrb_io_lock_busy(mrb_state *mrb, mrb_value io, io_side side);
+
+/* ---- the read buffer (read.c): mruby-io's fptr->buf, the one read-ahead store ----
+ * Touched only holding the GVL, consistent wherever the thread may park or raise; after anything
+ * that may park, callers look the IO's struct and buffer up again (mnrb_io_read_fptr). */
+/* One read(2) of at most len bytes into `mem`, private memory (io_call.mem), waiting as
+ * mnrb_io_call does: the count, 0 at end of file, -1 when `nowait` and it would wait. Raises
+ * IOError "stream closed in another thread" if the IO was closed meanwhile. */
+mrb_int mnrb_read_some(mrb_state *mrb, mrb_value io, char *mem, mrb_int len, mrb_bool nowait);
+/* One read(2) of up to MRB_IO_BUF_SIZE bytes, appended to the buffer: the bytes added, 0 at EOF. */
+mrb_int mnrb_rbuf_fill(mrb_state *mrb, mrb_value io);
+void mnrb_rbuf_append(mrb_state *mrb, struct mrb_io *f, const char *p, mrb_int n);
+/* Moves the first n buffered bytes to the end of `out`. */
+void mnrb_rbuf_take(mrb_state *mrb, mrb_value out, struct mrb_io *f, mrb_int n);
+/* The UTF-8 character at s (n bytes there): its length; 1 for an invalid byte; 0 when its bytes so
+ * far are valid but incomplete (CRuby's reading of text in its default external encoding). */
+mrb_int mnrb_utf8_char(const char *s, mrb_int n);
+
+/* ---- tunables ---- */
+/* A read of everything (IO#read) asks read(2) for this much at first, then as much as it has,
+ * up to MAX: a pipe's capacity (64 KiB on Linux) first, few calls for a large file, and no call
+ * asks for more than MAX of memory at once. */
+#define MNRB_IO_READ_CHUNK_MIN (64 * 1024)
+#define MNRB_IO_READ_CHUNK_MAX (1024 * 1024)
+/* Bytes ungetc may hold in the buffer (mruby-io's start and len are shorts): a fill after the
+ * largest push-back still fits. CRuby has no such limit; IOError beyond it. */
+#define MNRB_IO_UNGET_MAX (SHRT_MAX - MRB_IO_BUF_SIZE)
+/* IO#write with several objects (puts' line and newline) copies them into one write(2) when they
+ * are at most this long together; longer ones are written one by one from snapshots. */
+#define MNRB_IO_WRITE_COALESCE (64 * 1024)
+
+/* Raises IO::EAGAINWaitReadable/WaitWritable "read/write would block". */
+mrb_noreturn void mnrb_raise_would_block(mrb_state *mrb, io_side side);
+
 void mnrb_init_errno(mrb_state *mrb);
+void mnrb_init_read(mrb_state *mrb);
+void mnrb_init_lines(mrb_state *mrb);
+void mnrb_init_write(mrb_state *mrb);
 void mnrb_init_io(mrb_state *mrb);
 void mnrb_init_select(mrb_state *mrb);
 void mnrb_init_socket(mrb_state *mrb);

@@ -15,8 +15,6 @@
 #include <mruby/variable.h>
 #include "mnrb/thread.h"
 
-extern struct mrb_data_type mrb_io_type;
-
 enum { SET_READ, SET_WRITE, SET_ERROR, SETS };
 
 static mrb_value to_io(mrb_state *mrb, mrb_value v) {
@@ -29,9 +27,9 @@ static mrb_value to_io(mrb_state *mrb, mrb_value v) {
   return v;
 }
 
+/* Bytes already in the IO's read buffer (read.c) make it readable without a system call. */
 static mrb_bool buffered(mrb_state *mrb, mrb_value io) {
-  mrb_value buf = mrb_iv_get(mrb, io, mrb_intern_lit(mrb, "@buf"));
-  return mrb_string_p(buf) && RSTRING_LEN(buf) > 0;
+  return mnrb_io_pending(mrb, io) > 0;
 }
 
 /* Buffers are Ruby strings: reachable from this thread's arena, freed by the GC even when an

@@ -26,8 +26,6 @@
 #include <mruby/variable.h>
 #include "mnrb/thread.h"
 
-extern struct mrb_data_type mrb_io_type;
-
 static int socket_fd(mrb_state *mrb, mrb_value sock) {
   struct mrb_io *f = (struct mrb_io *)mrb_data_get_ptr(mrb, sock, &mrb_io_type);
   if (!f) mrb_raise(mrb, E_IO_ERROR, "uninitialized stream");
@@ -144,6 +142,7 @@ static mrb_value bsock_send(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "Si|S!", &mesg, &flags, &dest);
   int fd = socket_fd(mrb, self);
   struct sockaddr_storage ss;
+  mesg = mrb_str_dup(mrb, mesg);       /* a snapshot: another thread may change mesg while this one waits */
   io_call c = { .op = IO_SEND, .fd = fd, .str = mesg, .len = (size_t)RSTRING_LEN(mesg), .flags = (int)flags | MSG_DONTWAIT };
   if (!mrb_nil_p(dest)) {
     if ((size_t)RSTRING_LEN(dest) > sizeof ss) mrb_raise(mrb, E_ARGUMENT_ERROR, "invalid address");

@@ -365,6 +365,10 @@ class IO
     mode = args.shift || opts.delete(:mode) || "r"
     raise ArgumentError, "wrong number of arguments" if cmd.nil? || !args.empty?
     raise NotImplementedError, "IO.popen(\"-\") (fork) is not supported; use fork" if cmd == "-"
+    if cmd.is_a?(Array) && cmd.first.is_a?(Hash)   # IO.popen([env, cmd, arg...])
+      env = env.merge(cmd.first)
+      cmd = cmd[1..-1]
+    end
     cmdargs = cmd.is_a?(Array) ? cmd : [cmd]
     cmdargs = [cmdargs[0].is_a?(Array) ? cmdargs[0][0] : cmdargs[0]] + cmdargs[1..-1] if cmd.is_a?(Array)
     m = mode.to_s.delete("b")
@@ -415,15 +419,5 @@ class IO
       Process.wait(pid)
     end
     r
-  end
-
-  alias _close_write_before_popen close_write
-  def close_write
-    if @popen_pid && respond_to?(:shutdown)
-      shutdown(Socket::SHUT_WR)
-      nil
-    else
-      _close_write_before_popen
-    end
   end
 end

@@ -7,7 +7,7 @@
 void mnrb_stdlib_etc_init(mrb_state *mrb);
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
-  mnrb_stdlib_pp[], mnrb_stdlib_json[];
+  mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -15,6 +15,7 @@ static const mnrb_feature features[] = {
   { "benchmark", "benchmark.rb", NULL, mnrb_stdlib_benchmark },
   { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
   { "json", "json.rb", NULL, mnrb_stdlib_json },
+  { "tmpdir", "tmpdir.rb", NULL, mnrb_stdlib_tmpdir },
 };
 
 void

@@ -50,6 +50,18 @@ MRB_API int mnrb_compat_finish(mrb_state *mrb, mrb_value exc);
    "F:N:in `<main>'"), as a new Array. */
 MRB_API mrb_value mnrb_compat_cruby_backtrace(mrb_state *mrb, mrb_value lines);
 
+/* ---- CRuby's implicit conversions with CRuby's messages, for mnrb's gems (these do raise) ---- */
+
+/* CRuby's implicit Integer conversion (NUM2INT/rb_to_int): Integers as is, Floats truncated,
+   to_int otherwise; TypeError with CRuby's messages ("no implicit conversion of String into
+   Integer", "no implicit conversion from nil to integer"). */
+MRB_API mrb_int mnrb_compat_to_int(mrb_state *mrb, mrb_value v);
+/* CRuby's implicit String conversion (StringValue): Strings as is, to_str otherwise; TypeError
+   "no implicit conversion of X into String" for non-strings without to_str. */
+MRB_API mrb_value mnrb_compat_to_str(mrb_state *mrb, mrb_value v);
+/* Name CRuby uses for v in conversion errors: "nil", "true", "false" or the class name. */
+MRB_API const char *mnrb_compat_type_name(mrb_state *mrb, mrb_value v);
+
 MRB_END_DECL
 
 #endif /* MNRB_COMPAT_H */

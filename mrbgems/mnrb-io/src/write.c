@@ -1,0 +1,155 @@
+/*
+ * Writing: IO#write, syswrite, write_nonblock, pwrite (print, puts, <<, printf are mrblib over
+ * write), with CRuby's semantics.
+ *
+ * - Bytes are written from memory no other code can change or free: a snapshot of each string
+ *   (mrb_str_dup, which for a heap string shares its buffer copy-on-write: another thread's
+ *   replace, clear or << gives that string new memory and leaves the snapshot's bytes alone), or a
+ *   private copy when several small ones are joined into one write(2) (puts' line and newline).
+ * - IO#write writes everything: it loops over short writes, going on from where the last one
+ *   stopped, and holds the IO's write lock (io_lock.c) meanwhile, so that two threads' writes never
+ *   interleave. syswrite and write_nonblock make one call.
+ * - A file that was read ahead is written where its reader is (mruby-io's rule): the read buffer
+ *   is dropped and the offset moved back first. Pipes and sockets keep what was read ahead.
+ */
+#include "io_internal.h"
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/presym.h>
+#include <mruby/string.h>
+#include "mnrb/thread.h"
+
+/* An object's bytes as they are now, safe to write from across parks. */
+static mrb_value snapshot(mrb_state *mrb, mrb_value obj) {
+  return mrb_str_dup(mrb, mrb_obj_as_string(mrb, obj));
+}
+
+/* The IO again after a park: closed meanwhile is IOError "stream closed in another thread". */
+static struct mrb_io *write_fptr_again(mrb_state *mrb, mrb_value io) {
+  struct mrb_io *f = (struct mrb_io *)mrb_data_check_get_ptr(mrb, io, &mrb_io_type);
+  if (!f || f->fd < 0 || !f->writable) mrb_raise(mrb, E_IO_ERROR, "stream closed in another thread");
+  return f;
+}
+
+/* One write(2) of s's bytes from `off`, waiting for room unless `nowait` (-1 then). */
+static mrb_int write_some(mrb_state *mrb, mrb_value io, mrb_value s, mrb_int off, mrb_bool nowait) {
+  struct mrb_io *f = write_fptr_again(mrb, io);
+  io_call c = { .op = IO_WRITE, .fd = mnrb_io_write_fd(f), .mem = RSTRING_PTR(s), .off = (size_t)off,
+                .len = (size_t)(RSTRING_LEN(s) - off), .nowait = nowait };
+  if (mnrb_io_call(mrb, &c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL) >= 0) return (mrb_int)c.result;
+  if (nowait && c.err == EAGAIN) return -1;
+  write_fptr_again(mrb, io);
+  mnrb_sys_fail(mrb, c.err, "write");
+}
+
+/* A regular file read ahead: moves its offset back to where the reader is and empties the buffer. */
+static void drop_read_ahead(mrb_state *mrb, struct mrb_io *f) {
+  struct mrb_io_buf *b = f->buf;
+  if (!f->readable || !b || b->len == 0 || f->fd2 >= 0) return;
+  if (lseek(f->fd, -(off_t)b->len, SEEK_CUR) < 0) {
+    if (errno == ESPIPE) return;                  /* a pipe or socket: no position to restore */
+    mnrb_sys_fail(mrb, errno, "lseek");
+  }
+  b->start = b->len = 0;
+}
+
+/* Every byte of each snapshot, in order. Runs holding the write lock. */
+static mrb_value write_body(mrb_state *mrb, mrb_value io, void *p) {
+  mrb_value parts = *(mrb_value *)p;
+  drop_read_ahead(mrb, write_fptr_again(mrb, io));
+  for (mrb_int i = 0; i < RARRAY_LEN(parts); i++) {
+    mrb_value s = RARRAY_PTR(parts)[i];
+    for (mrb_int off = 0; off < RSTRING_LEN(s);) off += write_some(mrb, io, s, off, FALSE);
+  }
+  return mrb_nil_value();
+}
+
+/* The objects' bytes, as snapshots or, when short together, joined in one private String. */
+static mrb_value write_parts(mrb_state *mrb, const mrb_value *argv, mrb_int argc, mrb_int *total) {
+  mrb_value parts = mrb_ary_new_capa(mrb, argc);
+  *total = 0;
+  for (mrb_int i = 0; i < argc; i++) {
+    mrb_value s = snapshot(mrb, argv[i]);
+    if (RSTRING_LEN(s) == 0) continue;
+    mrb_ary_push(mrb, parts, s);
+    *total += RSTRING_LEN(s);
+  }
+  if (RARRAY_LEN(parts) > 1 && *total <= MNRB_IO_WRITE_COALESCE) {
+    mrb_value joined = mrb_str_new_capa(mrb, *total);
+    for (mrb_int i = 0; i < RARRAY_LEN(parts); i++) mrb_str_cat_str(mrb, joined, RARRAY_PTR(parts)[i]);
+    parts = mrb_ary_new_from_values(mrb, 1, &joined);
+  }
+  return parts;
+}
+
+/* IO#write(*objects): writes each one's to_s entirely; the number of bytes. */
+static mrb_value io_write(mrb_state *mrb, mrb_value self) {
+  const mrb_value *argv;
+  mrb_int argc, total;
+  mrb_get_args(mrb, "*", &argv, &argc);
+  mnrb_io_write_fptr(mrb, self);
+  mrb_value parts = write_parts(mrb, argv, argc, &total);
+  if (total == 0) return mrb_fixnum_value(0);
+  mnrb_io_write_fptr(mrb, self);                  /* a to_s may have closed it */
+  mnrb_io_locked(mrb, self, IO_LOCK_WRITE, write_body, &parts);
+  return mrb_int_value(mrb, total);
+}
+
+/* IO#syswrite(object): one write(2), after waiting for room; the bytes written. */
+static mrb_value io_syswrite(mrb_state *mrb, mrb_value self) {
+  mrb_value s = snapshot(mrb, mrb_get_arg1(mrb));
+  mnrb_io_write_fptr(mrb, self);
+  if (RSTRING_LEN(s) == 0) return mrb_fixnum_value(0);
+  return mrb_int_value(mrb, write_some(mrb, self, s, 0, FALSE));
+}
+
+/* IO#write_nonblock(object, exception: true): one write(2) if there is room now, else
+ * IO::EAGAINWaitWritable (or :wait_writable). Another thread in the middle of a write counts as no
+ * room. */
+static mrb_value io_write_nonblock(mrb_state *mrb, mrb_value self) {
+  mrb_value obj, exc = mrb_true_value();
+  mrb_sym kw_names[] = { MRB_SYM(exception) };
+  mrb_value kw_values[1];
+  mrb_kwargs kw = { 1, 0, kw_names, kw_values, NULL };
+  mrb_get_args(mrb, "o:", &obj, &kw);
+  if (!mrb_undef_p(kw_values[0])) exc = kw_values[0];
+  mrb_value s = snapshot(mrb, obj);
+  mnrb_io_write_fptr(mrb, self);
+  if (RSTRING_LEN(s) == 0) return mrb_fixnum_value(0);
+  mrb_int n = mnrb_io_lock_busy(mrb, self, IO_LOCK_WRITE) ? -1 : write_some(mrb, self, s, 0, TRUE);
+  if (n >= 0) return mrb_int_value(mrb, n);
+  if (mrb_test(exc)) mnrb_raise_would_block(mrb, IO_LOCK_WRITE);
+  return mrb_symbol_value(MRB_SYM(wait_writable));
+}
+
+/* IO#pwrite(object, offset): pwrite(2) at offset; the bytes written. */
+static mrb_value io_pwrite(mrb_state *mrb, mrb_value self) {
+  mrb_value obj;
+  mrb_int pos;
+  mrb_get_args(mrb, "oi", &obj, &pos);
+  mrb_value s = snapshot(mrb, obj);
+  struct mrb_io *f = mnrb_io_write_fptr(mrb, self);
+  io_call c = { .op = IO_PWRITE, .fd = mnrb_io_write_fd(f), .mem = RSTRING_PTR(s),
+                .len = (size_t)RSTRING_LEN(s), .pos = (off_t)pos };
+  if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "pwrite");
+  return mrb_int_value(mrb, (mrb_int)c.result);
+}
+
+mrb_noreturn void mnrb_raise_would_block(mrb_state *mrb, io_side side) {
+  struct RClass *io = mrb_class_get(mrb, "IO");
+  struct RClass *k = mrb_class_get_under(mrb, io, side == IO_LOCK_READ ? "EAGAINWaitReadable" : "EAGAINWaitWritable");
+  mrb_value msg = side == IO_LOCK_READ ? mrb_str_new_lit(mrb, "read would block") : mrb_str_new_lit(mrb, "write would block");
+  mrb_exc_raise(mrb, mrb_obj_new(mrb, k, 1, &msg));
+}
+
+void mnrb_init_write(mrb_state *mrb) {
+  struct RClass *io = mrb_class_get(mrb, "IO");
+  mrb_define_method(mrb, io, "write", io_write, MRB_ARGS_ANY());
+  mrb_define_method(mrb, io, "syswrite", io_syswrite, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, io, "write_nonblock", io_write_nonblock, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
+  mrb_define_method(mrb, io, "pwrite", io_pwrite, MRB_ARGS_REQ(2));
+}
