@@ -133,6 +133,23 @@ class StringCharsTest < MnTest::Case
     assert_equal "é", 233.chr("UTF-8")
   end
 
+  def test_format_width_and_precision_count_characters
+    assert_equal "é    |", "%-5s|" % "é"
+    assert_equal "   日本|", "%5s|" % "日本"
+    assert_equal "日本", "%.2s" % "日本語"
+  end
+
+  def test_delete_prefix_and_suffix_with_multibyte_text
+    assert_equal "llo", "héllo".delete_prefix("hé")
+    assert_equal "hél", "héllo".delete_suffix("lo")
+  end
+
+  def test_casecmp_p_beyond_ascii
+    assert "ÀÉ".casecmp?("àé")
+    assert "ПРИВЕТ".casecmp?("привет")
+    refute "é".casecmp?("e")
+  end
+
   def test_ascii_strings_stay_fast_and_correct
     s = "abc" * 1000
     assert_equal 3000, s.size

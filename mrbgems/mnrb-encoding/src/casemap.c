@@ -197,6 +197,19 @@ static mrb_value str_downcase_bang(mrb_state *mrb, mrb_value self) { return case
 static mrb_value str_capitalize_bang(mrb_state *mrb, mrb_value self) { return casemap_bang(mrb, self, OP_CAPITALIZE); }
 static mrb_value str_swapcase_bang(mrb_state *mrb, mrb_value self) { return casemap_bang(mrb, self, OP_SWAPCASE); }
 
+/* casecmp?: equal after downcasing both (CRuby folds case; for the blocks above the two agree but
+ * for ß, which folds to "ss") */
+static mrb_func_t orig_casecmp_p;
+
+static mrb_value str_casecmp_p(mrb_state *mrb, mrb_value self) {
+  mrb_value other = mrb_get_arg1(mrb);
+  if (!mrb_string_p(other) || (mrb_str_ascii_only_p(self) && mrb_str_ascii_only_p(other)) ||
+      RSTR_ENC(mrb_str_ptr(self)) != MRB_STR_ENC_UTF8)
+    return enc_kept(&orig_casecmp_p)(mrb, self);
+  if (RSTR_ENC(mrb_str_ptr(other)) != MRB_STR_ENC_UTF8 && !mrb_str_ascii_only_p(other)) return mrb_nil_value();
+  return mrb_bool_value(mrb_str_equal(mrb, map_string(mrb, self, OP_DOWNCASE), map_string(mrb, other, OP_DOWNCASE)));
+}
+
 void enc_init_casemap(mrb_state *mrb) {
   struct RClass *s = mrb->string_class;
   static const struct { const char *name, *bang; mrb_func_t f, fb; } m[4] = {
@@ -205,6 +218,8 @@ void enc_init_casemap(mrb_state *mrb) {
     { "capitalize", "capitalize!", str_capitalize, str_capitalize_bang },
     { "swapcase", "swapcase!", str_swapcase, str_swapcase_bang },
   };
+  enc_keep(mrb, &orig_casecmp_p, s, mrb_intern_lit(mrb, "casecmp?"));
+  mrb_define_method(mrb, s, "casecmp?", str_casecmp_p, MRB_ARGS_REQ(1));
   for (int i = 0; i < 4; i++) {
     enc_keep(mrb, &orig[i], s, mrb_intern_cstr(mrb, m[i].name));
     enc_keep(mrb, &orig_bang[i], s, mrb_intern_cstr(mrb, m[i].bang));
