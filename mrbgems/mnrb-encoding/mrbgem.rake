@@ -9,4 +9,5 @@ MRuby::Gem::Specification.new('mnrb-encoding') do |spec|
   spec.summary = "CRuby's Encoding (UTF-8, BINARY, US-ASCII), encode, scrub, case mapping beyond ASCII"
   spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'   # valid_encoding?, chr: replaced here
   spec.add_dependency 'mruby-pack',       core: 'mruby-pack'         # Array#pack: wrapped here
+  spec.add_dependency 'mruby-io',         core: 'mruby-io'           # IO reads' encodings (mrblib)
 end

@@ -180,6 +180,27 @@ class StringEncodingTest < MnTest::Case
     assert_equal Encoding::UTF_8, s.encoding
   end
 
+  def test_io_text_reads_are_utf8_and_byte_reads_binary
+    r, w = IO.pipe
+    w.write "éé\nab"
+    w.close
+    assert_equal Encoding::ASCII_8BIT, r.read(2).encoding
+    assert_equal Encoding::UTF_8, r.gets.encoding
+    assert_equal Encoding::ASCII_8BIT, r.readpartial(10).encoding
+    r.close
+  end
+
+  def test_binmode_and_binread_read_binary
+    path = "/tmp/mnrb_string_encoding_#{$$}.txt"
+    File.write(path, "é\n")
+    assert_equal Encoding::UTF_8, File.read(path).encoding
+    assert_equal Encoding::ASCII_8BIT, IO.binread(path).encoding
+    File.open(path, "rb") { |f| assert f.binmode?; assert_equal "\xC3\xA9\n".b, f.read }
+    File.open(path) { |f| f.binmode; assert_equal Encoding::ASCII_8BIT, f.read.encoding }
+  ensure
+    File.delete(path) if File.exist?(path)
+  end
+
   def refute_equal(exp, act)
     assert !(exp == act), "expected #{exp.inspect} != #{act.inspect}"
   end
