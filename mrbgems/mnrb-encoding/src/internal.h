@@ -10,7 +10,7 @@
  *
  * Who marks what: String#b and force_encoding; Array#pack (BINARY; UTF-8 when it starts with U,
  * US-ASCII for m, M, u); Integer#chr (US-ASCII below 128, BINARY below 256, or the encoding
- * given); encode. Concatenation (+, <<, concat, interpolation) picks the result's encoding in
+ * given); encode; IO byte and binmode reads (mrblib/io_encoding.rb). Concatenation (+, <<, concat, interpolation) picks the result's encoding in
  * mruby's string.c (mrb_str_enc_compatible: CRuby's rule, Encoding::CompatibilityError when both
  * sides have non-ASCII bytes in different encodings). mnrb-regexp searches UTF-8 subjects as
  * UTF-8 and the others byte-wise.
