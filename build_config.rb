@@ -27,12 +27,15 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-stdlib"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-net-http"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-ractor"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-encoding"  # Encoding, encode, case mapping (patches/mruby/0018)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-embed"     # include/mnrb.h: the C API for embedders
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-random"
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
   conf.defines << 'MRB_ARY_LENGTH_MAX=0'
+  # Strings count characters as CRuby does (UTF-8, with mnrb's encoding bits: patches/mruby/0018).
+  conf.defines << 'MRB_UTF8_STRING'
   conf.cc.flags << '-pthread'
 end
 

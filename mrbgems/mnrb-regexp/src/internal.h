@@ -1,11 +1,11 @@
 /*
  * mnrb-regexp: CRuby's Regexp and MatchData on Oniguruma.
  *
- * Encoding: mnrb's strings are bytes. Patterns and subjects are read as UTF-8 (CRuby's default
- * source encoding), so /./ matches one character; a subject that is not valid UTF-8 raises
- * ArgumentError ("invalid byte sequence in UTF-8"), as CRuby does for a broken UTF-8 string.
- * Positions (MatchData#begin/end/offset, String#index, Regexp#match's pos) are byte offsets, like
- * every other String position in mnrb; they equal CRuby's character offsets on ASCII text.
+ * Encoding: patterns and UTF-8 subjects are read as UTF-8 (CRuby's default source encoding), so
+ * /./ matches one character; a subject that is not valid UTF-8 raises ArgumentError ("invalid byte
+ * sequence in UTF-8"), as CRuby does for a broken UTF-8 string. Positions that Ruby sees
+ * (MatchData#begin/end/offset, String#index, Regexp#match's pos, =~) are character offsets as in
+ * CRuby; searches and MatchData work in byte offsets inside and convert at the edge (positions.c).
  *
  * Sharing: a compiled pattern (rx_regexp) is immutable after Regexp.new returns; matching only
  * reads it and writes a region of its own, so any number of threads may match the same Regexp at
@@ -47,6 +47,8 @@ typedef struct rx_regexp {
   int64_t timeout_ns;           /* Regexp.new(..., timeout:) in ns, 0 for none (timeout.c) */
   struct RClass *match_class;   /* MatchData of the interpreter that compiled it */
   rx_state *state;              /* that interpreter's */
+  struct rx_regexp *bytes;      /* the same pattern for BINARY / US-ASCII subjects with bytes past
+                                   0x7F (ONIG_ENCODING_ASCII): made at first need, set once (CAS) */
 } rx_regexp;
 
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
@@ -91,8 +93,13 @@ mrb_int rx_opt_int(mrb_state *mrb, mrb_value v, mrb_int dflt);
 mrb_value rx_quote(mrb_state *mrb, const char *s, mrb_int len);
 mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a String quoted into one */
 mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);   /* [[name, [group numbers]], ...] */
-/* one search of `re` in `str` from byte `pos` (negative: from the end); sets the caller's $~ if `set` */
+/* one search of `re` in `str` from character `pos` (negative: from the end); sets the caller's $~ if `set` */
 mrb_value rx_match_into_last(mrb_state *mrb, mrb_value re, mrb_value str, mrb_int pos, mrb_bool set);
+
+/* the pattern to search `str` with (Regexp `pat`): itself for UTF-8 subjects (checked valid: else
+ * ArgumentError) and ASCII-only ones, its byte-wise twin for other encodings (an ASCII pattern
+ * only: else Encoding::CompatibilityError, as CRuby) */
+rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str);
 
 /* search.c: one search of `re` in `str` from byte `start`; -1 (no match) or the match position,
  * region filled. `str` must have passed rx_check_utf8. */
@@ -108,6 +115,12 @@ rx_match rx_match_get(mrb_state *mrb, mrb_value m);
 mrb_value rx_match_string(mrb_state *mrb, mrb_value m);   /* the frozen subject */
 mrb_value rx_match_group(mrb_state *mrb, mrb_value m, int i);   /* nil if it did not take part */
 int rx_name_to_group(mrb_state *mrb, mrb_value m, const char *name, mrb_int len, mrb_bool raise);
+
+/* positions.c: character <-> byte offsets in a String (O(1) when its characters are one byte) */
+mrb_bool rx_byte_chars_p(mrb_value str);
+mrb_int rx_char_length(mrb_value str);
+mrb_int rx_byte_to_char(mrb_value str, mrb_int byte);
+mrb_int rx_char_to_byte(mrb_value str, mrb_int ci);   /* beyond the end: length + the excess */
 
 /* last_match.c: $~ of the calling method's frame (blocks share their method's, as in CRuby) */
 mrb_value rx_last_match_get(mrb_state *mrb);              /* as seen by the caller of this C method */

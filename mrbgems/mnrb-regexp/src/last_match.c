@@ -15,6 +15,7 @@
  * mrb_gv_get/mrb_gv_set before the global table.
  */
 #include "internal.h"
+#include <mruby/internal.h>
 #include <mruby/class.h>
 #include <mruby/presym.h>
 #include <mruby/proc.h>
@@ -79,8 +80,8 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
   mrb_value s = rx_match_string(mrb, m);
   switch (k) {
   case '&': *val = rx_match_group(mrb, m, 0); break;
-  case '`': *val = mrb_str_new(mrb, RSTRING_PTR(s), md.beg[0]); break;
-  case '\'': *val = mrb_str_new(mrb, RSTRING_PTR(s) + md.end[0], RSTRING_LEN(s) - md.end[0]); break;
+  case '`': *val = mrb_str_byte_subseq(mrb, s, 0, md.beg[0]); break;
+  case '\'': *val = mrb_str_byte_subseq(mrb, s, md.end[0], RSTRING_LEN(s) - md.end[0]); break;
   case '+': {
     int i = md.n - 1;
     while (i > 0 && md.beg[i] < 0) i--;

@@ -1,6 +1,6 @@
 /*
- * MatchData: the result of one successful search. Immutable: its group offsets (byte offsets,
- * see internal.h), its Regexp and a frozen copy of the subject (so later changes to the string do
+ * MatchData: the result of one successful search. Immutable: its group offsets (byte offsets
+ * inside, characters for begin/end/offset and bytes for byteoffset, see positions.c), its Regexp and a frozen copy of the subject (so later changes to the string do
  * not change pre_match, as in CRuby). The copy shares the subject's buffer until either changes.
  */
 #include "internal.h"
@@ -13,6 +13,7 @@
 #include <mruby/range.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mrb_str_byte_subseq: pieces keep the subject's encoding */
 
 enum { SLOT_REGEXP, SLOT_STRING, SLOT_OFFSETS, SLOTS };
 
@@ -70,7 +71,7 @@ mrb_value rx_match_group(mrb_state *mrb, mrb_value self, int i) {
   rx_match m = rx_match_get(mrb, self);
   if (i < 0 || i >= m.n || m.beg[i] < 0) return mrb_nil_value();
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s) + m.beg[i], m.end[i] - m.beg[i]);
+  return mrb_str_byte_subseq(mrb, s, m.beg[i], m.end[i] - m.beg[i]);
 }
 
 /* the group a name refers to: the last one of that name that took part (CRuby), or -1 */
@@ -167,33 +168,41 @@ static mrb_value match_size(mrb_state *mrb, mrb_value self) {
 static mrb_value match_pre(mrb_state *mrb, mrb_value self) {
   rx_match m = rx_match_get(mrb, self);
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s), m.beg[0]);
+  return mrb_str_byte_subseq(mrb, s, 0, m.beg[0]);
 }
 
 static mrb_value match_post(mrb_state *mrb, mrb_value self) {
   rx_match m = rx_match_get(mrb, self);
   mrb_value s = rx_match_string(mrb, self);
-  return mrb_str_new(mrb, RSTRING_PTR(s) + m.end[0], RSTRING_LEN(s) - m.end[0]);
+  return mrb_str_byte_subseq(mrb, s, m.end[0], RSTRING_LEN(s) - m.end[0]);
+}
+
+/* a byte offset of the subject as Ruby sees it: characters, or bytes for byteoffset */
+static mrb_value position(mrb_value self, int byte, mrb_bool chars) {
+  return mrb_fixnum_value(chars ? rx_byte_to_char(slot(self, SLOT_STRING), byte) : byte);
 }
 
 static mrb_value match_begin(mrb_state *mrb, mrb_value self) {
   int i = group_index(mrb, self, mrb_get_arg1(mrb));
   rx_match m = rx_match_get(mrb, self);
-  return i < 0 || m.beg[i] < 0 ? mrb_nil_value() : mrb_fixnum_value(m.beg[i]);
+  return i < 0 || m.beg[i] < 0 ? mrb_nil_value() : position(self, m.beg[i], TRUE);
 }
 
 static mrb_value match_end(mrb_state *mrb, mrb_value self) {
   int i = group_index(mrb, self, mrb_get_arg1(mrb));
   rx_match m = rx_match_get(mrb, self);
-  return i < 0 || m.beg[i] < 0 ? mrb_nil_value() : mrb_fixnum_value(m.end[i]);
+  return i < 0 || m.beg[i] < 0 ? mrb_nil_value() : position(self, m.end[i], TRUE);
 }
 
-static mrb_value match_offset(mrb_state *mrb, mrb_value self) {
+static mrb_value offset_pair(mrb_state *mrb, mrb_value self, mrb_bool chars) {
   int i = group_index(mrb, self, mrb_get_arg1(mrb));
   rx_match m = rx_match_get(mrb, self);
   if (i < 0 || m.beg[i] < 0) return mrb_assoc_new(mrb, mrb_nil_value(), mrb_nil_value());
-  return mrb_assoc_new(mrb, mrb_fixnum_value(m.beg[i]), mrb_fixnum_value(m.end[i]));
+  return mrb_assoc_new(mrb, position(self, m.beg[i], chars), position(self, m.end[i], chars));
 }
+
+static mrb_value match_offset(mrb_state *mrb, mrb_value self) { return offset_pair(mrb, self, TRUE); }
+static mrb_value match_byteoffset(mrb_state *mrb, mrb_value self) { return offset_pair(mrb, self, FALSE); }
 
 static mrb_value match_string(mrb_state *mrb, mrb_value self) { return rx_match_string(mrb, self); }
 static mrb_value match_regexp(mrb_state *mrb, mrb_value self) { return match_regexp_v(mrb, self); }
@@ -276,7 +285,7 @@ void rx_init_match(mrb_state *mrb) {
   mrb_define_method(mrb, md, "begin", match_begin, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, md, "end", match_end, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, md, "offset", match_offset, MRB_ARGS_REQ(1));
-  mrb_define_method(mrb, md, "byteoffset", match_offset, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, md, "byteoffset", match_byteoffset, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, md, "to_a", match_to_a, MRB_ARGS_NONE());
   mrb_define_method(mrb, md, "values_at", match_values_at, MRB_ARGS_ANY());
   mrb_define_method(mrb, md, "size", match_size, MRB_ARGS_NONE());

@@ -29,6 +29,7 @@ static void regexp_free(mrb_state *mrb, void *p) {
   rx_regexp *re = p;
   if (!re) return;
   if (re->re) onig_free(re->re);
+  regexp_free(mrb, re->bytes);
   rx_literals_free(re->lits);
   free(re->src);
   free(re);
@@ -41,8 +42,8 @@ static const struct mrb_data_type state_type = { "Regexp state", state_free };
 /* Oniguruma's encoding tables are process-wide: set up once, before any state compiles. */
 static pthread_once_t onig_once = PTHREAD_ONCE_INIT;
 static void onig_setup(void) {
-  OnigEncoding encs[1] = { ONIG_ENCODING_UTF8 };
-  onig_initialize(encs, 1);
+  OnigEncoding encs[2] = { ONIG_ENCODING_UTF8, ONIG_ENCODING_ASCII };
+  onig_initialize(encs, 2);
 }
 
 mrb_bool rx_regexp_p(mrb_state *mrb, mrb_value v) {
@@ -119,7 +120,7 @@ static mrb_value ascii_classes(mrb_state *mrb, const char *src, mrb_int len) {
 }
 
 /* Builds the pattern or raises RegexpError "message: /source/", as CRuby does. */
-static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int options) {
+static rx_regexp *compile_in(mrb_state *mrb, const char *src, mrb_int len, int options, OnigEncoding enc) {
   pthread_once(&onig_once, onig_setup);
   if (!rx_utf8_valid(src, len))
     mrb_raisef(mrb, error_class(mrb), "invalid multibyte character: /%v/", mrb_str_new(mrb, src, len));
@@ -129,7 +130,7 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
   const char *pat = mrb_nil_p(ascii) ? src : RSTRING_PTR(ascii);
   mrb_int plen = mrb_nil_p(ascii) ? len : RSTRING_LEN(ascii);
   int r = onig_new(&reg, (const OnigUChar *)pat, (const OnigUChar *)pat + plen, (OnigOptionType)(options & RX_OPTS),
-                   ONIG_ENCODING_UTF8, ONIG_SYNTAX_RUBY, &einfo);
+                   enc, ONIG_SYNTAX_RUBY, &einfo);
   if (r != ONIG_NORMAL) {
     OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
     onig_error_code_to_str(msg, r, &einfo);
@@ -152,6 +153,35 @@ static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int opti
   mrb_value st = mrb_iv_get(mrb, mrb_obj_value(mrb_class_get_id(mrb, MRB_SYM(Regexp))), MRB_SYM(__state));
   re->state = mrb_data_p(st) && DATA_TYPE(st) == &state_type ? DATA_PTR(st) : NULL;
   return re;
+}
+
+static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int options) {
+  return compile_in(mrb, src, len, options, ONIG_ENCODING_UTF8);
+}
+
+rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str) {
+  rx_regexp *re = rx_get(mrb, pat);
+  struct RString *s = mrb_str_ptr(str);
+  if (RSTR_ENC(s) == MRB_STR_ENC_UTF8) {
+    rx_check_utf8(mrb, re, RSTR_PTR(s), RSTR_LEN(s));
+    return re;
+  }
+  if (mrb_str_ascii_only_p(str)) return re;
+  rx_regexp *b = __atomic_load_n(&re->bytes, __ATOMIC_ACQUIRE);
+  if (b) return b;
+  for (mrb_int i = 0; i < re->srclen; i++) {
+    if ((unsigned char)re->src[i] >= 0x80)
+      mrb_raisef(mrb, mrb_class_get_under_id(mrb, mrb_class_get_id(mrb, MRB_SYM(Encoding)), MRB_SYM(CompatibilityError)),
+                 "incompatible encoding regexp match (UTF-8 regexp with %s string)", mrb_str_enc_name(RSTR_ENC(s)));
+  }
+  b = compile_in(mrb, re->src, re->srclen, re->options, ONIG_ENCODING_ASCII);
+  b->timeout_ns = re->timeout_ns;
+  rx_regexp *expected = NULL;
+  if (!__atomic_compare_exchange_n(&re->bytes, &expected, b, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    regexp_free(mrb, b);   /* another thread made it first */
+    return expected;
+  }
+  return b;
 }
 
 static mrb_value regexp_new_from(mrb_state *mrb, struct RClass *cls, const char *src, mrb_int len, int options) {
@@ -530,11 +560,11 @@ static mrb_value subject_of(mrb_state *mrb, mrb_value str) {
 }
 
 mrb_value rx_match_into_last(mrb_state *mrb, mrb_value self, mrb_value str, mrb_int pos, mrb_bool set) {
-  rx_regexp *re = rx_get(mrb, self);
+  rx_regexp *re = rx_for_subject(mrb, self, str);
   const char *s = RSTRING_PTR(str);
   mrb_int len = RSTRING_LEN(str);
-  rx_check_utf8(mrb, re, s, len);
-  if (pos < 0) pos += len;
+  if (pos < 0) pos += rx_char_length(str);
+  if (pos > 0) pos = rx_char_to_byte(str, pos);
   mrb_value m = mrb_nil_value();
   if (pos >= 0 && pos <= len) {
     rx_region rg;
@@ -567,10 +597,10 @@ static mrb_value regexp_match_p(mrb_state *mrb, mrb_value self) {
   }
   if (mrb_nil_p(str)) return mrb_false_value();
   str = subject_of(mrb, str);
-  rx_regexp *re = rx_get(mrb, self);
+  rx_regexp *re = rx_for_subject(mrb, self, str);
   mrb_int len = RSTRING_LEN(str);
-  rx_check_utf8(mrb, re, RSTRING_PTR(str), len);
-  if (pos < 0) pos += len;
+  if (pos < 0) pos += rx_char_length(str);
+  if (pos > 0) pos = rx_char_to_byte(str, pos);
   if (pos < 0 || pos > len) return mrb_false_value();
   rx_region rg;
   rx_region_init(mrb, &rg, re);
@@ -583,7 +613,7 @@ static mrb_value regexp_match_op(mrb_state *mrb, mrb_value self) {
   str = subject_of(mrb, str);
   mrb_value m = rx_match_into_last(mrb, self, str, 0, TRUE);
   if (mrb_nil_p(m)) return m;
-  return mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_fixnum_value(rx_byte_to_char(str, rx_match_get(mrb, m).beg[0]));
 }
 
 static mrb_value regexp_eqq(mrb_state *mrb, mrb_value self) {

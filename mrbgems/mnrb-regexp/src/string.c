@@ -5,6 +5,8 @@
  * split run mruby's own implementation unchanged; sub, gsub, scan and partition treat a String
  * pattern as a literal (quoted) Regexp, which is CRuby's meaning.
  *
+ * Positions given and returned are characters (positions.c); the loops below work in bytes.
+ *
  * Searches run over a copy of the subject taken at the start (it shares the buffer), so a block
  * that modifies the receiver does not disturb the loop. Results are built in mruby strings: a Ruby
  * exception (from a block, or an interrupt) can leave any of these functions without leaking.
@@ -19,6 +21,7 @@
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
+#include <mruby/internal.h>   /* mrb_str_byte_subseq: pieces keep the subject's encoding */
 
 /* mruby's own String methods, run when the pattern is not a Regexp (same in every state) */
 static mrb_func_t orig_index, orig_rindex, orig_aref, orig_split;
@@ -46,7 +49,7 @@ static mrb_value string_pattern_regexp(mrb_state *mrb, mrb_value pat) {
 static mrb_value match_op_on(mrb_state *mrb, mrb_value subject, mrb_value pat) {
   if (!rx_regexp_p(mrb, pat)) return mrb_funcall_argv(mrb, pat, MRB_OPSYM(match), 1, &subject);
   mrb_value m = rx_match_into_last(mrb, pat, subject, 0, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_byte_to_char(subject, rx_match_get(mrb, m).beg[0]));
 }
 
 /* `subject.match(pat, pos = 0) { |m| }` with the current call's arguments. */
@@ -136,16 +139,16 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
   mrb_bool hash = argc == 2 && mrb_hash_p(repl);
   if (argc == 2 && !hash) repl = rx_to_str(mrb, repl);
   mrb_bool callback = argc == 1 || hash;
-  rx_regexp *re = rx_get(mrb, pat);
 
   mrb_value subject = mrb_obj_freeze(mrb, mrb_str_dup(mrb, self));
+  rx_regexp *re = rx_for_subject(mrb, pat, subject);
   const char *s = RSTRING_PTR(subject);
   mrb_int len = RSTRING_LEN(subject);
-  rx_check_utf8(mrb, re, s, len);
   rx_region rg, last;
   rx_region_init(mrb, &rg, re);
   rx_region_init(mrb, &last, re);
   mrb_value out = mrb_str_buf_new(mrb, len);
+  RSTR_SET_ENC(mrb_str_ptr(out), RSTR_ENC(mrb_str_ptr(subject)));
   mrb_int pos = 0, copied = 0;
   mrb_bool found = FALSE;
   int ai = mrb_gc_arena_save(mrb);
@@ -197,11 +200,11 @@ static mrb_value str_gsub_bang(mrb_state *mrb, mrb_value self) { return sub_comm
 
 /* ---- scan ---- */
 
-static mrb_value scan_item(mrb_state *mrb, const char *s, OnigRegion *r) {
-  if (r->num_regs == 1) return mrb_str_new(mrb, s + r->beg[0], r->end[0] - r->beg[0]);
+static mrb_value scan_item(mrb_state *mrb, mrb_value subject, OnigRegion *r) {
+  if (r->num_regs == 1) return mrb_str_byte_subseq(mrb, subject, r->beg[0], r->end[0] - r->beg[0]);
   mrb_value a = mrb_ary_new_capa(mrb, r->num_regs - 1);
   for (int i = 1; i < r->num_regs; i++)
-    mrb_ary_push(mrb, a, r->beg[i] < 0 ? mrb_nil_value() : mrb_str_new(mrb, s + r->beg[i], r->end[i] - r->beg[i]));
+    mrb_ary_push(mrb, a, r->beg[i] < 0 ? mrb_nil_value() : mrb_str_byte_subseq(mrb, subject, r->beg[i], r->end[i] - r->beg[i]));
   return a;
 }
 
@@ -210,11 +213,10 @@ static mrb_value str_scan(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "o&", &pat, &blk);
   pat = rx_from_pattern(mrb, pat);
   mrb_gc_protect(mrb, pat);
-  rx_regexp *re = rx_get(mrb, pat);
   mrb_value subject = mrb_obj_freeze(mrb, mrb_str_dup(mrb, self));
+  rx_regexp *re = rx_for_subject(mrb, pat, subject);
   const char *s = RSTRING_PTR(subject);
   mrb_int len = RSTRING_LEN(subject);
-  rx_check_utf8(mrb, re, s, len);
   rx_region rg, last;
   rx_region_init(mrb, &rg, re);
   rx_region_init(mrb, &last, re);
@@ -225,7 +227,7 @@ static mrb_value str_scan(mrb_state *mrb, mrb_value self) {
   while (pos <= len && rx_search(mrb, re, s, len, pos, FALSE, &rg.r) >= 0) {
     found = TRUE;
     mrb_int b = rg.r.beg[0], e = rg.r.end[0];
-    mrb_value item = scan_item(mrb, s, &rg.r);
+    mrb_value item = scan_item(mrb, subject, &rg.r);
     if (mrb_nil_p(blk)) {
       mrb_ary_push(mrb, result, item);
       memcpy(last.r.beg, rg.r.beg, sizeof(int) * (size_t)rg.r.num_regs);
@@ -252,10 +254,9 @@ static mrb_value str_split(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "|oo", &pat, &limv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_split)(mrb, self);
   mrb_int lim = rx_opt_int(mrb, limv, 0);
-  rx_regexp *re = rx_get(mrb, pat);
+  rx_regexp *re = rx_for_subject(mrb, pat, self);
   const char *s = RSTRING_PTR(self);
   mrb_int len = RSTRING_LEN(self);
-  rx_check_utf8(mrb, re, s, len);
   mrb_value result = mrb_ary_new(mrb);
   if (lim == 1) {
     if (len > 0) mrb_ary_push(mrb, result, mrb_str_dup(mrb, self));
@@ -274,14 +275,14 @@ static mrb_value str_split(mrb_state *mrb, mrb_value self) {
       continue;
     }
     if (b == e && b >= len) break;     /* an empty separator at the very end */
-    mrb_ary_push(mrb, result, mrb_str_new(mrb, s + beg, b - beg));
+    mrb_ary_push(mrb, result, mrb_str_byte_subseq(mrb, self, beg, b - beg));
     for (int i = 1; i < rg.r.num_regs; i++)
-      if (rg.r.beg[i] >= 0) mrb_ary_push(mrb, result, mrb_str_new(mrb, s + rg.r.beg[i], rg.r.end[i] - rg.r.beg[i]));
+      if (rg.r.beg[i] >= 0) mrb_ary_push(mrb, result, mrb_str_byte_subseq(mrb, self, rg.r.beg[i], rg.r.end[i] - rg.r.beg[i]));
     pieces++;
     beg = pos = e;
     mrb_gc_arena_restore(mrb, ai);
   }
-  if (len > 0 && (lim != 0 || len > beg)) mrb_ary_push(mrb, result, mrb_str_new(mrb, s + beg, len - beg));
+  if (len > 0 && (lim != 0 || len > beg)) mrb_ary_push(mrb, result, mrb_str_byte_subseq(mrb, self, beg, len - beg));
   if (lim == 0) {
     while (RARRAY_LEN(result) > 0 && RSTRING_LEN(RARRAY_PTR(result)[RARRAY_LEN(result) - 1]) == 0)
       mrb_ary_pop(mrb, result);
@@ -292,10 +293,9 @@ static mrb_value str_split(mrb_state *mrb, mrb_value self) {
 /* ---- index, rindex, [], slice, start_with?, partition ---- */
 
 static mrb_value search_set(mrb_state *mrb, mrb_value pat, mrb_value str, mrb_int pos, mrb_bool backward) {
-  rx_regexp *re = rx_get(mrb, pat);
+  rx_regexp *re = rx_for_subject(mrb, pat, str);
   const char *s = RSTRING_PTR(str);
   mrb_int len = RSTRING_LEN(str);
-  rx_check_utf8(mrb, re, s, len);
   mrb_value m = mrb_nil_value();
   if (pos >= 0 && pos <= len) {
     rx_region rg;
@@ -311,20 +311,23 @@ static mrb_value str_index(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "o|o", &pat, &posv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_index)(mrb, self);
   mrb_int pos = rx_opt_int(mrb, posv, 0);
-  if (pos < 0) pos += RSTRING_LEN(self);
+  if (pos < 0) pos += rx_char_length(self);
+  if (pos > 0) pos = rx_char_to_byte(self, pos);
   mrb_value m = search_set(mrb, pat, self, pos, FALSE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_byte_to_char(self, rx_match_get(mrb, m).beg[0]));
 }
 
 static mrb_value str_rindex(mrb_state *mrb, mrb_value self) {
   mrb_value pat, posv = mrb_undef_value();
   mrb_get_args(mrb, "o|o", &pat, &posv);
   if (!rx_regexp_p(mrb, pat)) return orig_get(&orig_rindex)(mrb, self);
-  mrb_int pos = rx_opt_int(mrb, posv, RSTRING_LEN(self));
-  if (pos < 0) pos += RSTRING_LEN(self);
-  if (pos > RSTRING_LEN(self)) pos = RSTRING_LEN(self);
+  mrb_int clen = rx_char_length(self);
+  mrb_int pos = rx_opt_int(mrb, posv, clen);
+  if (pos < 0) pos += clen;
+  if (pos > clen) pos = clen;
+  if (pos > 0) pos = rx_char_to_byte(self, pos);
   mrb_value m = search_set(mrb, pat, self, pos, TRUE);
-  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_match_get(mrb, m).beg[0]);
+  return mrb_nil_p(m) ? m : mrb_fixnum_value(rx_byte_to_char(self, rx_match_get(mrb, m).beg[0]));
 }
 
 static mrb_value str_aref(mrb_state *mrb, mrb_value self) {
@@ -353,8 +356,7 @@ static mrb_value str_start_with(mrb_state *mrb, mrb_value self) {
   for (mrb_int i = 0; i < argc; i++) {
     mrb_value p = argv[i];
     if (rx_regexp_p(mrb, p)) {
-      rx_regexp *re = rx_get(mrb, p);
-      rx_check_utf8(mrb, re, RSTRING_PTR(self), RSTRING_LEN(self));
+      rx_regexp *re = rx_for_subject(mrb, p, self);
       rx_region rg;
       rx_region_init(mrb, &rg, re);
       if (rx_match_at(mrb, re, RSTRING_PTR(self), RSTRING_LEN(self), 0, &rg.r) >= 0) {
@@ -387,9 +389,9 @@ static mrb_value partition(mrb_state *mrb, mrb_value self, mrb_bool backward) {
   }
   rx_match md = rx_match_get(mrb, m);
   const char *s = RSTRING_PTR(self);
-  mrb_ary_push(mrb, out, mrb_str_new(mrb, s, md.beg[0]));
+  mrb_ary_push(mrb, out, mrb_str_byte_subseq(mrb, self, 0, md.beg[0]));
   mrb_ary_push(mrb, out, rx_match_group(mrb, m, 0));
-  mrb_ary_push(mrb, out, mrb_str_new(mrb, s + md.end[0], RSTRING_LEN(self) - md.end[0]));
+  mrb_ary_push(mrb, out, mrb_str_byte_subseq(mrb, self, md.end[0], RSTRING_LEN(self) - md.end[0]));
   return out;
 }
 

@@ -1,0 +1,214 @@
+/*
+ * encoding.c - the Encoding class (UTF-8, ASCII-8BIT alias BINARY, US-ASCII alias ASCII; names,
+ * find, list, default_external/internal) and the String methods that read or set a String's
+ * encoding: encoding, force_encoding, b, valid_encoding?, ascii_only?.
+ */
+#include "internal.h"
+#include <string.h>
+#include <strings.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/presym.h>
+#include <mruby/variable.h>
+#include <mruby/internal.h>
+
+/* names CRuby accepts for each (case-insensitive), the first one the Encoding's name */
+static const char *const names_utf8[] = { "UTF-8", "CP65001", "locale", "external", "filesystem", NULL };
+static const char *const names_binary[] = { "ASCII-8BIT", "BINARY", NULL };
+static const char *const names_usascii[] = { "US-ASCII", "ASCII", "ANSI_X3.4-1968", "646", NULL };
+static const char *const *const enc_names[ENC_COUNT] = { names_utf8, names_binary, names_usascii };
+
+static const struct mrb_data_type enc_type = { "Encoding", NULL };   /* data: index + 1, nothing to free */
+
+static struct RClass *enc_class(mrb_state *mrb) { return mrb_class_get_id(mrb, MRB_SYM(Encoding)); }
+
+struct RClass *enc_error(mrb_state *mrb, mrb_sym name) { return mrb_class_get_under_id(mrb, enc_class(mrb), name); }
+
+mrb_value enc_object(mrb_state *mrb, int enc) {
+  static const mrb_sym consts[ENC_COUNT] = { MRB_SYM(UTF_8), MRB_SYM(ASCII_8BIT), MRB_SYM(US_ASCII) };
+  return mrb_const_get(mrb, mrb_obj_value(enc_class(mrb)), consts[enc]);
+}
+
+static int enc_of_object(mrb_value v) { return (int)(intptr_t)DATA_PTR(v) - 1; }
+
+static int enc_by_name(const char *name, mrb_int len) {
+  for (int i = 0; i < ENC_COUNT; i++)
+    for (const char *const *n = enc_names[i]; *n; n++)
+      if ((mrb_int)strlen(*n) == len && strncasecmp(*n, name, (size_t)len) == 0) return i;
+  return -1;
+}
+
+int enc_index(mrb_state *mrb, mrb_value v) {
+  if (mrb_data_p(v) && DATA_TYPE(v) == &enc_type) return enc_of_object(v);
+  if (!mrb_string_p(v)) v = mrb_funcall_argv(mrb, v, MRB_SYM(to_str), 0, NULL);
+  if (!mrb_string_p(v)) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected Encoding or String)");
+  int i = enc_by_name(RSTRING_PTR(v), RSTRING_LEN(v));
+  if (i < 0) mrb_raisef(mrb, E_ARGUMENT_ERROR, "unknown encoding name - %v", v);
+  return i;
+}
+
+int enc_default_internal(mrb_state *mrb) {
+  mrb_value v = mrb_iv_get(mrb, mrb_obj_value(enc_class(mrb)), MRB_SYM(__default_internal));
+  return mrb_nil_p(v) ? -1 : enc_of_object(v);
+}
+
+mrb_value enc_str_new(mrb_state *mrb, const char *p, mrb_int len, int enc) {
+  mrb_value s = mrb_str_new(mrb, p, len);
+  RSTR_SET_ENC(mrb_str_ptr(s), enc);
+  return s;
+}
+
+/* ---- Encoding ---- */
+
+/* names and inspect are US-ASCII strings, as in CRuby */
+static mrb_value us_ascii(mrb_value s) {
+  RSTR_SET_ENC(mrb_str_ptr(s), MRB_STR_ENC_US_ASCII);
+  return s;
+}
+
+static mrb_value enc_name(mrb_state *mrb, mrb_value self) {
+  return us_ascii(mrb_str_new_cstr(mrb, enc_names[enc_of_object(self)][0]));
+}
+
+static mrb_value enc_inspect(mrb_state *mrb, mrb_value self) {
+  return us_ascii(mrb_format(mrb, "#<Encoding:%s>", enc_names[enc_of_object(self)][0]));
+}
+
+static mrb_value enc_names_m(mrb_state *mrb, mrb_value self) {
+  mrb_value a = mrb_ary_new(mrb);
+  for (const char *const *n = enc_names[enc_of_object(self)]; *n; n++) mrb_ary_push(mrb, a, mrb_str_new_cstr(mrb, *n));
+  return a;
+}
+
+static mrb_value enc_true(mrb_state *mrb, mrb_value self) { return mrb_true_value(); }
+static mrb_value enc_false(mrb_state *mrb, mrb_value self) { return mrb_false_value(); }
+
+static mrb_value enc_s_find(mrb_state *mrb, mrb_value cls) {
+  return enc_object(mrb, enc_index(mrb, mrb_get_arg1(mrb)));
+}
+
+static mrb_value enc_s_list(mrb_state *mrb, mrb_value cls) {
+  mrb_value a = mrb_ary_new(mrb);
+  for (int i = 0; i < ENC_COUNT; i++) mrb_ary_push(mrb, a, enc_object(mrb, i));
+  return a;
+}
+
+static mrb_value enc_s_name_list(mrb_state *mrb, mrb_value cls) {
+  mrb_value a = mrb_ary_new(mrb);
+  for (int i = 0; i < ENC_COUNT; i++)
+    for (const char *const *n = enc_names[i]; *n; n++) mrb_ary_push(mrb, a, mrb_str_new_cstr(mrb, *n));
+  return a;
+}
+
+static mrb_value enc_s_default_external(mrb_state *mrb, mrb_value cls) {
+  mrb_value v = mrb_iv_get(mrb, cls, MRB_SYM(__default_external));
+  return mrb_nil_p(v) ? enc_object(mrb, MRB_STR_ENC_UTF8) : v;
+}
+
+static mrb_value enc_s_set_default_external(mrb_state *mrb, mrb_value cls) {
+  mrb_value v = mrb_get_arg1(mrb);
+  if (mrb_nil_p(v)) mrb_raise(mrb, E_ARGUMENT_ERROR, "default external can not be nil");
+  mrb_iv_set(mrb, cls, MRB_SYM(__default_external), enc_object(mrb, enc_index(mrb, v)));
+  return v;
+}
+
+static mrb_value enc_s_default_internal(mrb_state *mrb, mrb_value cls) {
+  return mrb_iv_get(mrb, cls, MRB_SYM(__default_internal));
+}
+
+static mrb_value enc_s_set_default_internal(mrb_state *mrb, mrb_value cls) {
+  mrb_value v = mrb_get_arg1(mrb);
+  mrb_iv_set(mrb, cls, MRB_SYM(__default_internal), mrb_nil_p(v) ? v : enc_object(mrb, enc_index(mrb, v)));
+  return v;
+}
+
+/* Encoding.compatible?(a, b): the encoding a + b would have, or nil */
+static mrb_value enc_s_compatible_p(mrb_state *mrb, mrb_value cls) {
+  mrb_value a, b;
+  mrb_get_args(mrb, "oo", &a, &b);
+  if (!mrb_string_p(a) || !mrb_string_p(b)) return mrb_nil_value();
+  struct RString *s1 = mrb_str_ptr(a), *s2 = mrb_str_ptr(b);
+  if (RSTR_ENC(s1) != RSTR_ENC(s2) && RSTR_LEN(s1) > 0 && RSTR_LEN(s2) > 0 &&
+      !mrb_str_ascii_only_p(a) && !mrb_str_ascii_only_p(b))
+    return mrb_nil_value();
+  return enc_object(mrb, mrb_str_enc_compatible(mrb, a, b));
+}
+
+/* ---- String ---- */
+
+static mrb_value str_encoding(mrb_state *mrb, mrb_value self) {
+  return enc_object(mrb, RSTR_ENC(mrb_str_ptr(self)));
+}
+
+static mrb_value str_force_encoding(mrb_state *mrb, mrb_value self) {
+  int enc = enc_index(mrb, mrb_get_arg1(mrb));
+  mrb_check_frozen(mrb, mrb_str_ptr(self));
+  RSTR_SET_ENC(mrb_str_ptr(self), enc);   /* the ASCII flag is about bytes: it stays true */
+  return self;
+}
+
+static mrb_value str_b(mrb_state *mrb, mrb_value self) {
+  mrb_value s = mrb_str_dup(mrb, self);
+  RSTR_SET_ENC(mrb_str_ptr(s), MRB_STR_ENC_BINARY);
+  return s;
+}
+
+static mrb_value str_valid_encoding_p(mrb_state *mrb, mrb_value self) {
+  switch (RSTR_ENC(mrb_str_ptr(self))) {
+  case MRB_STR_ENC_BINARY: return mrb_true_value();
+  case MRB_STR_ENC_US_ASCII: return mrb_bool_value(mrb_str_ascii_only_p(self));
+  default: break;
+  }
+  if (mrb_str_ascii_only_p(self)) return mrb_true_value();
+  const unsigned char *p = (const unsigned char *)RSTRING_PTR(self), *e = p + RSTRING_LEN(self);
+  while (p < e) {
+    mrb_int n = utf8_valid_len(p, e);
+    if (n == 0) return mrb_false_value();
+    p += n;
+  }
+  return mrb_true_value();
+}
+
+static mrb_value str_ascii_only_p(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(mrb_str_ascii_only_p(self));
+}
+
+void enc_init_encoding(mrb_state *mrb) {
+  struct RClass *cls = mrb_define_class(mrb, "Encoding", mrb->object_class);
+  MRB_SET_INSTANCE_TT(cls, MRB_TT_DATA);
+  mrb_undef_class_method(mrb, cls, "new");
+  mrb_undef_class_method(mrb, cls, "allocate");
+  struct RClass *base = mrb_define_class(mrb, "EncodingError", mrb->eStandardError_class);
+  mrb_define_class_under(mrb, cls, "CompatibilityError", base);
+  mrb_define_class_under(mrb, cls, "UndefinedConversionError", base);
+  mrb_define_class_under(mrb, cls, "InvalidByteSequenceError", base);
+  mrb_define_class_under(mrb, cls, "ConverterNotFoundError", base);
+  static const char *const consts[ENC_COUNT][2] = { { "UTF_8", NULL }, { "ASCII_8BIT", "BINARY" }, { "US_ASCII", "ASCII" } };
+  for (int i = 0; i < ENC_COUNT; i++) {
+    struct RData *d = mrb_data_object_alloc(mrb, cls, (void *)(intptr_t)(i + 1), &enc_type);
+    mrb_value v = mrb_obj_freeze(mrb, mrb_obj_value(d));
+    for (int k = 0; k < 2 && consts[i][k]; k++) mrb_define_const(mrb, cls, consts[i][k], v);
+  }
+  mrb_define_method(mrb, cls, "name", enc_name, MRB_ARGS_NONE());
+  mrb_define_method(mrb, cls, "to_s", enc_name, MRB_ARGS_NONE());
+  mrb_define_method(mrb, cls, "inspect", enc_inspect, MRB_ARGS_NONE());
+  mrb_define_method(mrb, cls, "names", enc_names_m, MRB_ARGS_NONE());
+  mrb_define_method(mrb, cls, "ascii_compatible?", enc_true, MRB_ARGS_NONE());
+  mrb_define_method(mrb, cls, "dummy?", enc_false, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, cls, "find", enc_s_find, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, cls, "list", enc_s_list, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, cls, "name_list", enc_s_name_list, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, cls, "default_external", enc_s_default_external, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, cls, "default_external=", enc_s_set_default_external, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, cls, "default_internal", enc_s_default_internal, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, cls, "default_internal=", enc_s_set_default_internal, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, cls, "compatible?", enc_s_compatible_p, MRB_ARGS_REQ(2));
+
+  struct RClass *s = mrb->string_class;
+  mrb_define_method(mrb, s, "encoding", str_encoding, MRB_ARGS_NONE());
+  mrb_define_method(mrb, s, "force_encoding", str_force_encoding, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, s, "b", str_b, MRB_ARGS_NONE());
+  mrb_define_method(mrb, s, "valid_encoding?", str_valid_encoding_p, MRB_ARGS_NONE());
+  mrb_define_method(mrb, s, "ascii_only?", str_ascii_only_p, MRB_ARGS_NONE());
+}
