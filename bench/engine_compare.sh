@@ -14,7 +14,7 @@ server=
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-num() { sed -nE "s/$1/\\1/p" | head -n1; }   # num REGEX-with-one-group
+num() { sed -nE "s#$1#\\1#p" | head -n1; }   # num REGEX-with-one-group
 
 # row LABEL UNIT LOWER_IS_BETTER(1|0) REGEX COMMAND... : COMMAND runs with $BIN replaced, 3 times each
 row() {

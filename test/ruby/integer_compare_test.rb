@@ -1,6 +1,6 @@
 # Integers beyond the immediate range (+-2**61: mruby boxes them) compared by the VM's own
-# instructions (==, <, <=, >, >=; mruby patch 0014: they read the boxed value, not the pointer).
-# mnrb's Integers are 64-bit (no Bignum, as mruby): 2**63 itself raises RangeError.
+# instructions (==, <, <=, >, >=: they read the boxed value, not the pointer). Past 64 bits they
+# are Bignums: bignum_test.rb.
 
 class IntegerCompareTest < MnTest::Case
   INT64_MAX = 2**62 + (2**62 - 1)

@@ -29,6 +29,16 @@ class JSONTest < MnTest::Case
     assert_equal doc, JSON.parse(JSON.pretty_generate(doc))
   end
 
+  def test_bignums_round_trip
+    doc = [2**70, -(2**64), 2**63, { "n" => 10**30 }]
+    text = '[1180591620717411303424,-18446744073709551616,9223372036854775808,{"n":1000000000000000000000000000000}]'
+    assert_equal text, JSON.generate(doc)
+    assert_equal doc, JSON.parse(text)
+    assert_equal [123456789012345678901234567890], JSON.parse("[123456789012345678901234567890]")
+    assert_equal "1267650600228229401496703205376", (2**100).to_json
+    assert_equal({ "big" => -(3**60) }, JSON.parse(JSON.pretty_generate({ "big" => -(3**60) })))
+  end
+
   def test_errors
     ['{"a": }', "", "[1,]", '{"a" 1}', "[1 2]", "tru", '"abc', "01", "[1] x"].each do |bad|
       e = assert_raise(JSON::ParserError) { JSON.parse(bad) }

@@ -18,12 +18,23 @@ class RactorCopyTest < MnTest::Case
   # a received nil, true, false or small Integer is read without the general reader (mnrb); the
   # Integers at and past the edge of the small ones take the general path and must come back whole
   def test_integers_at_the_edge_of_immediates
-    max = 2**62 + (2**62 - 1)             # mnrb Integers are 64-bit (2**63 raises RangeError)
-    [2**61 - 1, 2**61, -2**61, -2**61 - 1, 2**62, max, -max - 1].each do |v|
+    max = 2**62 + (2**62 - 1)
+    [2**61 - 1, 2**61, -2**61, -2**61 - 1, 2**62, max, -max - 1, max + 1, -max - 2].each do |v|
       got = round_trip(v)
       assert_equal v, got
       assert_equal Integer, got.class
     end
+  end
+
+  # Bignums are immutable values: a ractor gets them as arguments, messages and results
+  def test_bignums_cross_ractors
+    assert_equal 2**101, Ractor.new(2**100) { |x| x * 2 }.take
+    big = [2**64, -(3**90), { k: 10**40 }]
+    assert_equal big, round_trip(big)
+    assert Ractor.shareable?(2**100)
+    r = Ractor.new { Ractor.receive + 1 }
+    r.send(-(2**70))
+    assert_equal(-(2**70) + 1, r.take)
   end
 
   def test_a_stream_of_immediates_arrives_in_order

@@ -23,8 +23,9 @@ mrb_int
 mnrb_compat_to_int(mrb_state *mrb, mrb_value v)
 {
   if (mrb_integer_p(v)) return mrb_integer(v);
+  if (mrb_bigint_p(v)) return mrb_as_int(mrb, v);   /* a Bignum: RangeError, as CRuby's NUM2LONG */
 #ifndef MRB_NO_FLOAT
-  if (mrb_float_p(v)) return mrb_integer(mrb_float_to_integer(mrb, v));
+  if (mrb_float_p(v)) return mrb_as_int(mrb, mrb_float_to_integer(mrb, v));
 #endif
   if (mrb_nil_p(v)) {
     mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion from nil to integer");
@@ -32,6 +33,7 @@ mnrb_compat_to_int(mrb_state *mrb, mrb_value v)
   if (!mrb_immediate_p(v) && mrb_respond_to(mrb, v, MRB_SYM(to_int))) {
     mrb_value i = mrb_funcall_id(mrb, v, MRB_SYM(to_int), 0);
     if (mrb_integer_p(i)) return mrb_integer(i);
+    if (mrb_bigint_p(i)) return mrb_as_int(mrb, i);
     mrb_raisef(mrb, E_TYPE_ERROR, "can't convert %s to Integer (%s#to_int gives %s)",
                mnrb_compat_type_name(mrb, v), mrb_obj_classname(mrb, v),
                mnrb_compat_type_name(mrb, i));

@@ -2,21 +2,22 @@
 ** sum.c - Array#sum and Enumerable#sum (hence Range#sum and Hash#sum)
 **
 ** The algorithm and its corner cases are CRuby 3.1's (array.c rb_ary_sum, enum.c enum_sum):
-**  - Integers and Rationals are added exactly, Integers in a C accumulator;
+**  - Integers and Rationals are added exactly, fixnums in a C accumulator (overflowing into a
+**    Bignum, as CRuby's), Bignums into the exact value;
 **  - from the first Float on, Floats, Integers and Rationals are added with Kahan-Babuska
 **    compensated summation (so [0.1]*10 sums to 1.0), with CRuby's NaN/Infinity rules;
 **  - anything else falls back to `+`, dropping the compensation term as CRuby does;
 **  - Array#sum folds the exact part into the init value before switching, Enumerable#sum only
 **    when the init value is numeric, which is why [1, 2].sum(x) calls 3 + x but
 **    [1, 2].each.sum(x) calls x + 1 + 2;
-**  - a Range of Integers without a block sums in O(1).
-** mruby has no Bignum: where CRuby would overflow into one, mruby's own Integer#+ runs (and raises
-** RangeError).
+**  - a Range of Integers (Bignums too) without a block sums in O(1).
 */
 #include <math.h>
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
+#include <mruby/internal.h>
+#include <mruby/numeric.h>
 #include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/range.h>
@@ -78,7 +79,7 @@ rational_p(mrb_value v)
 static mrb_bool
 exact_p(mrb_value v)
 {
-  return mrb_integer_p(v) || rational_p(v);
+  return mrb_integer_p(v) || mrb_bigint_p(v) || rational_p(v);
 }
 
 /* Adds an Integer or Rational exactly. */
@@ -93,6 +94,9 @@ sum_exact(mrb_state *mrb, struct sum *s, mrb_value e)
       n = 0;
     }
     s->n = n;
+  }
+  else if (mrb_bigint_p(e)) {
+    sum_set_v(mrb, s, plus(mrb, e, SUM_V(s)));
   }
   else {
     sum_set_r(mrb, s, mrb_nil_p(SUM_R(s)) ? e : plus(mrb, SUM_R(s), e));
@@ -124,7 +128,7 @@ sum_float(mrb_state *mrb, struct sum *s, mrb_value e)
 
   if (mrb_float_p(e)) x = mrb_float(e);
   else if (mrb_integer_p(e)) x = (double)mrb_integer(e);
-  else if (rational_p(e)) x = mrb_as_float(mrb, e);
+  else if (mrb_bigint_p(e) || rational_p(e)) x = mrb_as_float(mrb, e);
   else return FALSE;
 
   if (isnan(s->f)) return TRUE;
@@ -243,31 +247,41 @@ enum_sum_i(mrb_state *mrb, mrb_value self)
   return mrb_nil_value();
 }
 
-/* (beg..end).sum(init) without a block: init + (end - beg + 1) * (beg + end) / 2. */
+/* init + total for an Integer total; CRuby adds a non-Integer init with Integer#coerce, which
+   turns both sides into Floats with Float(). */
 static mrb_value
-int_range_sum(mrb_state *mrb, mrb_int beg, mrb_int end, mrb_bool excl, mrb_value init)
+range_sum_plus_init(mrb_state *mrb, mrb_value total, mrb_value init)
 {
-  __int128 last = (__int128)end - (excl ? 1 : 0), count, total;
-
-  if (last < beg) return init;
-  count = last - beg + 1;
-  /* One of count and beg + last is even; halve it first so the product cannot overflow. */
-  total = (count % 2 == 0) ? (count / 2) * (beg + last) : count * ((beg + last) / 2);
-  if (!mrb_integer_p(init)) {
-    /* CRuby adds with Integer#coerce, which turns both sides into Floats with Float(). */
+  if (!mrb_integer_p(init) && !mrb_bigint_p(init)) {
     mrb_value krn = mrb_obj_value(mrb->kernel_module);
     double f = mrb_respond_to(mrb, krn, MRB_SYM(Float)) ?
       mrb_float(mrb_funcall_id(mrb, krn, MRB_SYM(Float), 1, init)) : mrb_as_float(mrb, init);
-    return mrb_float_value(mrb, f + (double)total);
+    return mrb_float_value(mrb, f + mrb_as_float(mrb, total));
   }
-  total += mrb_integer(init);
-  if (total < MRB_INT_MIN || total > MRB_INT_MAX) {
-    /* Too big for mruby's Integer: let Integer arithmetic report it. */
-    mrb_value c = plus(mrb, mrb_int_value(mrb, (mrb_int)(last - beg)), mrb_fixnum_value(1));
-    mrb_value t = mrb_funcall_id(mrb, c, MRB_OPSYM(mul), 1, plus(mrb, mrb_int_value(mrb, beg), mrb_int_value(mrb, (mrb_int)last)));
-    return plus(mrb, init, mrb_funcall_id(mrb, t, MRB_OPSYM(div), 1, mrb_fixnum_value(2)));
+  return plus(mrb, total, init);
+}
+
+/* (beg..end).sum(init) without a block: init + (end - beg + 1) * (beg + end) / 2. */
+static mrb_value
+int_range_sum(mrb_state *mrb, mrb_value beg, mrb_value end, mrb_bool excl, mrb_value init)
+{
+  mrb_value last, count, total;
+
+  if (mrb_integer_p(beg) && mrb_integer_p(end)) {     /* in C while it fits */
+    __int128 b = mrb_integer(beg), l = (__int128)mrb_integer(end) - (excl ? 1 : 0), c, t;
+
+    if (l < b) return init;
+    c = l - b + 1;
+    /* One of c and b + l is even; halve it first so the product cannot overflow. */
+    t = (c % 2 == 0) ? (c / 2) * (b + l) : c * ((b + l) / 2);
+    if (t >= MRB_INT_MIN && t <= MRB_INT_MAX) return range_sum_plus_init(mrb, mrb_int_value(mrb, (mrb_int)t), init);
   }
-  return mrb_int_value(mrb, (mrb_int)total);
+  last = excl ? mrb_num_sub(mrb, end, mrb_fixnum_value(1)) : end;
+  if (mrb_cmp(mrb, last, beg) < 0) return init;
+  count = plus(mrb, mrb_num_sub(mrb, last, beg), mrb_fixnum_value(1));
+  total = mrb_num_mul(mrb, count, plus(mrb, beg, last));
+  total = mrb_funcall_id(mrb, total, MRB_SYM(div), 1, mrb_fixnum_value(2));
+  return range_sum_plus_init(mrb, total, init);
 }
 
 /* Enumerable#sum(init = 0) { |e| ... } */
@@ -282,8 +296,10 @@ enum_sum(mrb_state *mrb, mrb_value self)
   if (mrb_range_p(self) && mrb_nil_p(block) && !mrb_float_p(init)) {
     struct RRange *r = mrb_range_ptr(mrb, self);
 
-    if (mrb_integer_p(RANGE_BEG(r)) && mrb_integer_p(RANGE_END(r))) {
-      return int_range_sum(mrb, mrb_integer(RANGE_BEG(r)), mrb_integer(RANGE_END(r)), RANGE_EXCL(r), init);
+    mrb_value b = RANGE_BEG(r), e = RANGE_END(r);
+
+    if ((mrb_integer_p(b) || mrb_bigint_p(b)) && (mrb_integer_p(e) || mrb_bigint_p(e))) {
+      return int_range_sum(mrb, b, e, RANGE_EXCL(r), init);
     }
   }
   sum_init(mrb, &s, init, block);

@@ -1,13 +1,16 @@
-# Integer methods mruby 3.1 lacks, as in CRuby 3.1.
+# Integer methods mruby lacks or gets wrong, as in CRuby 3.1, for fixnums and Bignums.
 
 assert('Integer#even? and #odd?') do
   assert_equal [true, false, false, true], [4.even?, 3.even?, 0.odd?, -3.odd?]
   assert_true 0.even?
+  assert_equal [true, false, true, false], [(2**70).even?, (2**70).odd?, (2**70 + 1).odd?, (-2**70 - 1).even?]
 end
 
 assert('Integer#pred') do
   assert_equal 4, 5.pred
   assert_equal(-1, 0.pred)
+  assert_equal(-0x7fffffffffffffff - 2, (-0x7fffffffffffffff - 1).pred)
+  assert_equal 2**70 - 1, (2**70).pred
 end
 
 assert('Integer#integer? and Numeric#integer?') do
@@ -21,6 +24,7 @@ assert('Integer#bit_length') do
   assert_equal 62, (1 << 61).bit_length + 0
   assert_equal 63, 0x7fffffffffffffff.bit_length
   assert_equal 63, (-0x7fffffffffffffff - 1).bit_length
+  assert_equal [64, 71, 70, 71], [(2**63).bit_length, (2**70).bit_length, (-2**70).bit_length, (-2**70 - 1).bit_length]
 end
 
 assert('Integer#pow(b) is **') do
@@ -38,6 +42,18 @@ assert('Integer#pow(b, m) is modular exponentiation with the sign of m') do
   assert_equal 0, 3.pow(0, 1)
   assert_equal 3075418, 12345678901.pow(98765, 1000000007)
   assert_equal 9, 3.pow(2, 1 << 62)
+end
+
+assert('Integer#pow(b, m) with Bignums anywhere') do
+  assert_equal 24, (2**70).pow(3, 1000)
+  assert_equal(-976, (2**70).pow(3, -1000))
+  assert_equal 481, 3.pow(2**70, 1000)
+  assert_equal 2**70 - 243, (-3).pow(5, 2**70)
+  assert_equal 95942358336098822316, (2**70).pow(2**65, 10**20 + 1)
+  assert_equal 0, 2.pow(71, 2**70)
+  assert_equal 1, 3.pow(0, 2**70)
+  assert_raise(RangeError) { 2.pow(-(2**70), 5) }
+  assert_raise(ZeroDivisionError) { (2**70).pow(2, 0) }
 end
 
 assert('Integer#pow(b, m) argument errors') do
@@ -62,9 +78,12 @@ assert('Integer#gcd and #lcm take only Integers') do
   assert_raise_with_message(TypeError, 'not an integer') { 12.lcm(nil) }
 end
 
-assert('Integer#gcd and #lcm overflow like mruby arithmetic') do
-  assert_raise(RangeError) { (-0x7fffffffffffffff - 1).gcd(0) }
-  assert_raise(RangeError) { 0x7fffffffffffffff.lcm(2) }
+assert('Integer#gcd and #lcm overflow into Bignums, as CRuby') do
+  assert_equal 2**63, (-0x7fffffffffffffff - 1).gcd(0)
+  assert_equal 0xfffffffffffffffe, 0x7fffffffffffffff.lcm(2)
+  assert_equal 2**40, (2**70).gcd(2**40 * 3)
+  assert_equal 2, 6.gcd(2**70)
+  assert_equal 3 * 2**70, (2**70).lcm(-3)
 end
 
 assert('Integer#digits') do
@@ -72,10 +91,14 @@ assert('Integer#digits') do
   assert_equal [34, 12], 1234.digits(100)
   assert_equal [0], 0.digits
   assert_equal [0, 1, 0, 1], 10.digits(2.5)
+  assert_equal [4, 2, 4, 3, 0, 3, 1, 1, 4, 7, 1, 7, 0, 2, 6, 1, 9, 5, 0, 8, 1, 1], (2**70).digits
+  assert_equal [0, 2**30], (2**70).digits(2**40)
+  assert_equal [100], 100.digits(2**70)
 end
 
 assert('Integer#digits errors') do
   assert_raise_with_message(Math::DomainError, 'out of domain') { -1.digits }
+  assert_raise_with_message(Math::DomainError, 'out of domain') { (-2**70).digits }
   assert_raise_with_message(ArgumentError, 'invalid radix 1') { 10.digits(1) }
   assert_raise_with_message(ArgumentError, 'invalid radix 0') { 10.digits(0) }
   assert_raise_with_message(ArgumentError, 'negative radix') { 10.digits(-2) }
@@ -91,6 +114,9 @@ assert('Integer#fdiv') do
   assert_float 0.4, 1.fdiv(2.5)
   assert_float 0.5, 1.fdiv(2r)
   assert_equal 3.0, 9007199254740993.fdiv(3002399751580331)
+  assert_equal 2.0, (2**70).fdiv(2**69)
+  assert_equal 10.0, (10**30).fdiv(10**29)
+  assert_equal(-Float::INFINITY, (-2**70).fdiv(0))
 end
 
 assert('Integer#fdiv needs a number') do

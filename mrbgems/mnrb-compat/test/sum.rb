@@ -120,8 +120,17 @@ assert('Range#sum converts a non-Integer init with Float(), as Integer#coerce do
   assert_raise(TypeError) { (1..10).sum(nil) }
 end
 
-assert('Range#sum reports Integer overflow') do
-  assert_raise(RangeError) { (1..10000000000).sum }
+assert('Range#sum overflows into a Bignum, in O(1) for Bignum bounds too') do
+  assert_equal 50000000005000000000, (1..10000000000).sum
+  assert_equal 2**139 + 2**69, (1..2**70).sum
+  assert_equal 4 * 2**70 + 6, (2**70..2**70 + 3).sum
+  assert_equal 0, (2**70...2**70).sum
+end
+
+assert('Array#sum adds Bignums exactly') do
+  assert_equal 2**71, [2**70, 2**70].sum
+  assert_equal 2**63, [2**62, 2**62].sum
+  assert_equal 1, [2**70, 1, -2**70].sum
 end
 
 assert('Hash#sum sums [key, value] pairs') do

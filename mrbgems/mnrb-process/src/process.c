@@ -145,18 +145,18 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
   posix_spawnattr_init(&at);
   for (mrb_int i = 0; i < RARRAY_LEN(redirects); i++) {
     mrb_value r = RARRAY_PTR(redirects)[i];
-    int child = (int)mrb_integer(RARRAY_PTR(r)[0]);
+    int child = (int)mrb_as_int(mrb, RARRAY_PTR(r)[0]);   /* a Bignum fd: RangeError */
     mrb_value to = RARRAY_PTR(r)[1];
     if (mrb_symbol_p(to)) posix_spawn_file_actions_addclose(&fa, child);
-    else if (mrb_integer_p(to)) {
+    else if (mrb_integer_p(to) || mrb_bigint_p(to)) {
       /* The child gets a blocking descriptor, as CRuby's children do: the flag belongs to the open
        * file, which the parent shares, so the parent's IO falls back to poll + blocking calls. */
-      int src = (int)mrb_integer(to), fl = fcntl(src, F_GETFL);
+      int src = (int)mrb_as_int(mrb, to), fl = fcntl(src, F_GETFL);
       if (fl >= 0 && (fl & O_NONBLOCK)) fcntl(src, F_SETFL, fl & ~O_NONBLOCK);
       posix_spawn_file_actions_adddup2(&fa, src, child);
     }
     else posix_spawn_file_actions_addopen(&fa, child, cstr(mrb, RARRAY_PTR(to)[0]),
-                                          (int)mrb_integer(RARRAY_PTR(to)[1]), (mode_t)mrb_integer(RARRAY_PTR(to)[2]));
+                                          (int)mrb_as_int(mrb, RARRAY_PTR(to)[1]), (mode_t)mrb_as_int(mrb, RARRAY_PTR(to)[2]));
   }
   if (!mrb_nil_p(chdir)) posix_spawn_file_actions_addchdir_np(&fa, cstr(mrb, chdir));
   /* the child starts with default dispositions (mnrb ignores SIGPIPE, catches others) and no mask */

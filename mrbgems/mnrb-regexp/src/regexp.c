@@ -66,11 +66,13 @@ mrb_value rx_to_str(mrb_state *mrb, mrb_value v) {
 mrb_int rx_opt_int(mrb_state *mrb, mrb_value v, mrb_int dflt) {
   if (mrb_undef_p(v)) return dflt;
   if (mrb_integer_p(v)) return mrb_integer(v);
-  if (mrb_float_p(v)) return (mrb_int)mrb_float(v);
+  if (mrb_bigint_p(v)) return mrb_as_int(mrb, v);              /* RangeError, as CRuby's NUM2LONG */
+  if (mrb_float_p(v)) return mrb_as_int(mrb, v);
   if (mrb_nil_p(v)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion from nil to integer");
   if (mrb_respond_to(mrb, v, MRB_SYM(to_int))) {
     mrb_value i = mrb_funcall_argv(mrb, v, MRB_SYM(to_int), 0, NULL);
     if (mrb_integer_p(i)) return mrb_integer(i);
+    if (mrb_bigint_p(i)) return mrb_as_int(mrb, i);
   }
   if (mrb_true_p(v) || mrb_false_p(v))
     mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into Integer", mrb_true_p(v) ? "true" : "false");

@@ -225,9 +225,9 @@ static mrb_value queue_initialize_copy(mrb_state *mrb, mrb_value self) {
 }
 
 static mrb_int check_max(mrb_state *mrb, mrb_value max) {
-  if (!mrb_integer_p(max))
+  if (!mrb_integer_p(max) && !mrb_bigint_p(max))
     mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into Integer", mrb_obj_class(mrb, max));
-  mrb_int n = mrb_integer(max);
+  mrb_int n = mrb_as_int(mrb, max);                 /* a Bignum: RangeError, as CRuby */
   if (n <= 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "queue size must be positive");
   return n;
 }

@@ -406,9 +406,9 @@ static mrb_value thread_priority(mrb_state *mrb, mrb_value self) {
 static mrb_value thread_set_priority(mrb_state *mrb, mrb_value self) {
   mrb_value v;
   mrb_get_args(mrb, "o", &v);
-  if (!mrb_integer_p(v))
+  if (!mrb_integer_p(v) && !mrb_bigint_p(v))
     mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %C into Integer", mrb_obj_class(mrb, v));
-  mrb_int p = mrb_integer(v);
+  mrb_int p = mrb_as_int(mrb, v);                   /* a Bignum: RangeError, as CRuby */
   get_thread(mrb, self)->priority = p < -3 ? -3 : p > 3 ? 3 : (int)p;   /* accepted, not used */
   return mrb_fixnum_value(p);
 }
