@@ -130,8 +130,10 @@ static mrb_value tr(mrb_state *mrb, mrb_value self, mrb_value from, mrb_value to
 typedef struct { cset *sets; mrb_int n; } csets;
 
 static csets parse_sets(mrb_state *mrb, const mrb_value *argv, mrb_int argc) {
-  mrb_value keep = mrb_str_new(mrb, NULL, (mrb_int)sizeof(cset) * argc);   /* GC-managed */
-  csets cs = { (cset *)RSTRING_PTR(keep), argc };
+  /* GC-managed; a String's bytes may sit at any address (embedded ones at 4 mod 8): aligned by hand */
+  mrb_value keep = mrb_str_new(mrb, NULL, (mrb_int)(sizeof(cset) * argc + _Alignof(cset)));
+  uintptr_t at = ((uintptr_t)RSTRING_PTR(keep) + _Alignof(cset) - 1) & ~(uintptr_t)(_Alignof(cset) - 1);
+  csets cs = { (cset *)at, argc };
   for (mrb_int i = 0; i < argc; i++) {
     mrb_value spec = argv[i];
     mrb_ensure_string_type(mrb, spec);
