@@ -33,6 +33,7 @@ class CallDepthTest < MnTest::Case
     e = begin; CallDepthTest.depth(10_000_000); rescue SystemStackError => err; err; end
     assert_kind_of SystemStackError, e
     assert_equal "stack level too deep", e.message
+    assert e.backtrace.first.start_with?("#{__FILE__}:"), e.backtrace.first   # the call that overflowed
     assert_equal 100, CallDepthTest.depth(100)     # and the thread goes on
   end
 
