@@ -120,7 +120,7 @@ def rounded(x, how, nd)
   r = x.send(how, nd)
   # round beyond 14 digits goes through a Rational, whose to_f in CRuby 3.1 can miss the
   # correctly rounded double by one unit (mnrb gives the correctly rounded one): not checked
-  if how == :round && nd > 14 && r.is_a?(Float) && r != 0
+  if how == :round && nd > 14 && r.is_a?(Float) && r.finite? && r != 0
     return "-" if round_exact(Rational(x).round(nd, half: :up), x < 0) != r
   end
   r.inspect
