@@ -8,6 +8,7 @@
 #                  in 1:1 mode; and under the ASan+UBSan and TSan builds of the whole runtime (also with
 #                  short random timeslices)
 #   traces:        test/trace/test_traces.py (release and TSan builds)
+#   stress:        test/stress/run.rb: the stress suite (release, ASan+UBSan, TSan), SIGTERM at random moments
 #   trace tool:    test/trace/test_tool.py (bin/mnrb-trace; bad input also under its ASan+UBSan build)
 #   mnrb-tune:     test/tune-tests.sh (synthetic CPU-, sleep-bound and mixed work; bad scripts)
 set -u
@@ -60,6 +61,11 @@ run "ruby (asan+ubsan, random 1-5 ms timeslices)" \
     env MNRB_SANITIZER=asan MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh $B/asan/mnrb
 run "ruby (tsan, 2 native threads, random 1-5 ms timeslices)" \
     env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 MNRB_TIMESLICE=$((RANDOM % 5 + 1)) bash test/run-ruby-tests.sh $B/tsan/mnrb
+# the stress suite (issue 18): programs doing everything at once, SIGTERM at random moments, their own
+# data checks, RSS back to its baseline, no sanitizer report
+run "stress"          ruby test/stress/run.rb bin/mnrb 25
+run "stress (asan+ubsan)" env MNRB_SANITIZER=asan ruby test/stress/run.rb $B/asan/mnrb 20
+run "stress (tsan, 2 native threads)" env MNRB_SANITIZER=tsan RUBY_MAX_PROC=2 ruby test/stress/run.rb $B/tsan/mnrb 15
 # traces: each validated against Perfetto's schema, the thread state machine and GVL exclusivity
 run "traces"          $B/pyvenv/bin/python test/trace/test_traces.py bin/mnrb
 run "traces (tsan, 2 native threads)" \

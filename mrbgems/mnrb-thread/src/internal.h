@@ -48,8 +48,12 @@ struct mnrb_thread {
   struct RBasic **arena;
   int arena_idx, arena_capa;
 
-  /* values reached by the GC through mnrb_vm_mark */
+  /* values reached by the GC through mnrb_vm_mark, also after the thread ended, as long as its Thread
+   * object lives: what they reach must not lead back to that object, or a dead thread can never be
+   * collected. So proc and args are let go when it ends (a block's environment usually holds the
+   * Thread objects of its siblings); only what Thread#value, #[] and #name still need stays. */
   mrb_value proc, args, value, error, locals, variables, name, handoff, pending_error;
+  struct mrb_irep *block_irep; /* the block's code, referenced: where it was written (Thread#inspect) */
   mrb_value group;           /* its ThreadGroup: the creator's at creation (ThreadGroup#add moves it) */
   mrb_value masks;          /* Thread.handle_interrupt's hashes, innermost last (nil: none) */
   mrb_value deferred;       /* interrupts a mask deferred, oldest first: [kind, exception] pairs */

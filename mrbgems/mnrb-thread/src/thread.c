@@ -28,6 +28,7 @@ static void thread_free(mrb_state *mrb, void *p) {
     mn_thread_free(th->core);
   }
   if (th->arena && th != vm->main) mrb_free(mrb, th->arena);   /* main's is mruby's own */
+  if (th->block_irep) mrb_irep_decref(mrb, th->block_irep);
   mrb_free(mrb, th);
 }
 
@@ -56,6 +57,10 @@ static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb
   DATA_PTR(self) = th;
   th->proc = blk;
   th->args = mrb_ary_new_from_values(mrb, argc, argv);
+  if (mrb_proc_p(blk) && !MRB_PROC_CFUNC_P(mrb_proc_ptr(blk))) {
+    th->block_irep = (struct mrb_irep *)mrb_proc_ptr(blk)->body.irep;
+    mrb_irep_incref(mrb, th->block_irep);
+  }
   th->priority = mnrb_current(mrb)->priority;
   mnrb_thread_launch(mrb, th);
   return self;
@@ -112,6 +117,7 @@ void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th) {
       mnrb_interrupt(mrb, vm->main, MNRB_INT_RAISE, th->error);
   }
   th->finished = TRUE;
+  th->proc = th->args = mrb_nil_value();   /* let go: see mnrb_thread's fields */
   mnrb_thread_release_mutexes(mrb, th);
   mnrb_waiter *w;
   while ((w = mnrb_waitq_shift(&th->joiners))) {
@@ -186,8 +192,8 @@ static mrb_value thread_stop_p(mrb_state *mrb, mrb_value self) {
 
 /* " file:line" where the thread's block was written, as CRuby's Thread#inspect shows it. */
 static void cat_location(mrb_state *mrb, mrb_value s, mnrb_thread *th) {
-  if (!mrb_proc_p(th->proc) || MRB_PROC_CFUNC_P(mrb_proc_ptr(th->proc))) return;
-  const mrb_irep *irep = mrb_proc_ptr(th->proc)->body.irep;
+  const mrb_irep *irep = th->block_irep;
+  if (!irep) return;
   const char *file = mrb_debug_get_filename(mrb, irep, 0);
   int32_t line = mrb_debug_get_line(mrb, irep, 0);
   if (file && line >= 0) mrb_str_cat_str(mrb, s, mrb_format(mrb, " %s:%d", file, (int)line));
