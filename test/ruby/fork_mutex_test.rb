@@ -2,6 +2,10 @@
 # threads held are abandoned there: free, with nobody waiting, so the child can lock them.
 
 class ForkMutexTest < MnTest::Case
+  def setup
+    fork_allowed!
+  end
+
   # Forks a child that runs the block with the pipe it writes to; what it wrote, once it has exited (killed after `timeout`).
   def in_child(timeout = 30)
     r, w = IO.pipe
