@@ -10,10 +10,17 @@
 #include "internal.h"
 #include "mnrb/compat.h"
 
-/* Records of the threads that did not survive: dead, their waits and hand-offs void. */
+/* Records of the threads that did not survive: dead, their waits and hand-offs void, their
+ * mutexes free. Their stacks are gone (back to the pool): the waiter nodes they had linked into
+ * wait lists must not be read, so those lists are emptied whole (the caller waits in none). */
 static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
   for (mnrb_thread *th = vm->all; th; th = th->all_next) {
     if (th == self || !th->started || th->finished) continue;
+    for (size_t i = 0; i < sizeof th->waits / sizeof *th->waits; i++) {
+      if (th->waits[i]) mnrb_waitq_clear(th->waits[i]);
+      th->waits[i] = NULL;
+    }
+    mnrb_thread_abandon_mutexes(th);
     th->finished = TRUE;
     th->killed = TRUE;
     th->sleeping = FALSE;
@@ -22,7 +29,6 @@ static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
     th->ndeferred = 0;
     th->joiners.head = th->joiners.tail = NULL;
     th->joiners.count = 0;
-    th->held = NULL;
   }
   self->joiners.head = self->joiners.tail = NULL;
   self->joiners.count = 0;

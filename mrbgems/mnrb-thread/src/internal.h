@@ -31,6 +31,7 @@ typedef struct mnrb_waitq { mnrb_waiter *head, *tail; mrb_int count; } mnrb_wait
 void mnrb_waitq_push(mnrb_waitq *q, mnrb_waiter *w);
 void mnrb_waitq_remove(mnrb_waitq *q, mnrb_waiter *w);   /* no-op when not linked */
 mnrb_waiter *mnrb_waitq_shift(mnrb_waitq *q);
+void mnrb_waitq_clear(mnrb_waitq *q);                  /* forgets every waiter (fork.c) */
 
 typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
 
@@ -68,6 +69,10 @@ struct mnrb_thread {
   const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
   struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */
+  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
+   * room to spare), kept off its stack so that a forked child can empty the lists that held the
+   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
+  mnrb_waitq *waits[4];
 };
 
 struct mnrb_vm {
@@ -118,6 +123,7 @@ uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout);   /* nil -> MN_FOREVE
 mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj);
 void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th);
+void mnrb_thread_abandon_mutexes(mnrb_thread *th);   /* fork.c: for a thread the child lost */
 
 /* thread.c */
 extern const struct mrb_data_type mnrb_thread_type;

@@ -66,6 +66,17 @@ void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th) {
   while (th->held) mnrb_mutex_unlock_for(mrb, th->held, th);
 }
 
+/* In a forked child, for a thread fork lost: its mutexes are free, nobody waits (CRuby abandons
+ * them so that the child can lock them). */
+void mnrb_thread_abandon_mutexes(mnrb_thread *th) {
+  for (mnrb_mutex *m = th->held, *next; m; m = next) {
+    next = m->next_held;
+    m->owner = NULL;
+    m->next_held = NULL;
+  }
+  th->held = NULL;
+}
+
 static void mutex_unlock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) {
   if (!m->owner) mrb_raise(mrb, th->vm->thread_error, "Attempt to unlock a mutex which is not locked");
   if (m->owner != th)

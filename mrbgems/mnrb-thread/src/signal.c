@@ -5,6 +5,10 @@
  * it runs (its next safepoint), parks (sleep, Queue#pop, an I/O wait: woken) or sits in a blocking
  * call (interrupted with EINTR). The main thread then calls Signal._deliver(signo) (mnrb-process's
  * Ruby side: the trap handler, or Interrupt / SignalException).
+ *
+ * Each byte in the pipe is one signal the kernel delivered, and each is counted: the handler runs
+ * once per delivery, as CRuby's per-signal counters make it (only the kernel coalesces signals of
+ * one kind, while one is pending there). vm->signals says which counters may be non-zero.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,9 +18,12 @@
 #include <unistd.h>
 #include "internal.h"
 #include <mruby/class.h>
+#include <mruby/error.h>
 
 static int sigpipe_fds[2] = { -1, -1 };
 static mnrb_vm *main_vm;                 /* the main ractor's: where signals go */
+static uint32_t counts[64];              /* deliveries not yet handled, per signal: event loop adds,
+                                            the main thread takes (atomics) */
 
 static void on_signal(int signo) {
   int saved = errno;
@@ -33,7 +40,10 @@ static void signals_arrived(void *arg) {
   ssize_t n;
   while ((n = read(sigpipe_fds[0], buf, sizeof buf)) > 0) {
     mnrb_vm *vm = main_vm;
-    for (ssize_t i = 0; i < n; i++) __atomic_fetch_or(&vm->signals, 1ull << (buf[i] & 63), __ATOMIC_RELEASE);
+    for (ssize_t i = 0; i < n; i++) {
+      __atomic_fetch_add(&counts[buf[i] & 63], 1, __ATOMIC_RELAXED);
+      __atomic_fetch_or(&vm->signals, 1ull << (buf[i] & 63), __ATOMIC_RELEASE);
+    }
     mnrb_thread *m = vm->main;
     __atomic_store_n(&vm->mrb->safepoint_hook, vm->safepoint, __ATOMIC_RELEASE);
     if (m && m->core) mn_unpark(m->core);
@@ -56,16 +66,31 @@ MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it)
   return sigaction(signo, &sa, NULL) == 0;
 }
 
+/* Takes one delivery of `s` off its counter; false when none is left. */
+static mrb_bool take_one(int s) {
+  uint32_t n = __atomic_load_n(&counts[s], __ATOMIC_ACQUIRE);
+  while (n > 0 && !__atomic_compare_exchange_n(&counts[s], &n, n - 1, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
+  return n > 0;
+}
+
+static mrb_value deliver_body(mrb_state *mrb, void *ud) {
+  int s = *(int *)ud;
+  mrb_value sig = mrb_obj_value(mrb_module_get(mrb, "Signal"));
+  return mrb_funcall(mrb, sig, "_deliver", 1, mrb_fixnum_value(s));
+}
+
 void mnrb_deliver_signals(mrb_state *mrb, mnrb_vm *vm) {
   uint64_t pending = __atomic_exchange_n(&vm->signals, 0, __ATOMIC_ACQ_REL);
-  struct RClass *sig = mrb_class_defined(mrb, "Signal") ? mrb_module_get(mrb, "Signal") : NULL;
+  if (!mrb_class_defined(mrb, "Signal")) return;
   for (int s = 1; s < 64; s++) {
     if (!(pending & (1ull << s))) continue;
-    if (!sig) continue;
-    mrb_value e = mrb_funcall(mrb, mrb_obj_value(sig), "_deliver", 1, mrb_fixnum_value(s));
-    if (mrb_exception_p(e)) {        /* later signals wait for the next check */
-      __atomic_fetch_or(&vm->signals, pending & ~((2ull << s) - 1), __ATOMIC_RELEASE);
-      mrb_exc_raise(mrb, e);
+    while (take_one(s)) {
+      mrb_bool failed;
+      mrb_value e = mrb_protect_error(mrb, deliver_body, &s, &failed);
+      if (failed || mrb_exception_p(e)) {   /* the rest (this one's too) wait for the next check */
+        __atomic_fetch_or(&vm->signals, pending & ~((1ull << s) - 1), __ATOMIC_RELEASE);
+        mrb_exc_raise(mrb, e);   /* (Thread#kill's token too: it has the exception type tag) */
+      }
     }
   }
 }

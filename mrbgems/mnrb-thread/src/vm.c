@@ -187,6 +187,7 @@ void mnrb_check_ints_blocking(mrb_state *mrb, mnrb_thread *th) { check_ints(mrb,
 
 void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc) {
   if (th->finished) return;
+  if (kind == MNRB_INT_KILL && th->killed) return;   /* dying already: its ensure clauses finish (CRuby) */
   if (kind == MNRB_INT_KILL || th->pending != MNRB_INT_KILL) {
     th->pending = kind;
     th->pending_error = exc;
