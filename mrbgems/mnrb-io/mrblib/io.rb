@@ -143,13 +143,6 @@ class IO
   end
 end
 
-module Kernel
-  def gets(*args, **opts)
-    $stdin.gets(*args, **opts)
-  end
-  private :gets
-end
-
 class File
   # File.write(path, data, offset = nil, mode: "w"): the number of bytes written (CRuby)
   def self.write(path, data, offset = nil, mode: nil)
