@@ -23,14 +23,18 @@ module TuneRecommend
   end
 
   # How much of its time one unit keeps a CPU busy: the CPU share at the smallest level measured
-  # (level 1 normally: CPUs used divided by workers).
-  def self.busy_share(rows)
+  # (level 1 normally: CPUs used divided by workers). When other processes took CPUs during that
+  # point (machine.rb), the share is of the CPUs that were left: work that got all of the 0.4 CPU
+  # a busy machine left it is CPU-bound, not 40% busy.
+  def self.busy_share(rows, ncpu = nil)
     low = rows.min_by { |r| r[:level] * 10 + MODE_COST.fetch(r[:mode], 9) }
-    low[:cpus] / low[:level]
+    had = low[:level].to_f
+    had = [had, [ncpu - low[:others], 0.05].max].min if ncpu && low[:others]
+    [low[:cpus] / had, 1.0].min
   end
 
   def self.why(rows, pick, ncpu)
-    busy = busy_share(rows)
+    busy = busy_share(rows, ncpu)
     same_mode = rows.select { |r| r[:mode] == pick[:mode] }.sort_by { |r| r[:level] }
     one = same_mode.first
     beyond = pick[:level] == same_mode.last[:level] ? "it is the largest level measured: try higher --levels" : "more add less than 5%"

@@ -8,11 +8,13 @@
 # process of its own (measure.rb): LEVEL workers run units back to back for S seconds. The table
 # gives throughput, p50/p99 latency per unit, the share of worker time spent waiting for a GVL
 # (GVLTools), CPUs used and peak memory; then a terminal chart, an SVG chart, and the sweet spot
-# (recommend.rb). --compare RUBY also measures threads and processes under another Ruby (CRuby:
+# (recommend.rb). When other processes took CPUs during the points, it says so (per point, and in a
+# closing warning and the JSON's "busy": how many CPUs were left; machine.rb). --compare RUBY also measures threads and processes under another Ruby (CRuby:
 # `--compare ruby`), shown beside mnrb's and left out of the recommendation. A script without work, a unit that raises, and a unit still running S + timeout
 # seconds in are reported and exit non-zero (2 for usage and scripts without work, 1 otherwise).
 require_relative "chart"
 require_relative "recommend"
+require_relative "machine"
 require "json"
 
 module Tune
@@ -93,6 +95,8 @@ module Tune
     result = "/tmp/mnrb-tune-#{Process.pid}-#{seq}.result"
     errfile = "/tmp/mnrb-tune-#{Process.pid}-#{seq}.err"
     File.delete(result) if File.exist?(result)
+    busy_before = TuneMachine.busy_seconds
+    wall_before = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     pid = spawn(ruby, MEASURE, mode, level.to_s, o[:duration].to_s, File.expand_path(o[:script]), result,
                 out: "/dev/null", err: errfile, pgroup: true)
     waiter = Thread.new { Process.wait2(pid)[1] }
@@ -107,6 +111,8 @@ module Tune
                     "#{o[:duration]} s measurement ended (a hang? raise --timeout for longer units)"
     end
     status = waiter.value
+    busy_after = TuneMachine.busy_seconds
+    wall = Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall_before
     text = File.exist?(result) ? File.read(result) : ""
     err = File.exist?(errfile) ? File.read(errfile) : ""
     line = text.split("\n").first.to_s
@@ -129,7 +135,10 @@ module Tune
     { mode: label, own: ruby == RbConfig.ruby, level: level, units: units, tput: units / elapsed, p50: kv["p50_ns"].to_f / 1e9,
       p99: kv["p99_ns"].to_f / 1e9, cpus: kv["cpu_s"].to_f / elapsed,
       gvl: mode == "processes" || kv["gvl_wait_s"].to_f < 0 ? nil : kv["gvl_wait_s"].to_f / (level * elapsed),
-      peak_mib: kv["peak_kib"].to_f / 1024 }
+      peak_mib: kv["peak_kib"].to_f / 1024,
+      # CPUs others took over the whole run of the measuring process (its start-up included, which
+      # its own cpu_s leaves out: a share of a CPU at most, below BUSY for any duration that counts)
+      others: TuneMachine.others(busy_before, busy_after, kv["cpu_s"].to_f, wall) }
   ensure
     [result, errfile].each { |f| File.delete(f) if f && File.exist?(f) }
   end
@@ -166,12 +175,14 @@ module Tune
         log.flush
         r = measure(o, label, mode, ruby, level, seq)
         rows << r
-        log.puts "#{TuneFormat.num(r[:tput])} units/s, p99 #{TuneFormat.ms(r[:p99])}"
+        note = r[:others] && r[:others] >= TuneMachine::BUSY ? format(" (others used %.1f CPUs)", r[:others]) : ""
+        log.puts "#{TuneFormat.num(r[:tput])} units/s, p99 #{TuneFormat.ms(r[:p99])}#{note}"
       end
     end
     own = rows.select { |r| r[:own] }
     pick = TuneRecommend.pick(own)
     why = TuneRecommend.why(own, pick, ncpu)
+    busy = TuneMachine.summary(own, ncpu)
     stamp = Time.now.strftime("%Y-%m-%d %H:%M")
     if o[:svg]
       File.write(o[:svg], TuneChart.svg(rows, "mnrb-tune #{File.basename(o[:script])}",
@@ -182,6 +193,10 @@ module Tune
                                    "duration_s" => o[:duration],
                                    "results" => rows.map { |r| r.map { |k, v| [k.to_s, v.is_a?(Float) ? v.round(6) : v] }.to_h },
                                    "recommendation" => { "mode" => pick[:mode], "level" => pick[:level], "why" => why },
+                                   "busy" => busy && { "points" => busy[:points], "of" => busy[:of],
+                                                       "max_others_cpus" => busy[:max_others].round(2),
+                                                       "free_cpus" => busy[:free_cpus].round(2),
+                                                       "warning" => TuneMachine.warning(busy, ncpu) },
                                    "svg" => o[:svg] })
     else
       puts
@@ -191,6 +206,7 @@ module Tune
       puts
       puts "Sweet spot: #{pick[:mode]} x #{pick[:level]} (#{TuneFormat.num(pick[:tput])} units/s, p99 #{TuneFormat.ms(pick[:p99])})."
       puts why
+      puts TuneMachine.warning(busy, ncpu) if busy
       puts "Chart: #{o[:svg]}" if o[:svg]
     end
     0
