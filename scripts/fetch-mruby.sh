@@ -60,7 +60,21 @@ tar -xf "$orig" -C "$dest.tmp" --strip-components=1
 [ "$stock" = --stock ] || for p in "$top"/patches/mruby/*.patch; do
   patch -s -p1 -d "$dest.tmp" < "$p" || { echo "fetch-mruby: $(basename "$p") does not apply" >&2; exit 1; }
 done
-# parse.y/keywords must not look newer than the shipped generated files (bison/gperf are not needed then).
+# The patches carry parse.y and keywords, never the files generated from them: those are made here,
+# once, with Debian's bison and gperf (as mruby's own rule would, paths relative to the tree), so that
+# patches to the grammar compose and every build variant compiles the same parser. Then the generated
+# files must not look older than their sources, or mruby's rake would make them again.
+if [ "$stock" != --stock ]; then
+  if grep -lq '^+++ b/mrbgems/mruby-compiler/core/parse.y' "$top"/patches/mruby/*.patch; then
+    (cd "$dest.tmp" && bison -o mrbgems/mruby-compiler/core/y.tab.c mrbgems/mruby-compiler/core/parse.y) \
+      || { echo "fetch-mruby: bison failed on the patched parse.y" >&2; exit 1; }
+  fi
+  if grep -lq '^+++ b/mrbgems/mruby-compiler/core/keywords' "$top"/patches/mruby/*.patch; then
+    (cd "$dest.tmp" && gperf -L ANSI-C -C -p -j1 -i 1 -g -o -t -N mrb_reserved_word -k'1,3,$' \
+       mrbgems/mruby-compiler/core/keywords > mrbgems/mruby-compiler/core/lex.def) \
+      || { echo "fetch-mruby: gperf failed on the patched keywords" >&2; exit 1; }
+  fi
+fi
 touch "$dest.tmp"/mrbgems/mruby-compiler/core/y.tab.c "$dest.tmp"/mrbgems/mruby-compiler/core/lex.def
 echo "$stamp_want" > "$dest.tmp/.mnrb-stamp"
 rm -rf "$dest" && mv "$dest.tmp" "$dest"
