@@ -6,23 +6,51 @@
 #
 # Unknown keywords raise ArgumentError "unknown keywords: c, d". S.keyword_init? answers true, false
 # or nil (not given), and a keyword_init: true struct inspects as "S(keyword_init: true)".
+#
+# mruby-struct gives each struct class a C `new` that passes keywords on as a trailing Hash, so
+# every struct class gets KeywordNew's instead, which keeps them keywords. Each mode has its own
+# initialize (no per-call lookup of the mode): Struct#initialize here for nil, KeywordsOnly and
+# HashForKeywords for true and false.
 class Struct
+  module KeywordNew
+    def new(*args, **kw, &blk)
+      obj = allocate
+      obj.__send__(:initialize, *args, **kw, &blk)
+      obj
+    end
+
+    def [](*args, **kw, &blk)
+      new(*args, **kw, &blk)
+    end
+  end
+
+  module KeywordsOnly
+    def initialize(*args, **kw)
+      raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 0)" unless args.empty?
+      __mnrb_keyword_initialize(kw)
+    end
+  end
+
+  module HashForKeywords
+    def initialize(*args, **kw)
+      args << kw unless kw.empty?
+      __mnrb_positional_initialize(*args)
+    end
+  end
+
   class << self
     alias __mnrb_define_struct new
 
     def new(*args, keyword_init: nil, &block)
       klass = __mnrb_define_struct(*args, &block)
+      klass.singleton_class.__send__(:remove_method, :new, :[])
+      klass.extend(KeywordNew)
       klass.define_singleton_method(:keyword_init?) { keyword_init }
-      # mruby-struct's new passes keywords on as a positional Hash: keep them keywords
-      construct = lambda do |k, args, kw, blk|
-        obj = k.allocate
-        obj.__send__(:initialize, *args, **kw, &blk)
-        obj
-      end
-      klass.define_singleton_method(:new) { |*args, **kw, &blk| construct.call(self, args, kw, blk) }
-      klass.define_singleton_method(:[]) { |*args, **kw, &blk| construct.call(self, args, kw, blk) }
       if keyword_init
+        klass.__send__(:include, KeywordsOnly)
         klass.define_singleton_method(:inspect) { "#{name || to_s}(keyword_init: true)" }
+      elsif keyword_init == false
+        klass.__send__(:include, HashForKeywords)
       end
       klass
     end
@@ -31,18 +59,19 @@ class Struct
   alias __mnrb_positional_initialize initialize
 
   def initialize(*args, **kw)
-    mode = self.class.respond_to?(:keyword_init?) ? self.class.keyword_init? : nil
-    if mode && !args.empty?
-      raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 0)"
-    end
-    if kw.empty? || mode == false || (mode.nil? && !args.empty?)
-      args << kw unless kw.empty?
-      return __mnrb_positional_initialize(*args)
-    end
+    return __mnrb_positional_initialize(*args) if kw.empty?
+    return __mnrb_positional_initialize(*args, kw) unless args.empty?
+    __mnrb_keyword_initialize(kw)
+  end
+
+  private
+
+  def __mnrb_keyword_initialize(kw)
     names = members
     unknown = kw.keys.reject { |k| names.include?(k.to_s.to_sym) }
     raise ArgumentError, "unknown keywords: #{unknown.join(", ")}" unless unknown.empty?
     __mnrb_positional_initialize
     kw.each { |k, v| self[k.to_s.to_sym] = v }
+    self
   end
 end
