@@ -116,4 +116,18 @@ class GemLoadingTest < MnTest::Case
     assert_equal :rb, kind
     assert path.end_with?("json.rb"), path
   end
+
+  def test_gem_version_compares_as_rubygems
+    assert Gem::Version.new("3.3") >= Gem::Version.new("3.0")
+    assert Gem::Version.new("1.10") > Gem::Version.new("1.9")
+    assert_equal 0, Gem::Version.new("1.0") <=> Gem::Version.new("1")
+    assert Gem::Version.new("1.0.a") < Gem::Version.new("1.0")
+    assert Gem::Version.new("2.0.rc1").prerelease?
+    assert_equal [1, 2, 3], Gem::Version.new("1.2.3").segments
+    assert_equal "1.2.3", Gem::Version.new("1.2.3").to_s
+    assert Gem::Version.correct?("1.2")
+    refute Gem::Version.correct?("x")
+    assert_raise(ArgumentError) { Gem::Version.new("junk") }
+    assert Gem::Version.new(RUBY_VERSION) >= Gem::Version.new("3.1")
+  end
 end

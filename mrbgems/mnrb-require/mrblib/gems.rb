@@ -24,6 +24,52 @@ module Gem
   class MissingSpecError < Gem::LoadError; end
   class MissingSpecVersionError < MissingSpecError; end
 
+  # Version strings compared as RubyGems compares them (Gem::Version.new(RUBY_VERSION) >= ...).
+  class Version
+    include Comparable
+
+    def self.correct?(version)
+      !version.nil? && MNRB::Gems.version_string?(version.to_s.strip)
+    end
+
+    def initialize(version)
+      v = version.to_s.strip
+      raise ArgumentError, "Malformed version number string #{version}" unless Version.correct?(v)
+      @version = v
+    end
+
+    def <=>(other)
+      other = Version.new(other) if other.is_a?(String)
+      return nil unless other.is_a?(Version)
+      MNRB::Gems.compare(@version, other.to_s)
+    end
+
+    def segments
+      MNRB::Gems.segments(@version)
+    end
+
+    def prerelease?
+      @version.each_char.any? { |c| ("a".."z").include?(c.downcase) }
+    end
+
+    def to_s
+      @version
+    end
+    alias version to_s
+
+    def inspect
+      "Gem::Version.new(#{@version.inspect})"
+    end
+
+    def hash
+      segments.hash
+    end
+
+    def eql?(other)
+      other.is_a?(Version) && (self <=> other) == 0
+    end
+  end
+
   class << self
     # Directories searched for gems: GEM_PATH's, then GEM_HOME (RubyGems' order).
     def path
@@ -103,29 +149,6 @@ module MNRB
         0
       end
 
-      private
-
-      def add(name, version, dir)
-        ACTIVATED[name] = version
-        lib = File.join(dir, "lib")
-        $LOAD_PATH << lib unless $LOAD_PATH.include?(lib)
-      end
-
-      # Yields name, version and directory of every gem unpacked in Gem.path.
-      def each_gem_dir
-        Gem.path.each do |root|
-          gems = File.join(root, "gems")
-          next unless File.directory?(gems)
-          Dir.children(gems).sort.each do |entry|
-            dash = entry.rindex("-")
-            next unless dash && dash > 0
-            version = entry[dash + 1, entry.size]
-            next unless version_string?(version)
-            yield entry[0, dash], version, File.join(gems, entry)
-          end
-        end
-      end
-
       def version_string?(v)
         return false if v.empty? || !("0".."9").include?(v[0])
         v.each_char.all? { |c| c == "." || ("0".."9").include?(c) || ("a".."z").include?(c.downcase) }
@@ -147,6 +170,29 @@ module MNRB
         end
         out.pop while out.size > 1 && out[-1] == 0
         out
+      end
+
+      private
+
+      def add(name, version, dir)
+        ACTIVATED[name] = version
+        lib = File.join(dir, "lib")
+        $LOAD_PATH << lib unless $LOAD_PATH.include?(lib)
+      end
+
+      # Yields name, version and directory of every gem unpacked in Gem.path.
+      def each_gem_dir
+        Gem.path.each do |root|
+          gems = File.join(root, "gems")
+          next unless File.directory?(gems)
+          Dir.children(gems).sort.each do |entry|
+            dash = entry.rindex("-")
+            next unless dash && dash > 0
+            version = entry[dash + 1, entry.size]
+            next unless version_string?(version)
+            yield entry[0, dash], version, File.join(gems, entry)
+          end
+        end
       end
 
       def digit?(c)
