@@ -7,22 +7,11 @@
 # Unknown keywords raise ArgumentError "unknown keywords: c, d". S.keyword_init? answers true, false
 # or nil (not given), and a keyword_init: true struct inspects as "S(keyword_init: true)".
 #
-# mruby-struct gives each struct class a C `new` that passes keywords on as a trailing Hash, so
-# every struct class gets KeywordNew's instead, which keeps them keywords. Each mode has its own
-# initialize (no per-call lookup of the mode): Struct#initialize here for nil, KeywordsOnly and
-# HashForKeywords for true and false.
+# mruby-struct gives each struct class a C `new` that passes keywords on as a trailing Hash; it is
+# replaced by Class#new, which keeps keywords keywords (src/struct_init.c). Each mode has its own
+# initialize (no per-call lookup of the mode): Struct#initialize (src/struct_init.c, which calls
+# __mnrb_struct_keywords) for nil, KeywordsOnly and HashForKeywords for true and false.
 class Struct
-  module KeywordNew
-    def new(*args, **kw, &blk)
-      obj = allocate
-      obj.__send__(:initialize, *args, **kw, &blk)
-      obj
-    end
-
-    def [](*args, **kw, &blk)
-      new(*args, **kw, &blk)
-    end
-  end
 
   module KeywordsOnly
     def initialize(*args, **kw)
@@ -43,8 +32,7 @@ class Struct
 
     def new(*args, keyword_init: nil, &block)
       klass = __mnrb_define_struct(*args, &block)
-      klass.singleton_class.__send__(:remove_method, :new, :[])
-      klass.extend(KeywordNew)
+      __mnrb_class_new(klass)
       klass.define_singleton_method(:keyword_init?) { keyword_init }
       if keyword_init
         klass.__send__(:include, KeywordsOnly)
@@ -56,15 +44,13 @@ class Struct
     end
   end
 
-  alias __mnrb_positional_initialize initialize
+  private
 
-  def initialize(*args, **kw)
-    return __mnrb_positional_initialize(*args) if kw.empty?
+  # Struct#initialize called with keywords (src/struct_init.c)
+  def __mnrb_struct_keywords(args, kw)
     return __mnrb_positional_initialize(*args, kw) unless args.empty?
     __mnrb_keyword_initialize(kw)
   end
-
-  private
 
   def __mnrb_keyword_initialize(kw)
     names = members
