@@ -23,6 +23,9 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_data_init(mrb);
   mnrb_compat_fnmatch_init(mrb);
   mnrb_compat_dir_init(mrb);
+  mnrb_compat_hash_inspect_init(mrb);
+  mnrb_compat_string_dedup_init(mrb);
+  mnrb_compat_struct_init_init(mrb);
 }
 
 void

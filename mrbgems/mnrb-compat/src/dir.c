@@ -37,7 +37,10 @@ dir_s_home(mrb_state *mrb, mrb_value klass)
   const char *user = NULL, *home;
   char buf[4096];
   mrb_get_args(mrb, "|z!", &user);
-  if (!user && (home = getenv("HOME")) && *home) return mrb_str_new_cstr(mrb, home);
+  if (!user) {   /* through ENV's lock: another thread may be setting variables */
+    mrb_value h = mnrb_env_get(mrb, "HOME");
+    if (mrb_string_p(h) && RSTRING_LEN(h) > 0) return mrb_str_dup(mrb, h);
+  }
   home = passwd_home(user, buf, sizeof buf);
   if (home) return mrb_str_new_cstr(mrb, home);
   if (user) mrb_raisef(mrb, E_ARGUMENT_ERROR, "user %s doesn't exist", user);

@@ -30,5 +30,8 @@ void mnrb_compat_float_round_init(mrb_state *mrb);
 void mnrb_compat_data_init(mrb_state *mrb);
 void mnrb_compat_fnmatch_init(mrb_state *mrb);
 void mnrb_compat_dir_init(mrb_state *mrb);
+void mnrb_compat_hash_inspect_init(mrb_state *mrb);
+void mnrb_compat_string_dedup_init(mrb_state *mrb);
+void mnrb_compat_struct_init_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */

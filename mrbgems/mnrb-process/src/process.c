@@ -22,6 +22,7 @@
 #include <mruby/error.h>
 #include <mruby/string.h>
 #include "mnrb/thread.h"
+#include "mnrb/compat.h"   /* mnrb_env_lock: environ is shared with ENV */
 
 extern char **environ;
 
@@ -114,20 +115,37 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
   for (mrb_int i = 0; i < argc; i++) args[i] = cstr(mrb, RARRAY_PTR(argv)[i]);
   args[argc] = NULL;
 
-  /* the environment: the parent's, with the changes */
-  size_t nenv = 0;
-  while (environ[nenv]) nenv++;
+  /* the environment: the parent's, with the changes. environ is read under ENV's process-wide
+   * lock (another thread's ENV[]= may move it); nothing under the lock allocates or raises, so
+   * the names are converted first and the array is sized before, retried if environ grew. glibc
+   * never frees an entry's string, so the pointers copied stay valid after the lock. */
   mrb_int nchg = RARRAY_LEN(env);
-  char **envp = pointer_array(mrb, nenv + (size_t)nchg + 1);
-  size_t k = 0;
-  for (size_t i = 0; i < nenv; i++) {
-    mrb_bool replaced = FALSE;
-    for (mrb_int j = 0; j < nchg && !replaced; j++) {
-      const char *name = cstr(mrb, RARRAY_PTR(RARRAY_PTR(env)[j])[0]);
-      size_t len = strlen(name);
-      replaced = strncmp(environ[i], name, len) == 0 && environ[i][len] == '=';
+  const char **names = (const char **)pointer_array(mrb, (size_t)nchg);
+  for (mrb_int j = 0; j < nchg; j++) names[j] = cstr(mrb, RARRAY_PTR(RARRAY_PTR(env)[j])[0]);
+  size_t nenv = 0, room = 0, k = 0;
+  char **envp = NULL;
+  mnrb_env_lock();
+  while (environ[room]) room++;
+  mnrb_env_unlock();
+  room += 16;
+  for (;;) {
+    envp = pointer_array(mrb, room + (size_t)nchg + 1);
+    mnrb_env_lock();
+    for (nenv = 0; environ[nenv]; nenv++) {}
+    if (nenv <= room) {
+      k = 0;
+      for (size_t i = 0; i < nenv; i++) {
+        mrb_bool replaced = FALSE;
+        for (mrb_int j = 0; j < nchg && !replaced; j++) {
+          size_t len = strlen(names[j]);
+          replaced = strncmp(environ[i], names[j], len) == 0 && environ[i][len] == '=';
+        }
+        if (!replaced) envp[k++] = environ[i];
+      }
     }
-    if (!replaced) envp[k++] = environ[i];
+    mnrb_env_unlock();
+    if (nenv <= room) break;
+    room = nenv + 16;
   }
   for (mrb_int j = 0; j < nchg; j++) {
     mrb_value pair = RARRAY_PTR(env)[j];

@@ -28,18 +28,39 @@ module MNRB
     # methods whose frames a LoadError's backtrace leaves out
     LOADER_METHODS = %i(require require_relative load require_path require_on_demand run_feature claim
                         cannot_load find_feature find_file search_load_path synchronize loop
-                        warn_circular)
+                        warn_circular gem_original_require)
 
     class << self
-      def require(feature)
+      # gems: when nothing on $LOAD_PATH has the feature, activate the gem that has it (gems.rb)
+      def require(feature, gems = true)
         name = path_string(feature)
         unless explicit_path?(name)
           bare = strip_ext(name)
           return false if builtin?(bare)
           return require_on_demand(bare) if ON_DEMAND.key?(bare)
         end
-        path = find_feature(name) or cannot_load(name)
+        path = find_feature(name)
+        if !path && gems && !explicit_path?(name) && MNRB::Gems.activate_for(rb_name(name))
+          path = find_feature(name)
+        end
+        path or cannot_load(name)
         require_path(path)
+      end
+
+      # $LOAD_PATH.resolve_feature_path: [:rb, path] for the file require would load, nil if none.
+      # A feature mnrb has built in has no file: its $LOADED_FEATURES entry stands for the path
+      # ([:rb, "json.rb"], [:so, "socket.so"]), the name `require` records for it.
+      def resolve_feature_path(feature)
+        name = path_string(feature)
+        unless explicit_path?(name)
+          bare = strip_ext(name)
+          entry = BUILTIN[bare] || (ON_DEMAND[bare] && ON_DEMAND[bare][0])
+          entry ||= CONDITIONAL[bare][0] if CONDITIONAL[bare] && CONDITIONAL[bare][1].call
+          return [File.extname(entry) == ".so" ? :so : :rb, entry] if entry
+        end
+        file = rb_name(name)
+        path = explicit_path?(name) ? existing(File.expand_path(file)) : search_load_path(file)
+        path && [:rb, File.expand_path(path)]
       end
 
       def require_relative(feature, caller_file)
@@ -157,9 +178,13 @@ module MNRB
 
       # The real path of the file `require name` loads, or nil.
       def find_feature(name)
-        file = File.extname(name) == ".rb" ? name : "#{name}.rb"
+        file = rb_name(name)
         path = explicit_path?(name) ? existing(File.expand_path(file)) : search_load_path(file)
         path && File.realpath(path)
+      end
+
+      def rb_name(name)
+        File.extname(name) == ".rb" ? name : "#{name}.rb"
       end
 
       # The file `load name` runs: a path as given, else the first on $LOAD_PATH, else from the
@@ -245,4 +270,7 @@ end
 $LOAD_PATH = (ENV['RUBYLIB'] || "").split(":").reject(&:empty?)
 $: = $LOAD_PATH
 $LOADED_FEATURES = []
+def $LOAD_PATH.resolve_feature_path(feature)
+  MNRB::Loader.resolve_feature_path(feature)
+end
 $" = $LOADED_FEATURES

@@ -21,5 +21,6 @@ module MNRB
     provide "rational", "rational.so"
     provide "complex", "complex.so"
     provide "monitor", "monitor.rb"
+    provide "rubygems", "rubygems.rb"   # Kernel#gem and Gem's errors: gems.rb
   end
 end

@@ -269,19 +269,31 @@ class PP < PrettyPrint
     group(1, '#<' + obj.class.name, '>', &block)
   end
 
+  # CRuby 3.4's form, as Hash#inspect prints it: `key: value` for a Symbol key (quoted when it
+  # would not read back as a label: "my key":), `key => value` for any other.
   def pp_hash(obj)
     group(1, '{', '}') do
       seplist(obj) do |k, v|
         group do
-          pp k
-          text '=>'
+          if k.is_a?(Symbol)
+            text hash_label(k)
+          else
+            pp k
+            text ' =>'
+          end
           group(1) do
-            breakable ''
+            breakable
             pp v
           end
         end
       end
     end
+  end
+
+  def hash_label(sym)
+    s = sym.inspect
+    plain = !s.start_with?(':"') && !'@$!'.include?(s[1]) && !'+-*/`%^&|]<=>~@'.include?(s[-1])
+    "#{plain ? s[1, s.size] : sym.to_s.inspect}:"
   end
 end
 

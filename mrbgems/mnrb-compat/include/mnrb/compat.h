@@ -62,6 +62,15 @@ MRB_API mrb_value mnrb_compat_to_str(mrb_state *mrb, mrb_value v);
 /* Name CRuby uses for v in conversion errors: "nil", "true", "false" or the class name. */
 MRB_API const char *mnrb_compat_type_name(mrb_state *mrb, mrb_value v);
 
+/* ---- the process environment (src/env.c) ---- */
+
+/* The lock every getenv/setenv/unsetenv/environ access in the process must hold (glibc's are not
+   thread-safe against each other). Hold it briefly and never across anything that can raise. */
+MRB_API void mnrb_env_lock(void);
+MRB_API void mnrb_env_unlock(void);
+/* getenv under the lock: the value as a new frozen String, or nil. */
+MRB_API mrb_value mnrb_env_get(mrb_state *mrb, const char *name);
+
 MRB_END_DECL
 
 #endif /* MNRB_COMPAT_H */
