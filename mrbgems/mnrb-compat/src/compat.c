@@ -23,6 +23,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_data_init(mrb);
   mnrb_compat_fnmatch_init(mrb);
   mnrb_compat_dir_init(mrb);
+  mnrb_compat_version_init(mrb);
 }
 
 void
