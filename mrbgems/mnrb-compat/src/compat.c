@@ -24,6 +24,8 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_fnmatch_init(mrb);
   mnrb_compat_dir_init(mrb);
   mnrb_compat_version_init(mrb);
+  mnrb_compat_gc_init(mrb);
+  mnrb_compat_weakmap_init(mrb);
 }
 
 void
