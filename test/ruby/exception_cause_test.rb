@@ -189,6 +189,16 @@ class ExceptionCauseTest < MnTest::Case
     assert_equal 1, text.scan("a (RuntimeError)").size
   end
 
+  class NoBacktrace < StandardError
+    def backtrace = nil
+  end
+
+  def test_full_message_uses_the_backtrace_method
+    e = caught { raise NoBacktrace, "nobt" }
+    assert_match(/\A[^\n]*exception_cause_test\.rb:\d+:in [^\n]*full_message[^\n]*: nobt \(.*NoBacktrace\)\n\z/,
+                 e.full_message(highlight: false))
+  end
+
   def test_full_message_checks_its_options
     e = RuntimeError.new("x")
     assert_equal "expected true or false as highlight: 1", assert_raise(ArgumentError) { e.full_message(highlight: 1) }.message

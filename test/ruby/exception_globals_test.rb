@@ -201,6 +201,13 @@ class ExceptionGlobalsTest < MnTest::Case
     assert_equal "$! not set", e.message
   end
 
+  def test_bang_and_at_are_global_variables
+    assert_equal "global-variable", defined?($!)
+    assert_equal "global-variable", defined?($@)
+    assert_include global_variables, :$!
+    assert_include global_variables, :$@
+  end
+
   def test_bang_is_read_only
     e = assert_raise(NameError) { eval("$! = 1") }
     assert_equal "$! is a read-only variable", e.message

@@ -82,12 +82,23 @@ mnrb_compat_cruby_backtrace(mrb_state *mrb, mrb_value lines)
   return out;
 }
 
-/* The backtrace as CRuby-shaped strings, or nil when it is missing or not an Array of Strings. */
+static mrb_value
+call_backtrace(mrb_state *mrb, void *exc)
+{
+  return mrb_funcall_id(mrb, *(mrb_value*)exc, MRB_SYM(backtrace), 0);
+}
+
+/* exc.backtrace (a subclass may override it, as CRuby's rb_get_backtrace honours) as CRuby-shaped
+   strings, or nil when it is missing, raises or is not an Array of Strings. */
 static mrb_value
 report_backtrace(mrb_state *mrb, mrb_value exc)
 {
-  mrb_value bt = mrb_exc_backtrace(mrb, exc), out;
+  mrb_bool failed = FALSE;
+  mrb_value bt = mrb_protect_error(mrb, call_backtrace, &exc, &failed), out;
   mrb_int i;
+
+  mrb_gc_protect(mrb, bt);   /* mrb_protect_error returns it outside the arena */
+  if (failed) return mrb_nil_value();
 
   if (!mrb_array_p(bt) || RARRAY_LEN(bt) == 0) return mrb_nil_value();
   out = mrb_ary_new_capa(mrb, RARRAY_LEN(bt));
