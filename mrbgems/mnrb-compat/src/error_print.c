@@ -276,6 +276,23 @@ append_backtrace(mrb_state *mrb, mrb_value out, mrb_value exc, mrb_value bt, mrb
   }
 }
 
+static mrb_value
+call_cause(mrb_state *mrb, void *exc)
+{
+  return mrb_funcall_id(mrb, *(mrb_value*)exc, MRB_SYM(cause), 0);
+}
+
+/* exc.cause (nil if it raises): through the method, as Ractor::RemoteError keeps its own */
+static mrb_value
+report_cause(mrb_state *mrb, mrb_value exc)
+{
+  mrb_bool failed = FALSE;
+  mrb_value cause = mrb_protect_error(mrb, call_cause, &exc, &failed);
+
+  mrb_gc_protect(mrb, cause);
+  return failed ? mrb_nil_value() : cause;
+}
+
 static mrb_bool
 shown_p(mrb_state *mrb, mrb_value shown, mrb_value exc)
 {
@@ -294,7 +311,7 @@ append_section(mrb_state *mrb, mrb_value out, mrb_value exc, mrb_value pos, mrb_
                mrb_value shown)
 {
   mrb_value bt = report_backtrace(mrb, exc);
-  mrb_value cause = mrb_exc_cause(mrb, exc);
+  mrb_value cause = report_cause(mrb, exc);
   mrb_bool more = mrb_obj_is_kind_of(mrb, cause, mrb->eException_class) && !shown_p(mrb, shown, cause);
 
   if (reverse) {
