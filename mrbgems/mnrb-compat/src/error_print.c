@@ -14,11 +14,12 @@
 ** " (ClassName)" (none for anonymous classes), then the other lines; "unhandled exception" for an
 ** empty RuntimeError message, the class name for another empty one; bold and underline escapes
 ** with highlight:. The frame labels are CRuby 3.4's (quoted 'like this', with the owner's name and
-** block levels: patches/mruby/0006), where 3.1 wrote `meth'. Difference from CRuby: the uncaught
-** report is never highlighted, even on a terminal.
+** block levels: patches/mruby/0006), where 3.1 wrote `meth'. The uncaught report is highlighted
+** when $stderr is the process's stderr and a terminal, as CRuby's.
 */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -373,6 +374,18 @@ mnrb_compat_full_message_m(mrb_state *mrb, mrb_value self)
   return build_report(mrb, self, caller_position(mrb), hl, order == MRB_SYM(bottom));
 }
 
+/* CRuby highlights the report when $stderr is still the process's stderr and that is a terminal. */
+static mrb_bool
+stderr_tty_p(mrb_state *mrb)
+{
+  mrb_value err = mrb_gv_get(mrb, mrb_intern_lit(mrb, "$stderr"));
+  mrb_value std;
+
+  if (!isatty(2) || !mrb_const_defined(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(STDERR))) return FALSE;
+  std = mrb_const_get(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(STDERR));
+  return mrb_obj_eq(mrb, err, std);
+}
+
 static mrb_value
 build_report_body(mrb_state *mrb, void *exc)
 {
@@ -384,7 +397,7 @@ build_report_body(mrb_state *mrb, void *exc)
     pos = mrb_str_dup(mrb, script);
     mrb_str_cat_lit(mrb, pos, ": ");
   }
-  return build_report(mrb, e, pos, FALSE, FALSE);
+  return build_report(mrb, e, pos, stderr_tty_p(mrb), FALSE);
 }
 
 MRB_API void
