@@ -194,8 +194,8 @@ table_grow(mrb_state *mrb, mrb_value self, weak_table *t)
   t->capa = capa;
   t->filled = t->size;
   if (t->by_equality) {
+    t->values = RARRAY(values);   /* first: mrb_iv_set may collect, and the hook clears t->values */
     mrb_iv_set(mrb, self, MRB_SYM(__values__), values);
-    t->values = RARRAY(values);
   }
   mrb_free(mrb, old);
 }
