@@ -26,6 +26,9 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_hash_inspect_init(mrb);
   mnrb_compat_string_dedup_init(mrb);
   mnrb_compat_struct_init_init(mrb);
+  mnrb_compat_version_init(mrb);
+  mnrb_compat_gc_init(mrb);
+  mnrb_compat_weakmap_init(mrb);
 }
 
 void

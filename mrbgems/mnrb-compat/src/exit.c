@@ -185,6 +185,7 @@ mnrb_compat_run_at_exit(mrb_state *mrb)
     exc = mrb_protect_error(mrb, call_handler, &proc, &failed);
     if (failed) {
       mrb_gc_protect(mrb, exc);
+      mrb_set_errinfo(mrb, exc);   /* the next handlers see it as $!, as in CRuby */
       mrb_obj_iv_set(mrb, (struct RObject*)mrb->kernel_module, EXIT_EXC_KEY(mrb), exc);
       mnrb_compat_print_error(mrb, exc);
     }
@@ -251,6 +252,7 @@ mnrb_compat_finish(mrb_state *mrb, mrb_value exc)
   int status;
 
   mrb_gc_protect(mrb, exc);
+  if (mrb_exception_p(exc)) mrb_set_errinfo(mrb, exc);   /* $! in at_exit handlers (patches/mruby/0022) */
   mnrb_compat_run_at_exit(mrb);
   if (!quiet_signal_p(mrb, exc)) mnrb_compat_print_error(mrb, exc);
   status = mnrb_compat_final_status(mrb, exc);

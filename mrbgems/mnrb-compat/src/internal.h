@@ -26,6 +26,10 @@ void mnrb_compat_init_env(mrb_state *mrb);
 void mnrb_compat_inspect_init(mrb_state *mrb);
 void mnrb_compat_defined_init(mrb_state *mrb);
 void mnrb_compat_exception_init(mrb_state *mrb);
+/* error_print.c: Exception#__detailed_message(highlight) and #__full_message(highlight, order),
+   the C halves of mrblib/exception.rb's #detailed_message and #full_message. */
+mrb_value mnrb_compat_detailed_message_m(mrb_state *mrb, mrb_value self);
+mrb_value mnrb_compat_full_message_m(mrb_state *mrb, mrb_value self);
 void mnrb_compat_float_round_init(mrb_state *mrb);
 void mnrb_compat_data_init(mrb_state *mrb);
 void mnrb_compat_fnmatch_init(mrb_state *mrb);
@@ -33,5 +37,8 @@ void mnrb_compat_dir_init(mrb_state *mrb);
 void mnrb_compat_hash_inspect_init(mrb_state *mrb);
 void mnrb_compat_string_dedup_init(mrb_state *mrb);
 void mnrb_compat_struct_init_init(mrb_state *mrb);
+void mnrb_compat_version_init(mrb_state *mrb);
+void mnrb_compat_gc_init(mrb_state *mrb);
+void mnrb_compat_weakmap_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */
