@@ -20,5 +20,8 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   MNRBFeatures.compile(spec, "mnrb_stdlib",
                        "timeout" => %w(timeout), "stringio" => %w(stringio),
                        "benchmark" => %w(benchmark), "pp" => %w(pp), "json" => %w(json),
-                       "tmpdir" => %w(tmpdir))
+                       "tmpdir" => %w(tmpdir),
+                       "base64" => %w(base64), "shellwords" => %w(shellwords),
+                       "singleton" => %w(singleton), "forwardable" => %w(forwardable),
+                       "securerandom" => %w(securerandom), "ostruct" => %w(ostruct))
 end

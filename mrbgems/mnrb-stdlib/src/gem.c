@@ -8,6 +8,9 @@ void mnrb_stdlib_etc_init(mrb_state *mrb);
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
+/* Ruby-written libraries scripts require (issue 19). */
+extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_stdlib_singleton[],
+  mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -16,6 +19,12 @@ static const mnrb_feature features[] = {
   { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
   { "json", "json.rb", NULL, mnrb_stdlib_json },
   { "tmpdir", "tmpdir.rb", NULL, mnrb_stdlib_tmpdir },
+  { "base64", "base64.rb", NULL, mnrb_stdlib_base64 },
+  { "shellwords", "shellwords.rb", NULL, mnrb_stdlib_shellwords },
+  { "singleton", "singleton.rb", NULL, mnrb_stdlib_singleton },
+  { "forwardable", "forwardable.rb", NULL, mnrb_stdlib_forwardable },
+  { "securerandom", "securerandom.rb", NULL, mnrb_stdlib_securerandom },
+  { "ostruct", "ostruct.rb", NULL, mnrb_stdlib_ostruct },
 };
 
 void
