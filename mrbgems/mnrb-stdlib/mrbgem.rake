@@ -23,5 +23,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "tmpdir" => %w(tmpdir),
                        "base64" => %w(base64), "shellwords" => %w(shellwords),
                        "singleton" => %w(singleton), "forwardable" => %w(forwardable),
-                       "securerandom" => %w(securerandom), "ostruct" => %w(ostruct))
+                       "securerandom" => %w(securerandom), "ostruct" => %w(ostruct),
+                       "time" => %w(time time_formats))
 end

@@ -10,7 +10,7 @@ extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_st
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
 /* Ruby-written libraries scripts require (issue 19). */
 extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_stdlib_singleton[],
-  mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[];
+  mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[], mnrb_stdlib_time[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -25,6 +25,7 @@ static const mnrb_feature features[] = {
   { "forwardable", "forwardable.rb", NULL, mnrb_stdlib_forwardable },
   { "securerandom", "securerandom.rb", NULL, mnrb_stdlib_securerandom },
   { "ostruct", "ostruct.rb", NULL, mnrb_stdlib_ostruct },
+  { "time", "time.rb", NULL, mnrb_stdlib_time },
 };
 
 void
