@@ -24,5 +24,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "base64" => %w(base64), "shellwords" => %w(shellwords),
                        "singleton" => %w(singleton), "forwardable" => %w(forwardable),
                        "securerandom" => %w(securerandom), "ostruct" => %w(ostruct),
-                       "time" => %w(time time_formats))
+                       "time" => %w(time time_formats), "logger" => %w(logger),
+                       "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3))
 end

@@ -10,7 +10,8 @@ extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_st
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
 /* Ruby-written libraries scripts require (issue 19). */
 extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_stdlib_singleton[],
-  mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[], mnrb_stdlib_time[];
+  mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[], mnrb_stdlib_time[],
+  mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -26,6 +27,10 @@ static const mnrb_feature features[] = {
   { "securerandom", "securerandom.rb", NULL, mnrb_stdlib_securerandom },
   { "ostruct", "ostruct.rb", NULL, mnrb_stdlib_ostruct },
   { "time", "time.rb", NULL, mnrb_stdlib_time },
+  { "logger", "logger.rb", NULL, mnrb_stdlib_logger },
+  { "fileutils", "fileutils.rb", NULL, mnrb_stdlib_fileutils },
+  { "tempfile", "tempfile.rb", NULL, mnrb_stdlib_tempfile },
+  { "open3", "open3.rb", NULL, mnrb_stdlib_open3 },
 };
 
 void
