@@ -25,5 +25,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "singleton" => %w(singleton), "forwardable" => %w(forwardable),
                        "securerandom" => %w(securerandom), "ostruct" => %w(ostruct),
                        "time" => %w(time time_formats), "logger" => %w(logger),
-                       "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3))
+                       "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3),
+                       "optparse" => %w(optparse_switch optparse), "erb" => %w(erb))
 end

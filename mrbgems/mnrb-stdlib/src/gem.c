@@ -11,7 +11,8 @@ extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_st
 /* Ruby-written libraries scripts require (issue 19). */
 extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_stdlib_singleton[],
   mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[], mnrb_stdlib_time[],
-  mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[];
+  mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[],
+  mnrb_stdlib_optparse[], mnrb_stdlib_erb[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -31,6 +32,8 @@ static const mnrb_feature features[] = {
   { "fileutils", "fileutils.rb", NULL, mnrb_stdlib_fileutils },
   { "tempfile", "tempfile.rb", NULL, mnrb_stdlib_tempfile },
   { "open3", "open3.rb", NULL, mnrb_stdlib_open3 },
+  { "optparse", "optparse.rb", NULL, mnrb_stdlib_optparse },
+  { "erb", "erb.rb", NULL, mnrb_stdlib_erb },
 };
 
 void
