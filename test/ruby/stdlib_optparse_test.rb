@@ -186,6 +186,25 @@ class StdlibOptparseTest < MnTest::Case
     assert_equal "    ", o.summary_indent
   end
 
+  def test_getopts
+    argv = %w(-a --val 3 -b5 x y)
+    result = OptionParser.new.getopts(argv, "ab:c", "val:", "lev:info", "flag")
+    assert_equal({ "a" => true, "b" => "5", "c" => false, "val" => "3", "lev" => "info", "flag" => false }, result)
+    assert_equal %w(x y), argv
+    argv = %w(-a x -c)
+    assert_equal({ "a" => true, "c" => false }, OptionParser.new.getopts(argv, "ac"))
+    assert_equal %w(x -c), argv
+    assert_raise(OptionParser::MissingArgument) { OptionParser.new.getopts(%w(-b), "b:") }
+  end
+
+  def test_argv_is_arguable
+    assert_kind_of OptionParser::Arguable, ARGV
+    assert_kind_of OptionParser, ARGV.options
+    assert_same ARGV.options, ARGV.options
+    out, status = run_script('p ARGV.getopts("lw", "all"); p ARGV', "-l", "--all", "f1", "-w")
+    assert_equal [%({"l"=>true, "w"=>false, "all"=>true}\n["f1", "-w"]\n), 0], [out.gsub(" => ", "=>"), status]
+  end
+
   # Runs a script on this interpreter; its combined output and exit status.
   def run_script(code, *args)
     r, w = IO.pipe

@@ -11,6 +11,7 @@
 # ("invalid option: --bogus", "missing argument: --count", "invalid argument: --count abc",
 # "needless argument: --quiet=1", "ambiguous option: --ver"). The help summary is laid out as
 # CRuby's: banner, then each option's names padded to summary_width (32) after summary_indent.
+# getopts and ARGV's OptionParser::Arguable (ARGV.getopts("ab:"), ARGV.options) are at the end.
 class OptionParser
   attr_accessor :banner, :program_name, :version, :release, :summary_width, :summary_indent,
                 :default_argv
@@ -47,6 +48,7 @@ class OptionParser
     self
   end
   alias def_option on
+  alias define on
 
   def on_head(*opts, &block)
     @items.unshift(OptionParser.__make_switch__(opts, block))
@@ -308,3 +310,52 @@ class OptionParser
     Switch.new(shorts, longs, negatable, style, label, type, desc, block)
   end
 end
+
+class OptionParser
+  # getopts("ab:", "long", "value:", "level:info"): single letters, then long names; a ":" after
+  # a name means it takes a value (a default may follow the ":"). Answers a Hash keyed by the
+  # names, false/nil (or the default) for what was not given. As CRuby's, it stops at the first
+  # non-option argument (order!), which stays in argv with everything after it.
+  def getopts(*args, symbolize_names: false)
+    argv = args[0].is_a?(Array) ? args.shift : default_argv
+    single = args.shift.to_s
+    result = {}
+    single.scan(Regexp.new('(.)(:)?')) do |name, colon|
+      result[name] = colon ? nil : false
+      define(colon ? "-#{name} VAL" : "-#{name}") { |v| result[name] = v }
+    end
+    args.each do |spec|
+      name, colon, default = spec.partition(":")
+      result[name] = colon.empty? ? false : (default.empty? ? nil : default)
+      define(colon.empty? ? "--#{name}" : "--#{name} VAL") { |v| result[name] = v }
+    end
+    order!(argv)
+    symbolize_names ? result.map { |k, v| [k.to_sym, v] }.to_h : result
+  end
+
+  # What ARGV is extended with: its own parser, and the parse methods applied to itself. mruby's
+  # Arrays hold no instance variables, so each array's parser is kept in PARSERS by object_id.
+  module Arguable
+    PARSERS = {}
+
+    def options
+      opt = (PARSERS[object_id] ||= OptionParser.new)
+      opt.default_argv = self
+      block_given? ? yield(opt) : opt
+    end
+
+    def options=(opt)
+      PARSERS[object_id] = opt
+    end
+
+    def parse!(**kw) = options.parse!(self, **kw)
+    def order!(**kw, &blk) = options.order!(self, **kw, &blk)
+    def permute!(**kw) = options.permute!(self, **kw)
+
+    def getopts(*args, symbolize_names: false)
+      options.getopts(self, *args, symbolize_names: symbolize_names)
+    end
+  end
+end
+
+ARGV.extend(OptionParser::Arguable)
