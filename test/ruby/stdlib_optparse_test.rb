@@ -205,6 +205,16 @@ class StdlibOptparseTest < MnTest::Case
     assert_equal [%({"l"=>true, "w"=>false, "all"=>true}\n["f1", "-w"]\n), 0], [out.gsub(" => ", "=>"), status]
   end
 
+  # mnrb loads features per ractor: optparse must not touch ARGV (main ractor only) to load.
+  def test_loads_and_parses_in_another_ractor
+    mnrb_only
+    r = Ractor.new do
+      require "optparse"
+      OptionParser.new { |o| o.on("-x") }.parse(%w(-x a))
+    end
+    assert_equal ["a"], r.take
+  end
+
   # Runs a script on this interpreter; its combined output and exit status.
   def run_script(code, *args)
     r, w = IO.pipe

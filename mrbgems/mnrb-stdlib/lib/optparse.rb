@@ -13,8 +13,8 @@
 # CRuby's: banner, then each option's names padded to summary_width (32) after summary_indent.
 # getopts and ARGV's OptionParser::Arguable (ARGV.getopts("ab:"), ARGV.options) are at the end.
 class OptionParser
-  attr_accessor :banner, :program_name, :version, :release, :summary_width, :summary_indent,
-                :default_argv
+  attr_accessor :banner, :program_name, :version, :release, :summary_width, :summary_indent
+  attr_writer :default_argv
 
   def initialize(banner = nil, width = 32, indent = " " * 4)
     @banner = banner
@@ -23,10 +23,19 @@ class OptionParser
     @program_name = nil
     @version = nil
     @release = nil
-    @default_argv = ARGV
+    @default_argv = nil
     @items = []      # Switches and separator Strings, in help order
     @tail = []       # on_tail's, after @items
     yield self if block_given?
+  end
+
+  # ARGV, read only when needed: another ractor may not touch it (it has no command line).
+  def default_argv
+    @default_argv ||= OptionParser.__main_ractor__? ? ARGV : []
+  end
+
+  def self.__main_ractor__?
+    !defined?(Ractor) || Ractor.current == Ractor.main
   end
 
   def program_name
@@ -358,4 +367,4 @@ class OptionParser
   end
 end
 
-ARGV.extend(OptionParser::Arguable)
+ARGV.extend(OptionParser::Arguable) if OptionParser.__main_ractor__?
