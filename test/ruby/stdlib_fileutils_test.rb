@@ -146,6 +146,19 @@ class StdlibFileutilsTest < MnTest::Case
     assert_equal "mkdir -p #{path("v/w")}\nrm -rf #{path("x")} #{path("y")}\ntouch #{path("t")}\ncp #{path("a")} #{path("b")}\n", out
   end
 
+  def test_verbose_nowrite_and_dryrun_modules
+    out = capture_stdout do
+      FileUtils::DryRun.mkdir_p(path("dry"))
+      FileUtils::NoWrite.touch(path("nw"))
+      FileUtils::Verbose.mkdir(path("verb"))
+    end
+    refute File.exist?(path("dry"))
+    refute File.exist?(path("nw"))
+    assert File.directory?(path("verb"))
+    assert_equal "mkdir -p #{path("dry")}\nmkdir #{path("verb")}\n", out
+    assert_equal FileUtils.pwd, FileUtils::Verbose.pwd
+  end
+
   def test_included_as_a_mixin
     obj = Object.new.extend(FileUtils)
     obj.send(:mkdir_p, path("mixed"))

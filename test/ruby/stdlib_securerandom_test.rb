@@ -27,6 +27,17 @@ class StdlibSecureRandomTest < MnTest::Case
     end
   end
 
+  # Since CRuby 3.3 (Random::Formatter#uuid_v4/uuid_v7).
+  def test_uuid_v4_and_v7
+    skip "uuid_v7 is CRuby 3.3's" if RUBY_VERSION < "3.3"
+    assert_match_ /\A\h{8}-\h{4}-4\h{3}-[89ab]\h{3}-\h{12}\z/, SecureRandom.uuid_v4
+    before = (Time.now.to_i - 1) * 1000
+    v7 = SecureRandom.uuid_v7
+    assert_match_ /\A\h{8}-\h{4}-7\h{3}-[89ab]\h{3}-\h{12}\z/, v7
+    ms = v7.delete("-")[0, 12].to_i(16)
+    assert ms >= before && ms <= (Time.now.to_i + 1) * 1000, "timestamp #{ms}"
+  end
+
   def test_random_number_by_argument
     assert_equal [0, 1, 2], (1..300).map { SecureRandom.random_number(3) }.uniq.sort
     assert_equal [5, 6], (1..300).map { SecureRandom.random_number(5..6) }.uniq.sort

@@ -352,4 +352,31 @@ module FileUtils
                   :remove_entry_secure, :remove_file, :remove_dir, :cp, :copy, :copy_file, :cp_r,
                   :copy_entry, :mv, :move, :ln_s, :symlink, :ln_sf, :ln, :link, :touch, :chmod,
                   :chmod_R, :compare_file, :identical?, :cmp, :compare_stream, :uptodate?, :install
+
+  # The same methods with verbose: true (Verbose), noop: true (NoWrite), or both (DryRun), for
+  # `include FileUtils::Verbose` or FileUtils::DryRun.mkdir_p(...), as CRuby has them.
+  OPTION_METHODS = %i(cd chdir mkdir mkdir_p makedirs mkpath rmdir rm remove rm_f safe_unlink rm_r
+                      rm_rf rmtree cp copy cp_r mv move ln_s symlink ln_sf ln link touch chmod
+                      chmod_R install)
+
+  def self.__options_module__(forced)
+    mod = Module.new
+    OPTION_METHODS.each do |name|
+      mod.__send__(:define_method, name) do |*args, **kw, &blk|
+        kw = kw.merge(forced)
+        kw.delete(:noop) if name == :cd || name == :chdir
+        FileUtils.__send__(name, *args, **kw, &blk)
+      end
+    end
+    (FileUtils.singleton_methods - OPTION_METHODS).each do |name|
+      next if name.to_s.start_with?("__")
+      mod.__send__(:define_method, name) { |*args, **kw, &blk| FileUtils.__send__(name, *args, **kw, &blk) }
+    end
+    mod.__send__(:module_function, *mod.instance_methods(false))
+    mod
+  end
+
+  Verbose = __options_module__(verbose: true)
+  NoWrite = __options_module__(noop: true)
+  DryRun = __options_module__(noop: true, verbose: true)
 end

@@ -3,10 +3,11 @@
 # Random.urandom (mnrb-random: getrandom(2), else /dev/urandom), never from the seeded Random.
 #
 # n defaults to 16 bytes. hex gives 2n characters; base64 and urlsafe_base64 encode n bytes
-# (urlsafe without "=" padding unless asked); uuid is a version 4 UUID; random_number(n) is an
-# Integer in 0...n for a positive Integer, a Float in 0...n for a positive Float, a member of a
-# Range, and a Float in 0.0...1.0 for 0, nil or a negative number. Integers are drawn without
-# modulo bias (a draw beyond the largest multiple of n is drawn again).
+# (urlsafe without "=" padding unless asked); uuid (uuid_v4) is a version 4 UUID, uuid_v7 a
+# time-ordered version 7 one; random_number(n) is an Integer in 0...n for a positive Integer, a
+# Float in 0...n for a positive Float, a member of a Range, and a Float in 0.0...1.0 for 0, nil
+# or a negative number. Integers are drawn without modulo bias (a draw beyond the largest
+# multiple of n is drawn again).
 module SecureRandom
   ALPHANUMERIC = [*"A".."Z", *"a".."z", *"0".."9"]
 
@@ -40,6 +41,23 @@ module SecureRandom
   def self.uuid
     b = random_bytes(16).unpack("C*")
     b[6] = (b[6] & 0x0f) | 0x40   # version 4
+    b[8] = (b[8] & 0x3f) | 0x80   # RFC 4122 variant
+    h = b.pack("C*").unpack1("H*")
+    "#{h[0, 8]}-#{h[8, 4]}-#{h[12, 4]}-#{h[16, 4]}-#{h[20, 12]}"
+  end
+
+  def self.uuid_v4
+    uuid
+  end
+
+  # A version 7 UUID: 48 bits of Unix time in milliseconds, then random bits, so that ids made
+  # later sort after earlier ones.
+  def self.uuid_v7
+    now = Time.now
+    ms = now.to_i * 1000 + now.usec / 1000
+    b = random_bytes(16).unpack("C*")
+    6.times { |i| b[i] = (ms >> (8 * (5 - i))) & 0xff }
+    b[6] = (b[6] & 0x0f) | 0x70   # version 7
     b[8] = (b[8] & 0x3f) | 0x80   # RFC 4122 variant
     h = b.pack("C*").unpack1("H*")
     "#{h[0, 8]}-#{h[8, 4]}-#{h[12, 4]}-#{h[16, 4]}-#{h[20, 12]}"
