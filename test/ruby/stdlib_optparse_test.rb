@@ -136,6 +136,25 @@ class StdlibOptparseTest < MnTest::Case
     assert_equal expected, o.help
   end
 
+  def test_argument_given_apart_from_the_names
+    got = {}
+    o = OptionParser.new("Usage: x")
+    o.on("-i", "--infile", "=INFILE", "Input file") { |a| got[:i] = a }
+    o.on("-o", "--opt", "=[OPT]", "Optional") { |a| got[:o] = a }
+    o.on("-m", "--mode", "MODE") { |a| got[:m] = a }
+    o.on("--int", "=N", Integer) { |a| got[:int] = a }
+    expected = <<~HELP
+      Usage: x
+          -i, --infile=INFILE              Input file
+          -o, --opt=[OPT]                  Optional
+          -m, --mode                       MODE
+              --int=N
+    HELP
+    assert_equal expected, o.help
+    assert_equal ["x"], o.parse(%w(-i f --opt --infile=g --int 3 -m x))
+    assert_equal({ i: "g", o: true, int: 3, m: true }, got)
+  end
+
   def test_conversions
     got = []
     o = OptionParser.new do |p|

@@ -2,7 +2,8 @@
 # ("-x", "-x VALUE", "-x [VALUE]", "--name=VALUE", "--name VALUE", "--name[=VALUE]", "--[no-]flag"),
 # a conversion (Integer, Float, Numeric, String, Array, TrueClass, FalseClass, Object,
 # OptionParser::DecimalInteger/OctalInteger/DecimalNumeric, an Array or Hash of allowed values,
-# a Regexp the value must match) and description lines. parse!/permute! take the options out of
+# a Regexp the value must match), an argument apart from the names ("=FILE", "=[FILE]") and
+# description lines. parse!/permute! take the options out of
 # argv and leave the other arguments there; order! stops at the first non-option; "--" ends the
 # options. Long names and listed values may be abbreviated to a unique prefix. into: stores each
 # option's value (or its block's) under its long name. --help prints the help and exits; --version
@@ -269,6 +270,7 @@ class OptionParser
   end
 
   def __call__(sw, value, into, shown, flag = false)
+    value = sw.missing if value.nil? && sw.style == :optional
     unless flag && ![TrueClass, FalseClass].include?(sw.type)
       begin
         value = Convert.call(sw.type, value)
@@ -289,6 +291,7 @@ class OptionParser
     label = ""
     type = nil
     desc = []
+    bare_optional = false
     opts.each do |o|
       if o.is_a?(String) && o.start_with?("--")
         m = Regexp.new('\A--(\[no-\])?([^\s=\[]+)(.*)\z').match(o)
@@ -306,6 +309,12 @@ class OptionParser
           label = arg if label.empty?
           style = arg.lstrip.start_with?("[") || arg.start_with?("=[") ? :optional : :required
         end
+      elsif o.is_a?(String) && o.start_with?("=")
+        # An argument given apart from the names ("--infile", "=FILE"); CRuby passes true to the
+        # block when such an optional one ("=[X]") is left out.
+        label = o
+        style = o.start_with?("=[") ? :optional : :required
+        bare_optional = style == :optional
       elsif o.is_a?(String)
         desc << o
       else
@@ -316,7 +325,9 @@ class OptionParser
         end
       end
     end
-    Switch.new(shorts, longs, negatable, style, label, type, desc, block)
+    sw = Switch.new(shorts, longs, negatable, style, label, type, desc, block)
+    sw.missing = true if bare_optional && type.nil?
+    sw
   end
 end
 

@@ -98,6 +98,7 @@ class OptionParser
 
   class Switch
     attr_reader :shorts, :longs, :negatable, :style, :label, :type, :desc, :block
+    attr_accessor :missing   # the value of an optional argument left out (nil, or true)
 
     def initialize(shorts, longs, negatable, style, label, type, desc, block)
       @shorts = shorts
@@ -108,6 +109,7 @@ class OptionParser
       @type = type
       @desc = desc
       @block = block
+      @missing = nil
     end
 
     # The key for into: the first long name, else the first short one.
