@@ -60,6 +60,14 @@ class StdlibTimeTest < MnTest::Case
     assert_instant local(2024, 1, 2, 15, 4), Time.parse("January 2, 2024 3:04 PM", NOW)
     assert_instant local(2024, 1, 1), Time.parse("Jan 2024", NOW)
     assert_instant local(2024, 2, 1), Time.parse("01/02/2024", NOW)
+    assert_instant local(2020, 12, 25), Time.parse("12/25", NOW)
+    assert_instant local(2024, 1, 2), Time.parse("2024.01.02", NOW)
+    assert_instant local(2024, 1, 2, 3, 4, 5), Time.parse("2024-1-2 3:4:5", NOW)
+  end
+
+  def test_parse_reads_a_zone_only_right_after_the_time
+    assert_instant local(2023, 12, 31, 23, 59, 59), Time.parse("Dec 31 23:59:59 2023 UTC", NOW)
+    assert_instant local(2024, 1, 2), Time.parse("2024-01-02 -0500", NOW)
   end
 
   def test_parse_fills_higher_fields_from_now

@@ -11,8 +11,9 @@
 # (getlocal(3600) gives local time), so there the instant is right but shown in local time;
 # when Time#getlocal(offset) works, the result carries the offset as in CRuby.
 # Time.parse understands ISO 8601 dates and times (also compact and with "/"), RFC 2822 and
-# ctime forms, month names with a day and/or year, dd/mm/yyyy, times with am/pm, and zones as
-# +hh:mm, +hhmm, +hh or names (UTC GMT EST ...; unknown names mean local time).
+# ctime forms, month names with a day and/or year, dd/mm/yyyy, mm/dd, yyyy.mm.dd, times with
+# am/pm, and zones right after the time as +hh:mm, +hhmm, +hh or names (UTC GMT EST ...; unknown
+# names mean local time).
 # Patterns are written Regexp.new('...'), not /.../: mnrb's compiler keeps a literal pattern's
 # source as a symbol, which code in lib/ may not add (mnrb-require/feature_build.rb).
 class Time
@@ -76,7 +77,7 @@ class Time
       f[:zone] = m[4] if m[4]
       return f
     end
-    if (m = /(\d{1,2}):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?\s*(?:([ap])\.?m\.?\b)?\s*(#{ZONE_RE})?/i.match(s))
+    if (m = /(\d{1,2}):(\d\d?)(?::(\d\d?)(?:[.,](\d+))?)?\s*(?:([ap])\.?m\.?\b)?\s*(#{ZONE_RE})?/i.match(s))
       f[:hour] = Time.__ampm__(m[1].to_i, m[5])
       f[:min] = m[2].to_i
       f[:sec] = m[3].to_i if m[3]
@@ -105,13 +106,12 @@ class Time
       f[:year] = m[3].to_i if m[3]
     elsif (m = /#{MONTH_RE}\s*(\d{4})\b/i.match(s))
       f.update(mon: Time.__month__(m[1]), year: m[2].to_i)
+    elsif (m = Regexp.new('\b(\d{4})\.(\d\d?)\.(\d\d?)\b').match(s))
+      f.update(year: m[1].to_i, mon: m[2].to_i, mday: m[3].to_i)
+    elsif (m = Regexp.new('\b(\d\d?)/(\d\d?)\b').match(s))
+      f.update(mon: m[1].to_i, mday: m[2].to_i)
     elsif (m = Regexp.new('\A\s*(\d{4})(\d\d)(\d\d)\s*\z').match(s))
       f.update(year: m[1].to_i, mon: m[2].to_i, mday: m[3].to_i)
-    end
-    unless f.key?(:zone)
-      if (m = Regexp.new('(?:\A|\s)([+-]\d\d:?\d\d|Z|UTC|GMT|UT|[ECMP][SD]T)(?:\s|\z)').match(s))
-        f[:zone] = m[1]
-      end
     end
     f
   end
