@@ -107,7 +107,16 @@ class StdlibTimeTest < MnTest::Case
     assert_instant local(2024, 1, 1), Time.strptime("2024", "%Y")
   end
 
+  def test_strptime_more_forms
+    assert_instant utc(2000, 10, 10, 20, 55, 36), Time.strptime("10/Oct/2000:13:55:36 -0700", "%d/%b/%Y:%H:%M:%S %z"), false
+    assert_instant Time.at(1700000000, 500000), Time.strptime("1700000000.5", "%s.%L")
+    assert_instant local(2024, 12, 31), Time.strptime("2024-366", "%Y-%j")
+    assert_instant local(2020, 6, 15, 0), Time.strptime("12 am", "%I %p", NOW)
+  end
+
   def test_strptime_errors
+    assert_arg_error("no time information in \"monday\"") { Time.strptime("monday", "%A") }
+    assert_arg_error("no time information in \"\"") { Time.strptime("", "") }
     assert_arg_error("invalid date or strptime format - 'x2024' '%Y'") { Time.strptime("x2024", "%Y") }
     assert_arg_error("invalid date or strptime format - '13/2024' '%m/%Y'") { Time.strptime("13/2024", "%m/%Y") }
   end

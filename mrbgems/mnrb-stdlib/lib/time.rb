@@ -173,8 +173,11 @@ class Time
     unless f
       raise ArgumentError, "invalid date or strptime format - '#{str}' '#{format}'"
     end
+    if (f.keys - [:zone]).empty?
+      raise ArgumentError, "no time information in #{str.inspect}"
+    end
     if f.key?(:epoch)
-      t = Time.at(f[:epoch])
+      t = Time.at(f[:epoch], f[:usec] || 0)
       off = f[:zone] && Time.zone_offset(f[:zone])
       return off && FIXED_OFFSETS ? t.getlocal(off) : t
     end

@@ -25,10 +25,6 @@ class Time
         next
       end
       d = fmt[i + 1]
-      if d && "-_0^#".include?(d)   # padding flags change nothing when reading
-        i += 1
-        d = fmt[i + 1]
-      end
       i += 2
       rest = str[pos..-1] || ""
       m =
