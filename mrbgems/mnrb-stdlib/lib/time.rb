@@ -27,14 +27,38 @@ class Time
   FIXED_OFFSETS = (Time.at(0).getlocal(3600).utc_offset == 3600 rescue false)
   ZONE_RE = Regexp.new('(?:[+-]\d\d:?\d\d(?::?\d\d)?|[+-]\d\d\b|Z\b|\b[A-Za-z]{2,5}\b)')
   MONTH_RE = Regexp.new('\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?', Regexp::IGNORECASE)
+  # Compiled once: Time.parse tries them in turn.
+  OFFSET_RE = Regexp.new('\A([+-])(\d\d):?(\d\d)(?::?(\d\d))?\z')
+  OFFSET_HOURS_RE = Regexp.new('\A([+-])(\d\d)\z')
+  UTC_ZONE_RE = Regexp.new('\A(?:-00:?00|-00|UTC|Z|UT)\z', Regexp::IGNORECASE)
+  DIGIT_RE = Regexp.new('\d')
+  WEEKDAY_RE = /\b(#{DAYS.join("|")})[a-z]*\.?,?/i
+  COMPACT_RE = /(?:\A|[^\d])(\d{8})T(\d{6})(?:[.,](\d+))?\s*(#{ZONE_RE})?/
+  CLOCK_RE = /(\d{1,2}):(\d\d?)(?::(\d\d?)(?:[.,](\d+))?)?\s*(?:([ap])\.?m\.?\b)?\s*(#{ZONE_RE})?/i
+  HOUR_AMPM_RE = Regexp.new('\b(\d{1,2})\s*([ap])\.?m\.?\b', Regexp::IGNORECASE)
+  YMD_DASH_RE = Regexp.new('([-+]?\d{2,})-(\d\d?)-(\d\d?)')
+  YMD_SLASH_RE = Regexp.new('\b(\d{4})/(\d\d?)/(\d\d?)\b')
+  DMY_SLASH_RE = Regexp.new('\b(\d\d?)/(\d\d?)/(\d{2,4})\b')
+  DAY_MONTH_RE = /\b(\d\d?)(?:st|nd|rd|th)?\s*-?\s*#{MONTH_RE}[\s,-]*(-?\d+)?/i
+  MONTH_DAY_RE = /#{MONTH_RE}\s*(\d\d?)(?:st|nd|rd|th)?\b(?:[\s,]+(-?\d{3,}))?/i
+  MONTH_YEAR_RE = /#{MONTH_RE}\s*(\d{4})\b/i
+  YMD_DOT_RE = Regexp.new('\b(\d{4})\.(\d\d?)\.(\d\d?)\b')
+  MD_SLASH_RE = Regexp.new('\b(\d\d?)/(\d\d?)\b')
+  YMD_COMPACT_RE = Regexp.new('\A\s*(\d{4})(\d\d)(\d\d)\s*\z')
+  if respond_to?(:private_constant, true)
+    private_constant :ZONES, :MONTHS, :DAYS, :FIXED_OFFSETS, :ZONE_RE, :MONTH_RE, :OFFSET_RE,
+                     :OFFSET_HOURS_RE, :UTC_ZONE_RE, :DIGIT_RE, :WEEKDAY_RE, :COMPACT_RE, :CLOCK_RE,
+                     :HOUR_AMPM_RE, :YMD_DASH_RE, :YMD_SLASH_RE, :DMY_SLASH_RE, :DAY_MONTH_RE,
+                     :MONTH_DAY_RE, :MONTH_YEAR_RE, :YMD_DOT_RE, :MD_SLASH_RE, :YMD_COMPACT_RE
+  end
 
   # Seconds east of UTC for a zone ("+09:00", "-0500", "EST", "Z"), or nil.
   def self.zone_offset(zone, year = nil)
     z = zone.to_s
-    if (m = Regexp.new('\A([+-])(\d\d):?(\d\d)(?::?(\d\d))?\z').match(z))
+    if (m = OFFSET_RE.match(z))
       off = m[2].to_i * 3600 + m[3].to_i * 60 + m[4].to_i
       m[1] == "-" ? -off : off
-    elsif (m = Regexp.new('\A([+-])(\d\d)\z').match(z))
+    elsif (m = OFFSET_HOURS_RE.match(z))
       m[1] == "-" ? -m[2].to_i * 3600 : m[2].to_i * 3600
     elsif (h = ZONES[z.upcase])
       h * 3600
@@ -42,7 +66,7 @@ class Time
   end
 
   def self.__zone_utc__?(zone)
-    Regexp.new('\A(?:-00:?00|-00|UTC|Z|UT)\z', Regexp::IGNORECASE).match?(zone.to_s)
+    UTC_ZONE_RE.match?(zone.to_s)
   end
 
   def self.__year2__(y)
@@ -58,7 +82,7 @@ class Time
     f = Time.__parse_fields__(str.dup)
     if f.empty? || (f.keys - [:zone]).empty?
       # Digits that make no date (CRuby's parser reads them as fields out of range).
-      raise ArgumentError, "argument out of range" if str.match?(Regexp.new('\d'))
+      raise ArgumentError, "argument out of range" if str.match?(DIGIT_RE)
       raise ArgumentError, "no time information in #{str.inspect}"
     end
     Time.__make_time__(f, now || Time.now)
@@ -68,8 +92,8 @@ class Time
   # string reads as month-day-year), as CRuby's Date._parse does.
   def self.__parse_fields__(s)
     f = {}
-    s = s.gsub(/\b(#{DAYS.join("|")})[a-z]*\.?,?/i, " ")
-    if (m = /(?:\A|[^\d])(\d{8})T(\d{6})(?:[.,](\d+))?\s*(#{ZONE_RE})?/.match(s))
+    s = s.gsub(WEEKDAY_RE, " ")
+    if (m = COMPACT_RE.match(s))
       d, t = m[1], m[2]
       f.update(year: d[0, 4].to_i, mon: d[4, 2].to_i, mday: d[6, 2].to_i,
                hour: t[0, 2].to_i, min: t[2, 2].to_i, sec: t[4, 2].to_i)
@@ -77,40 +101,40 @@ class Time
       f[:zone] = m[4] if m[4]
       return f
     end
-    if (m = /(\d{1,2}):(\d\d?)(?::(\d\d?)(?:[.,](\d+))?)?\s*(?:([ap])\.?m\.?\b)?\s*(#{ZONE_RE})?/i.match(s))
+    if (m = CLOCK_RE.match(s))
       f[:hour] = Time.__ampm__(m[1].to_i, m[5])
       f[:min] = m[2].to_i
       f[:sec] = m[3].to_i if m[3]
       f[:usec] = Time.__usec__(m[4]) if m[4]
       f[:zone] = m[6] if m[6] && !MONTH_RE.match?(m[6])
       s = "#{m.pre_match} #{m.post_match}"
-    elsif (m = Regexp.new('\b(\d{1,2})\s*([ap])\.?m\.?\b', Regexp::IGNORECASE).match(s))
+    elsif (m = HOUR_AMPM_RE.match(s))
       f[:hour] = Time.__ampm__(m[1].to_i, m[2])
       s = "#{m.pre_match} #{m.post_match}"
     end
-    if (m = Regexp.new('([-+]?\d{2,})-(\d\d?)-(\d\d?)').match(s))
+    if (m = YMD_DASH_RE.match(s))
       y = m[1].to_i
       y = Time.__year2__(y) if m[1].size == 2
       f.update(year: y, mon: m[2].to_i, mday: m[3].to_i)
-    elsif (m = Regexp.new('\b(\d{4})/(\d\d?)/(\d\d?)\b').match(s))
+    elsif (m = YMD_SLASH_RE.match(s))
       f.update(year: m[1].to_i, mon: m[2].to_i, mday: m[3].to_i)
-    elsif (m = Regexp.new('\b(\d\d?)/(\d\d?)/(\d{2,4})\b').match(s))
+    elsif (m = DMY_SLASH_RE.match(s))
       y = m[3].to_i
       y = Time.__year2__(y) if m[3].size == 2
       f.update(year: y, mon: m[2].to_i, mday: m[1].to_i)
-    elsif (m = /\b(\d\d?)(?:st|nd|rd|th)?\s*-?\s*#{MONTH_RE}[\s,-]*(-?\d+)?/i.match(s))
+    elsif (m = DAY_MONTH_RE.match(s))
       f.update(mon: Time.__month__(m[2]), mday: m[1].to_i)
       f[:year] = Time.__year_text__(m[3]) if m[3]
-    elsif (m = /#{MONTH_RE}\s*(\d\d?)(?:st|nd|rd|th)?\b(?:[\s,]+(-?\d{3,}))?/i.match(s))
+    elsif (m = MONTH_DAY_RE.match(s))
       f.update(mon: Time.__month__(m[1]), mday: m[2].to_i)
       f[:year] = m[3].to_i if m[3]
-    elsif (m = /#{MONTH_RE}\s*(\d{4})\b/i.match(s))
+    elsif (m = MONTH_YEAR_RE.match(s))
       f.update(mon: Time.__month__(m[1]), year: m[2].to_i)
-    elsif (m = Regexp.new('\b(\d{4})\.(\d\d?)\.(\d\d?)\b').match(s))
+    elsif (m = YMD_DOT_RE.match(s))
       f.update(year: m[1].to_i, mon: m[2].to_i, mday: m[3].to_i)
-    elsif (m = Regexp.new('\b(\d\d?)/(\d\d?)\b').match(s))
+    elsif (m = MD_SLASH_RE.match(s))
       f.update(mon: m[1].to_i, mday: m[2].to_i)
-    elsif (m = Regexp.new('\A\s*(\d{4})(\d\d)(\d\d)\s*\z').match(s))
+    elsif (m = YMD_COMPACT_RE.match(s))
       f.update(year: m[1].to_i, mon: m[2].to_i, mday: m[3].to_i)
     end
     f

@@ -2,6 +2,22 @@
 # Schema, RFC 2822, HTTP dates) and Time's formatters for them. See time.rb for how fields make
 # a Time.
 class Time
+  # What each strptime directive reads (compiled once).
+  STRPTIME_FIELDS = {}
+  STRPTIME_FIELDS["Y"] = Regexp.new('\A[-+]?\d+')
+  %w(C y m d e H k I l M S).each { |d| STRPTIME_FIELDS[d] = Regexp.new('\A\s?\d{1,2}') }
+  STRPTIME_FIELDS["j"] = Regexp.new('\A\d{1,3}')
+  STRPTIME_FIELDS["L"] = STRPTIME_FIELDS["N"] = Regexp.new('\A\d+')
+  STRPTIME_FIELDS["s"] = Regexp.new('\A-?\d+')
+  STRPTIME_FIELDS["b"] = STRPTIME_FIELDS["h"] = STRPTIME_FIELDS["B"] = /\A#{MONTH_RE}/
+  STRPTIME_FIELDS["a"] = STRPTIME_FIELDS["A"] =
+    Regexp.new('\A(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*', Regexp::IGNORECASE)
+  STRPTIME_FIELDS["p"] = STRPTIME_FIELDS["P"] = Regexp.new('\A[ap]\.?m\.?', Regexp::IGNORECASE)
+  STRPTIME_FIELDS["z"] = STRPTIME_FIELDS["Z"] = Regexp.new('\A(?:[+-]\d\d(?::?\d\d(?::?\d\d)?)?|[A-Za-z]+)')
+  STRPTIME_FIELDS["%"] = Regexp.new('\A%')
+  STRPTIME_FIELDS["n"] = STRPTIME_FIELDS["t"] = Regexp.new('\A\s+')
+  private_constant :STRPTIME_FIELDS if respond_to?(:private_constant, true)
+
   # Reads str by format; a Hash of fields, or nil when str does not fit. What follows the last
   # directive is ignored, as CRuby's strptime ignores it.
   def self.__strptime_fields__(str, format)
@@ -27,21 +43,8 @@ class Time
       d = fmt[i + 1]
       i += 2
       rest = str[pos..-1] || ""
-      m =
-        case d
-        when "Y" then Regexp.new('\A[-+]?\d+').match(rest)
-        when "C", "y", "m", "d", "e", "H", "k", "I", "l", "M", "S" then Regexp.new('\A\s?\d{1,2}').match(rest)
-        when "j" then Regexp.new('\A\d{1,3}').match(rest)
-        when "L", "N" then Regexp.new('\A\d+').match(rest)
-        when "s" then Regexp.new('\A-?\d+').match(rest)
-        when "b", "h", "B" then /\A#{MONTH_RE}/.match(rest)
-        when "a", "A" then Regexp.new('\A(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*', Regexp::IGNORECASE).match(rest)
-        when "p", "P" then Regexp.new('\A[ap]\.?m\.?', Regexp::IGNORECASE).match(rest)
-        when "z", "Z" then Regexp.new('\A(?:[+-]\d\d(?::?\d\d(?::?\d\d)?)?|[A-Za-z]+)').match(rest)
-        when "%" then Regexp.new('\A%').match(rest)
-        when "n", "t" then Regexp.new('\A\s+').match(rest)
-        else return nil
-        end
+      re = STRPTIME_FIELDS[d] or return nil
+      m = re.match(rest)
       return nil unless m
       v = m[0]
       pos += v.size
