@@ -3,6 +3,7 @@
 # reopen, unlink (path becomes nil), close!/close(true), Tempfile.open's block (closes, returns the
 # value) and Tempfile.create (a File; the block form removes it). Expected values are CRuby 3.1's.
 require "tempfile"
+require "rbconfig"
 
 class StdlibTempfileTest < MnTest::Case
   def test_new_names_the_file_in_tmpdir
@@ -89,6 +90,18 @@ class StdlibTempfileTest < MnTest::Case
     assert_equal File, f.class
     f.close
     File.delete(f.path)
+  end
+
+  def test_files_not_unlinked_are_removed_at_exit
+    r, w = IO.pipe
+    code = 'require "tempfile"; t = Tempfile.new("atexit"); t.write("x"); t.flush; puts t.path; u = Tempfile.new("gone"); u.close!'
+    pid = Process.spawn(RbConfig.ruby, "-e", code, out: w)
+    w.close
+    path = r.read.chomp
+    r.close
+    assert Process.wait2(pid)[1].success?
+    assert path.include?("atexit"), path
+    refute File.exist?(path), "#{path} left behind"
   end
 
   def assert_match_(re, str)

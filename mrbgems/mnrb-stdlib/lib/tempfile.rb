@@ -5,11 +5,27 @@
 # delegation, every method of the File. Tempfile.open with a block closes the file after it and
 # returns the block's value; Tempfile.create gives a plain File, and with a block removes it after.
 #
-# mnrb has no finalizers, so a Tempfile that is never unlinked stays on disk (CRuby removes it
-# when the object is collected); close!, unlink or Tempfile.create's block form remove it.
+# CRuby removes a Tempfile's file when the object is collected, at the latest at exit. mnrb has
+# no finalizers: the files of Tempfiles not unlinked are removed at exit (by the process that
+# made them), and until then stay on disk even when the object is gone.
 require "tmpdir"
 
 class Tempfile
+  LIVE = {}   # path => pid of the process that made it, until unlinked
+
+  def self.__remove_live__
+    LIVE.each do |path, pid|
+      next unless pid == Process.pid
+      begin
+        File.delete(path)
+      rescue SystemCallError
+        nil
+      end
+    end
+    LIVE.clear
+  end
+  at_exit { Tempfile.__remove_live__ }
+
   def self.__create_file__(basename, tmpdir, mode, perm)
     prefix, suffix = basename.is_a?(Array) ? [basename[0].to_s, basename[1].to_s] : [basename.to_s, ""]
     dir = tmpdir || Dir.tmpdir
@@ -49,6 +65,7 @@ class Tempfile
 
   def initialize(basename = "", tmpdir = nil, mode: 0, **_options)
     @path, @tmpfile = Tempfile.__create_file__(basename, tmpdir, mode, 0600)
+    LIVE[@path] = Process.pid
     @mode = mode
     @unlinked = false
   end
@@ -80,6 +97,7 @@ class Tempfile
     rescue Errno::ENOENT
       nil
     end
+    LIVE.delete(@path)
     @unlinked = true
   end
   alias delete unlink
