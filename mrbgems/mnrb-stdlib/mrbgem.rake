@@ -20,5 +20,11 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   MNRBFeatures.compile(spec, "mnrb_stdlib",
                        "timeout" => %w(timeout), "stringio" => %w(stringio),
                        "benchmark" => %w(benchmark), "pp" => %w(pp), "json" => %w(json),
-                       "tmpdir" => %w(tmpdir))
+                       "tmpdir" => %w(tmpdir),
+                       "base64" => %w(base64), "shellwords" => %w(shellwords),
+                       "singleton" => %w(singleton), "forwardable" => %w(forwardable),
+                       "securerandom" => %w(securerandom), "ostruct" => %w(ostruct),
+                       "time" => %w(time time_formats), "logger" => %w(logger),
+                       "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3),
+                       "optparse" => %w(optparse_switch optparse), "erb" => %w(erb))
 end

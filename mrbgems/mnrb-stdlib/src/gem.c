@@ -8,6 +8,11 @@ void mnrb_stdlib_etc_init(mrb_state *mrb);
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
+/* Ruby-written libraries scripts require (issue 19). */
+extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_stdlib_singleton[],
+  mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[], mnrb_stdlib_time[],
+  mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[],
+  mnrb_stdlib_optparse[], mnrb_stdlib_erb[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -16,6 +21,19 @@ static const mnrb_feature features[] = {
   { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
   { "json", "json.rb", NULL, mnrb_stdlib_json },
   { "tmpdir", "tmpdir.rb", NULL, mnrb_stdlib_tmpdir },
+  { "base64", "base64.rb", NULL, mnrb_stdlib_base64 },
+  { "shellwords", "shellwords.rb", NULL, mnrb_stdlib_shellwords },
+  { "singleton", "singleton.rb", NULL, mnrb_stdlib_singleton },
+  { "forwardable", "forwardable.rb", NULL, mnrb_stdlib_forwardable },
+  { "securerandom", "securerandom.rb", NULL, mnrb_stdlib_securerandom },
+  { "ostruct", "ostruct.rb", NULL, mnrb_stdlib_ostruct },
+  { "time", "time.rb", NULL, mnrb_stdlib_time },
+  { "logger", "logger.rb", NULL, mnrb_stdlib_logger },
+  { "fileutils", "fileutils.rb", NULL, mnrb_stdlib_fileutils },
+  { "tempfile", "tempfile.rb", NULL, mnrb_stdlib_tempfile },
+  { "open3", "open3.rb", NULL, mnrb_stdlib_open3 },
+  { "optparse", "optparse.rb", NULL, mnrb_stdlib_optparse },
+  { "erb", "erb.rb", NULL, mnrb_stdlib_erb },
 };
 
 void
