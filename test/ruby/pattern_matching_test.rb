@@ -269,6 +269,20 @@ class PatternMatchingTest < MnTest::Case
     assert_equal 2, n
   end
 
+  def syntax_error(code)
+    e = assert_raise(SyntaxError) { eval(code) }
+    e.message
+  end
+
+  def test_syntax_errors_as_cruby
+    assert_include syntax_error("case 1; in [a, a] then 1; end"), "duplicated variable name"
+    assert_include syntax_error("case 1; in a | 1 then 1; end"), "illegal variable in alternative pattern (a)"
+    assert_include syntax_error("case 1; in [*r] | [1] then 1; end"), "illegal variable in alternative pattern (r)"
+    assert_include syntax_error("case 1; in {k:} | 2 then 1; end"), "illegal variable in alternative pattern (k)"
+    assert_include syntax_error("case 1; in ^undefined_here then 1; end"), "undefined_here: no such local variable"
+    assert_equal :ok, eval("case [1, 1]; in [_a, _a] | [_b] then :ok; end")
+  end
+
   def test_bindings_inside_blocks_reach_outer_locals
     res = nil
     [[1, 2]].each { |v| case v; in [a, b] then res = a + b end }
