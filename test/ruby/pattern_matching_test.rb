@@ -162,6 +162,15 @@ class PatternMatchingTest < MnTest::Case
     assert_equal [[:a, :b], nil, [:a], nil, nil], r.asked
   end
 
+  def test_a_case_value_is_deconstructed_once
+    r = Recorder.new({}, [1])
+    assert_equal :second, (case r; in [2] then :first; in [3] | [1] then :second; end)
+    assert_equal [:deconstruct], r.asked
+    inner = Recorder.new({}, [1])
+    assert_equal :n, (case [inner]; in [[2]] then :m; in [[1]] then :n; end)
+    assert_equal [:deconstruct, :deconstruct], inner.asked
+  end
+
   def test_deconstruct_must_return_array_or_hash
     e = assert_raise(TypeError) { case Recorder.new({}, 1); in [a] then a end }
     assert_equal "deconstruct must return Array", e.message
