@@ -1,8 +1,10 @@
 # Limits of the compiler that real programs hit (patches/mruby/0021-codegen-limits.patch): a file
 # with thousands of methods and a conditional after them, and a method of thousands of lines with
-# conditionals in it, compile and run (mnrb's jumps are 16-bit; a chain of pending jumps used to
-# need an offset back to the start of the code). Line numbers past 65,535 are right in
-# backtraces, __LINE__ and eval's line argument.
+# conditionals in it, compile and run (mruby's jumps are 16-bit; a chain of pending jumps used to
+# need an offset back to the start of the code); so do `if`, `while`, `begin/rescue/ensure`,
+# blocks, `break`/`next`/`redo` and optional arguments around bodies of more than 32 KB of
+# bytecode (long jumps). Line numbers past 65,535 are right in backtraces, __LINE__ and eval's
+# line argument.
 
 require "tmpdir"
 
@@ -50,6 +52,49 @@ class CodegenLimitsTest < MnTest::Case
           "r = case v1 when 1 then :one when 5951 then :match else :other end\n" \
           "r2 = begin; raise 'x' if v2; rescue => e; e.message; end\n[r, r2, v1 && v2 ? :and : :no]\n"
     assert_equal [:match, "x", :and], eval(src)
+  end
+
+  # 6,000 statements compile to more than 32 KB of bytecode.
+  def long_body(var = "x") = (1..6000).map { |k| "  #{var} = #{var} + #{k}\n" }.join
+
+  def test_if_and_while_around_more_than_32_kb
+    src = "x = 0\nif [].empty?\n#{long_body}else\n  x = -1\nend\ny = x\n" \
+          "i = 0\nwhile i < 3\n  i += 1\n  next if i == 2\n#{long_body}  break if x > 10**9\nend\n[y, x, i]"
+    y = 6000 * 6001 / 2
+    assert_equal [y, 3 * y, 3], eval(src)
+    out, status, err = run_file("p(begin\n#{src}\nend)\n")
+    assert_equal [0, "#{[y, 3 * y, 3].inspect}\n", ""], [status, out, err]
+  end
+
+  def test_rescue_ensure_blocks_redo_and_optional_arguments_around_more_than_32_kb
+    src = <<~RUBY
+      def cl_long(a, b = a + 1, c = b * 2)
+        x = 0
+        r = begin
+          raise "boom" if a
+      #{long_body}
+        rescue => e
+          e.message
+        ensure
+          x += 1
+        end
+        tries = 0
+        v = [a].map do |q|
+          x = q.to_i
+          tries += 1
+      #{long_body}
+          redo if tries < 2
+          x
+        end
+        y = nil
+        z = y.nil? && !y ? (x > 5 ? :big : :small) : :never
+        [r, x, b, c, tries, v, z, y&.size]
+      end
+      cl_long(1)
+    RUBY
+    s = 1 + 6000 * 6001 / 2
+    assert_equal ["boom", s, 2, 4, 2, [s], :big, nil], eval(src)
+    assert_equal [5, 10], cl_long(nil, 5).values_at(2, 3)
   end
 
   def test_backtrace_line_past_65535_in_a_file
