@@ -219,16 +219,16 @@ class PatternMatchingTest < MnTest::Case
     assert_equal "1: 1 does not respond to #deconstruct_keys", lone_error(NoMatchingPatternError) { 1 => { a: } }
     assert_equal "[1, 2, 3]: [1, 2, 3] does not match to find pattern",
                  lone_error(NoMatchingPatternError) { [1, 2, 3] => [*, 5, *] }
-    assert_equal "{:a=>1, :b=>2}: rest of {:b=>2} is not empty",
+    assert_equal "#{{ a: 1, b: 2 }.inspect}: rest of #{{ b: 2 }.inspect} is not empty",   # Hash#inspect: 3.4's form on 3.4
                  lone_error(NoMatchingPatternError) { { a: 1, b: 2 } => { a: 1, **nil } }
-    assert_equal "{:a=>1}: {:a=>1} is not empty", lone_error(NoMatchingPatternError) { { a: 1 } => {} }
+    assert_equal "#{{ a: 1 }.inspect}: #{{ a: 1 }.inspect} is not empty", lone_error(NoMatchingPatternError) { { a: 1 } => {} }
     x = 5
     assert_equal "6: 5 === 6 does not return true", lone_error(NoMatchingPatternError) { 6 => ^x }
   end
 
   def test_missing_key_raises_no_matching_pattern_key_error
     e = assert_raise(NoMatchingPatternKeyError) { { a: 1 } => { b: } }
-    assert_equal "{:a=>1}: key not found: :b", e.message
+    assert_equal "#{{ a: 1 }.inspect}: key not found: :b", e.message
     assert_equal :b, e.key
     assert_equal({ a: 1 }, e.matchee)
     assert_kind_of NoMatchingPatternError, e
