@@ -13,6 +13,8 @@
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
  *   XREF i         xrefs[i]: a Ractor::Port or a shareable Proc, by reference (xref.c)
+ *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
+ *                  so they are neither numbered nor REFed)
  * Objects get their numbers in the order they are first met, on both sides: the receiver registers
  * an object as soon as it is allocated, before its contents, so a REF to an object still being
  * filled (a cycle) finds it. Frozen objects are frozen once filled.
@@ -41,6 +43,7 @@ enum {
   T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR, T_TIME,
   T_BIGINT,
   T_XREF,
+  T_RATIONAL, T_COMPLEX,
 };
 enum { F_FROZEN = 1, F_DEFAULT = 2 };
 enum { MAX_DEPTH = 3000 };   /* nesting; deeper graphs raise instead of overflowing a C stack */
@@ -312,6 +315,14 @@ static void write_value(mrb_state *mrb, writer *w, mrb_value v) {
     put_bytes(mrb, w->m, name, (size_t)len);
   }
   else if (mrb_immediate_p(v)) cannot_copy(mrb, v);
+  else if (mrb_type(v) == MRB_TT_RATIONAL || mrb_type(v) == MRB_TT_COMPLEX) {
+    /* immutable numbers (their C structs are private to their gems): the two parts, rebuilt by
+     * Kernel#Rational / #Complex on the other side */
+    mrb_bool rat = mrb_type(v) == MRB_TT_RATIONAL;
+    put_u8(mrb, w->m, rat ? T_RATIONAL : T_COMPLEX);
+    write_value(mrb, w, mrb_funcall_id(mrb, v, rat ? MRB_SYM(numerator) : MRB_SYM(real), 0));
+    write_value(mrb, w, mrb_funcall_id(mrb, v, rat ? MRB_SYM(denominator) : MRB_SYM(imaginary), 0));
+  }
   else write_object(mrb, w, v);
 }
 
@@ -563,6 +574,14 @@ static mrb_value read_value(mrb_state *mrb, reader *r) {
     return time;
   }
   case T_XREF: return mnrb_xref_in(mrb, r->m, get_u32(mrb, r));
+  case T_RATIONAL:
+  case T_COMPLEX: {
+    mrb_value parts[2];
+    parts[0] = read_value(mrb, r);
+    parts[1] = read_value(mrb, r);
+    mrb_value kernel = mrb_obj_value(mrb->kernel_module);
+    return mrb_funcall_argv(mrb, kernel, tag == T_RATIONAL ? MRB_SYM(Rational) : MRB_SYM(Complex), 2, parts);
+  }
   case T_RACTOR: {
     uint32_t i = get_u32(mrb, r);
     if (i >= r->m->nrefs) truncated(mrb);
@@ -623,6 +642,7 @@ static int walk_pair(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
 /* Visits v's graph; freezing it (make_shareable) or checking it is frozen (shareable?). */
 static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v) || mrb_bigint_p(v)) return;
+  if (mrb_type(v) == MRB_TT_RATIONAL || mrb_type(v) == MRB_TT_COMPLEX) return;   /* immutable numbers */
   switch (mrb_type(v)) {
   case MRB_TT_CLASS: case MRB_TT_MODULE: return;
   case MRB_TT_DATA: if (mnrb_ractor_unwrap(mrb, v) || mnrb_xref_shareable_p(mrb, v)) return; break;
