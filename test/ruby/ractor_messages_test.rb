@@ -1,5 +1,5 @@
-# What crosses between ractors: Rational and Complex, exceptions with their backtraces, and
-# Ractor.select over any number of sources.
+# What crosses between ractors: Rational and Complex, exceptions with their backtraces, deeply
+# nested graphs, and Ractor.select over any number of sources.
 
 class RactorMessagesTest < MnTest::Case
   Deep = Struct.new(:inner)
@@ -52,6 +52,60 @@ class RactorMessagesTest < MnTest::Case
     assert_equal [ArgumentError, "sent"], [klass, message]
     # CRuby 3.1 sends it with an empty backtrace; newer ones (and mnrb) keep it
     assert_equal e.backtrace, bt unless RUBY_VERSION < "3.2"
+  end
+
+  def nested(depth)
+    d = []
+    depth.times { d = [d] }
+    d
+  end
+
+  def depth_of(d)
+    n = 0
+    n += 1 while (d = d.first)
+    n
+  end
+
+  def test_a_deeply_nested_message_is_copied
+    r = Ractor.new(nested(10_000)) { |d| n = 0; n += 1 while (d = d.first); n }
+    assert_equal 10_000, result(r)
+  end
+
+  def test_a_deeply_nested_value_comes_back
+    r = Ractor.new { d = []; 10_000.times { d = [d] }; d }
+    assert_equal 10_000, depth_of(result(r))
+  end
+
+  def test_a_deeply_nested_message_through_send_and_receive
+    r = Ractor.new { d = receive; n = 0; n += 1 while (d = d.first); n }
+    r << nested(10_000)
+    assert_equal 10_000, result(r)
+  end
+
+  def test_deep_hashes_and_structs
+    s = Deep
+    h = {}
+    x = h
+    5_000.times { y = {}; x[:k] = s.new(y); x = y }
+    r = Ractor.new(h) { |m| n = 0; while (m = m[:k]); m = m.inner; n += 1; end; n }
+    assert_equal 5_000, result(r)
+  end
+
+  class Node
+    attr_accessor :i, :nx
+  end
+
+  def test_a_deep_graph_keeps_its_ivars_and_cycles
+    root = Node.new
+    d = root
+    10_000.times { |i| n = Node.new; n.i = "s#{i}"; d.nx = [n]; d = n }
+    d.nx = [root]
+    r = Ractor.new(root) do |x|
+      cur = x
+      ivs = 10_000.times.map { cur = cur.nx.first; cur.i }
+      [cur.nx.first.equal?(x), ivs.first, ivs.last, ivs.uniq.size]
+    end
+    assert_equal [true, "s0", "s9999", 10_000], result(r)
   end
 
   def test_select_over_many_ractors
