@@ -71,4 +71,24 @@ class RactorForkTest < MnTest::Case
     r << :end
     assert_equal :end, r.value
   end
+
+  def test_busy_and_waited_on_ractors_at_the_fork
+    busy = Ractor.new { spin = Thread.new { loop { } }; Ractor.receive; spin.kill; :stopped }
+    r = Ractor.new { Ractor.receive }
+    port = Ractor::Port.new
+    t = Thread.new { r.value }               # waiters of the parent's threads, gone in the child
+    q = Thread.new { port.receive }
+    Thread.pass until t.status == "sleep" && q.status == "sleep"
+    out = in_child do |o|
+      o.puts [busy.value, r.value, Ractor.count, Thread.list.size].inspect
+      port << 9
+      o.puts port.receive
+    end
+    assert_equal "[nil, nil, 1, 1]\n9\n", out
+    r << :go
+    port << 1
+    assert_equal [:go, 1], [t.value, q.value]
+    busy << :stop
+    assert_equal :stopped, busy.value
+  end
 end

@@ -55,4 +55,13 @@ class RactorValueTest < MnTest::Case
     e = assert_raise(Ractor::ClosedError) { r.take }
     assert_equal "The outgoing-port is already closed", e.message
   end
+
+  def test_a_yield_reaches_a_taker_beside_a_thread_waiting_for_the_value
+    mnrb_only   # no CRuby has both the 3.x take and 4.0's value
+    r = Ractor.new { Ractor.yield 1; :end }
+    t = Thread.new { r.value }
+    Thread.pass until t.status == "sleep"
+    assert_equal 1, r.take                 # the offer wakes every taker, not only the value waiter
+    assert_equal :end, t.value
+  end
 end

@@ -180,8 +180,9 @@ static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
     mnrb_msg_free(w.msg);
     raise_closed(mrb, "outgoing");
   }
-  mnrb_rwaiter *taker = mnrb_rwaitq_shift(&r->takers);
-  if (taker) mnrb_rwaiter_wake(taker);
+  /* every taker: one that waits in #value / #join, or a select that takes elsewhere, would not take
+   * the offer, and the other takers would sleep on beside it */
+  mnrb_rwaitq_wake_all(&r->takers);
   for (;;) {
     mnrb_rwait_begin(&r->yielders, &w);
     pthread_mutex_unlock(&r->lock);
@@ -296,8 +297,7 @@ static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_re
 /* Offers the yield value again (lock of me held): a taker that came meanwhile is woken. */
 static void offer_yield(mnrb_ractor_rec *me, mnrb_rwaiter *yw) {
   mnrb_rwait_begin(&me->yielders, yw);
-  mnrb_rwaiter *taker = mnrb_rwaitq_shift(&me->takers);
-  if (taker) mnrb_rwaiter_wake(taker);
+  mnrb_rwaitq_wake_all(&me->takers);          /* every taker, as Ractor.yield */
 }
 
 /* Ractor.select(*ractors, yield_value:, move:): [ractor, taken value], [:receive, message] for the
