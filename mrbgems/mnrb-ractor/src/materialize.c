@@ -31,6 +31,8 @@ enum { R_ELEMS, R_DEFAULT, R_IVARS_START, R_IVARS, R_DONE };
 
 typedef struct rframe {
   mrb_value obj;               /* in objs (a Range: nil until both ends are read) */
+  mrb_value first;             /* a Hash's key, a Range's first end: waiting for the second value
+                                  (in `pending` too unless immediate) */
   uint32_t i, n;               /* R_ELEMS: children read, children due */
   uint32_t slot;               /* a Range: its number in objs */
   mrb_sym ivname;              /* R_IVARS: the instance variable whose value is read next */
@@ -126,7 +128,7 @@ static void push(mrb_state *mrb, reader *r, mrb_value obj, uint8_t tag, uint8_t 
   size_t need = (r->depth + 1) * sizeof(rframe);
   if (!mrb_nil_p(r->stack) && (size_t)RSTRING_LEN(r->stack) < need) mrb_str_resize(mrb, r->stack, (mrb_int)(need * 2));
   r->depth++;
-  *top(r) = (rframe){ obj, 0, n, 0, 0, tag, flags, n ? R_ELEMS : after, after };
+  *top(r) = (rframe){ obj, mrb_nil_value(), 0, n, 0, 0, tag, flags, n ? R_ELEMS : after, after };
 }
 
 /* A String or plain object, its contents read: with instance variables, a frame reads them; without
@@ -285,14 +287,16 @@ static void accept(mrb_state *mrb, reader *r, rframe *f, mrb_value v) {
     switch (f->tag) {
     case T_ARY: mrb_ary_push(mrb, obj, v); break;
     case T_HASH:
-      if (f->i % 2 == 0) pend(mrb, r, v);
-      else mrb_hash_set(mrb, obj, mrb_ary_pop(mrb, r->pending), v);
+      if (f->i % 2 == 0) { f->first = v; if (!mrb_immediate_p(v)) pend(mrb, r, v); break; }
+      mrb_hash_set(mrb, obj, f->first, v);
+      if (!mrb_immediate_p(f->first)) mrb_ary_pop(mrb, r->pending);
       break;
     case T_STRUCT: mrb_funcall_id(mrb, obj, MRB_OPSYM(aset), 2, mrb_int_value(mrb, f->i), v); break;
     case T_EXC: if (!mrb_nil_p(v)) mrb_funcall_id(mrb, obj, MRB_SYM(set_backtrace), 1, v); break;
     case T_RANGE:
-      if (f->i == 0) { pend(mrb, r, v); break; }
-      f->obj = mrb_range_new(mrb, mrb_ary_pop(mrb, r->pending), v, (f->flags & 2) != 0);
+      if (f->i == 0) { f->first = v; if (!mrb_immediate_p(v)) pend(mrb, r, v); break; }
+      f->obj = mrb_range_new(mrb, f->first, v, (f->flags & 2) != 0);
+      if (!mrb_immediate_p(f->first)) mrb_ary_pop(mrb, r->pending);
       mrb_ary_set(mrb, r->objs, f->slot, f->obj);
       break;
     default: truncated(mrb);

@@ -194,9 +194,15 @@ static void push_ivars(mrb_state *mrb, writer *w, mrb_value v) {
   else push_frame(mrb, w, v, W_IVARS_START, W_DONE, mrb_nil_value(), 0);
 }
 
+/* A hash's pairs into an array made with room for them: stored directly (no allocation, so no GC
+ * step, while the hash is walked; the write barrier is taken once after). */
 static int hash_cb(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
-  mrb_ary_push(mrb, *(mrb_value *)p, k);
-  mrb_ary_push(mrb, *(mrb_value *)p, v);
+  struct RArray *a = mrb_ary_ptr(*(mrb_value *)p);
+  mrb_int n = ARY_LEN(a);
+  if (n + 2 > ARY_CAPA(a)) return 1;
+  ARY_PTR(a)[n] = k;
+  ARY_PTR(a)[n + 1] = v;
+  ARY_SET_LEN(a, n + 2);
   return 0;
 }
 
@@ -306,6 +312,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, flags);
     mrb_value list = mrb_ary_new_capa(mrb, 2 * mrb_hash_size(mrb, v) + 1);   /* k, v, ..., default */
     mrb_hash_foreach(mrb, mrb_hash_ptr(v), hash_cb, &list);
+    mrb_write_barrier(mrb, mrb_basic_ptr(list));
     put_u32(mrb, w->m, (uint32_t)(RARRAY_LEN(list) / 2));
     if (flags & F_DEFAULT) mrb_ary_push(mrb, list, mrb_iv_get(mrb, v, MRB_SYM(ifnone)));
     push_frame(mrb, w, v, W_LIST, W_IVARS_START, list, 0);
