@@ -1,9 +1,26 @@
 # Ractor.new's argument handling; everything else is in C (src/ractor.c).
 class Ractor
-  def self.new(*args, name: nil, &block)
+  # CRuby's signature: the arguments are always copied (there is no move: for them).
+  def self.new(*args, name: nil, **unknown, &block)
+    unless unknown.empty?
+      keys = unknown.keys.map(&:inspect).join(", ")
+      raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{keys}"
+    end
     raise ArgumentError, "must be called with a block" unless block
     __create(name, args, &block)
   end
+
+  # The block of Ractor.new runs with self = the new ractor, so `receive` there is this: it takes from
+  # the current ractor's default port, whatever the receiver (private, as in CRuby).
+  def receive
+    Ractor.receive
+  end
+  alias recv receive
+
+  def receive_if(&block)
+    Ractor.receive_if(&block)
+  end
+  private :receive, :recv, :receive_if
 end
 
 module MNRB

@@ -114,6 +114,8 @@ static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return m
 /* ---- records and the registry (registry.c) ---- */
 void mnrb_ractor_incref(mnrb_ractor_rec *r);
 void mnrb_ractor_decref(mnrb_ractor_rec *r);
+/* The current ractor's record (and, first thing in a forked child, the end of the ractors that did
+ * not survive the fork: registry.c). */
 mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb);
 /* The Ractor object for r in mrb (one per record and state). */
 mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
@@ -182,6 +184,8 @@ mrb_bool mnrb_port_deliver(mnrb_port *p, mnrb_msg *m);
 void mnrb_ports_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted);
 void mnrb_monitors_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted);
 void mnrb_port_init(mrb_state *mrb, struct RClass *ractor_class);
+/* In a forked child, r's ports lose their (gone) waiters; those of a ractor that did not survive close. */
+void mnrb_ports_after_fork(mnrb_ractor_rec *r, mrb_bool survivor);
 /* For Ractor.select over ports (ractor.c): */
 mnrb_ractor_rec *mnrb_port_owner(mnrb_port *p);
 mnrb_msg *mnrb_port_try_take(mnrb_port *p, mrb_bool *closed);

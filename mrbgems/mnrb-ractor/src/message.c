@@ -13,9 +13,11 @@
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
  *   XREF i         xrefs[i]: a Ractor::Port or a shareable Proc, by reference (xref.c)
- * Objects get their numbers in the order they are first met, on both sides: the receiver registers
- * an object as soon as it is allocated, before its contents, so a REF to an object still being
- * filled (a cycle) finds it. Frozen objects are frozen once filled.
+ *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
+ *                  so they are neither numbered nor REFed)
+ * Objects get their numbers in the order they are first met, on both sides (materialize.c reads).
+ * Neither side recurses: each keeps an explicit stack of the containers in progress, so a graph
+ * nests as deeply as memory allows (10,000 levels of arrays, as CRuby), whatever the C stack.
  *
  * Where mnrb differs from CRuby: shareable objects (deeply frozen) are copied too, so identity
  * differs across ractors (a frozen String sent twice arrives as two equal objects); classes and
@@ -36,14 +38,8 @@
 #include <mruby/variable.h>
 #include <mruby/internal.h>   /* mruby 3.3: backtraces, irep dumps, env and inspect helpers */
 
-enum {
-  T_NIL, T_TRUE, T_FALSE, T_INT, T_FLOAT, T_SYM, T_REF,
-  T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR, T_TIME,
-  T_BIGINT,
-  T_XREF,
-};
-enum { F_FROZEN = 1, F_DEFAULT = 2 };
-enum { MAX_DEPTH = 3000 };   /* nesting; deeper graphs raise instead of overflowing a C stack */
+#include "message_format.h"
+enum { MAX_DEPTH = 3000 };   /* Ractor.shareable? / make_shareable nesting (they recurse) */
 
 /* ---------------- buffers ---------------- */
 
@@ -115,9 +111,51 @@ static void seen_add(mrb_state *mrb, seen *s, const void *p) {
   s->vals[i] = (uint32_t)s->n++;
 }
 
-typedef struct writer { mnrb_msg *m; seen seen; int depth; } writer;
+/* A container being written. Its children are written one by one by the loop of write_graph, not
+ * by recursion, so a graph may nest as deeply as memory allows (CRuby copies 10,000 levels), not
+ * as deeply as a thread's C stack. The bytes are those of a pre-order walk all the same. */
+enum { W_ELEMS, W_LIST, W_IVARS_START, W_IVARS, W_DONE };
+typedef struct wframe {
+  mrb_value obj;               /* reachable from the message's root */
+  mrb_value list;              /* W_LIST / W_IVARS: the children to come (rooted in writer.keep) */
+  uint32_t i, n;               /* next child; W_ELEMS: elements written in the header's count */
+  uint8_t stage, after;        /* after W_ELEMS / W_LIST: W_IVARS_START or W_DONE */
+} wframe;
+
+typedef struct writer {
+  mnrb_msg *m;
+  seen seen;
+  wframe *stack;               /* `small`, then malloc'd: freed by copy_out_graph whatever happens */
+  wframe small[16];
+  size_t depth, capa;
+  mrb_value keep;              /* roots the snapshots (hash pairs, backtraces, ivars): made at the
+                                  first one, when the arena mark `ai` moves above it */
+  int ai;
+} writer;
+
+static void keep(mrb_state *mrb, writer *w, mrb_value v) {
+  if (mrb_nil_p(w->keep)) {
+    w->keep = mrb_ary_new(mrb);
+    w->ai = mrb_gc_arena_save(mrb);
+  }
+  mrb_ary_push(mrb, w->keep, v);
+}
 
 static void write_value(mrb_state *mrb, writer *w, mrb_value v);
+
+static void push_frame(mrb_state *mrb, writer *w, mrb_value obj, uint8_t stage, uint8_t after,
+                       mrb_value list, uint32_t n) {
+  if (w->depth == w->capa) {
+    size_t capa = w->capa * 2;
+    wframe *st = w->stack == w->small ? malloc(capa * sizeof *st) : realloc(w->stack, capa * sizeof *st);
+    if (!st) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+    if (w->stack == w->small) memcpy(st, w->small, sizeof w->small);
+    w->stack = st;
+    w->capa = capa;
+  }
+  if (!mrb_nil_p(list)) keep(mrb, w, list);
+  w->stack[w->depth++] = (wframe){ obj, list, 0, n, stage, after };
+}
 
 static void write_class(mrb_state *mrb, writer *w, struct RClass *c, struct RClass *builtin) {
   if (c == builtin) { put_u32(mrb, w->m, 0); return; }
@@ -127,32 +165,90 @@ static void write_class(mrb_state *mrb, writer *w, struct RClass *c, struct RCla
   put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
 }
 
-typedef struct ivar_walk { writer *w; uint32_t n; mrb_bool counting; } ivar_walk;
-
 static int ivar_cb(mrb_state *mrb, mrb_sym sym, mrb_value v, void *p) {
-  ivar_walk *iw = p;
   mrb_int len;
   const char *name = mrb_sym_name_len(mrb, sym, &len);
   if (len < 2 || name[0] != '@') return 0;     /* mruby's hidden ivars belong to the type */
-  if (iw->counting) { iw->n++; return 0; }
-  put_bytes(mrb, iw->w->m, name, (size_t)len);
-  write_value(mrb, iw->w, v);
+  mrb_ary_push(mrb, *(mrb_value *)p, mrb_symbol_value(sym));
+  mrb_ary_push(mrb, *(mrb_value *)p, v);
   return 0;
 }
 
-static void write_ivars(mrb_state *mrb, writer *w, mrb_value obj) {
-  ivar_walk iw = { w, 0, TRUE };
-  mrb_iv_foreach(mrb, obj, ivar_cb, &iw);
-  put_u32(mrb, w->m, iw.n);
-  iw.counting = FALSE;
-  if (iw.n) mrb_iv_foreach(mrb, obj, ivar_cb, &iw);
+static int ivar_count_cb(mrb_state *mrb, mrb_sym sym, mrb_value v, void *p) {
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, sym, &len);
+  if (len >= 2 && name[0] == '@') ++*(uint32_t *)p;
+  return 0;
 }
 
+static uint32_t ivar_count(mrb_state *mrb, mrb_value obj) {
+  uint32_t n = 0;
+  mrb_iv_foreach(mrb, obj, ivar_count_cb, &n);
+  return n;
+}
+
+/* A String or plain object: a frame only if it has instance variables to write (the common string
+ * message allocates nothing here). */
+static void push_ivars(mrb_state *mrb, writer *w, mrb_value v) {
+  if (ivar_count(mrb, v) == 0) put_u32(mrb, w->m, 0);
+  else push_frame(mrb, w, v, W_IVARS_START, W_DONE, mrb_nil_value(), 0);
+}
+
+/* A hash's pairs into an array made with room for them: stored directly (no allocation, so no GC
+ * step, while the hash is walked; the write barrier is taken once after). */
 static int hash_cb(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
-  writer *w = p;
-  write_value(mrb, w, k);
-  write_value(mrb, w, v);
+  struct RArray *a = mrb_ary_ptr(*(mrb_value *)p);
+  mrb_int n = ARY_LEN(a);
+  if (n + 2 > ARY_CAPA(a)) return 1;
+  ARY_PTR(a)[n] = k;
+  ARY_PTR(a)[n + 1] = v;
+  ARY_SET_LEN(a, n + 2);
   return 0;
+}
+
+/* The next child of f to write (after whatever bytes precede it: the ivar count, an ivar's name),
+ * or FALSE once f is complete. */
+static mrb_bool next_child(mrb_state *mrb, writer *w, wframe *f, mrb_value *child) {
+  for (;;) {
+    switch (f->stage) {
+    case W_ELEMS:
+      if (f->i < f->n) {
+        *child = f->i < RARRAY_LEN(f->obj) ? RARRAY_PTR(f->obj)[f->i] : mrb_nil_value();
+        f->i++;
+        return TRUE;
+      }
+      f->stage = f->after;
+      break;
+    case W_LIST:
+      if (f->i < RARRAY_LEN(f->list)) { *child = RARRAY_PTR(f->list)[f->i++]; return TRUE; }
+      f->stage = f->after;
+      break;
+    case W_IVARS_START: {
+      if (ivar_count(mrb, f->obj) == 0) { put_u32(mrb, w->m, 0); f->stage = W_DONE; break; }
+      mrb_value list = mrb_ary_new(mrb);
+      keep(mrb, w, list);
+      mrb_iv_foreach(mrb, f->obj, ivar_cb, &list);
+      f->list = list;
+      f->i = 0;
+      put_u32(mrb, w->m, (uint32_t)(RARRAY_LEN(list) / 2));
+      f->stage = W_IVARS;
+      break;
+    }
+    case W_IVARS:
+      if (f->i + 1 < (uint32_t)RARRAY_LEN(f->list)) {
+        mrb_int len;
+        const char *name = mrb_sym_name_len(mrb, mrb_symbol(RARRAY_PTR(f->list)[f->i]), &len);
+        put_bytes(mrb, w->m, name, (size_t)len);
+        *child = RARRAY_PTR(f->list)[f->i + 1];
+        f->i += 2;
+        return TRUE;
+      }
+      f->stage = W_DONE;
+      break;
+    default:
+      return FALSE;
+    }
+  }
 }
 
 /* An object whose type keeps its state in hidden ivars (Method, UnboundMethod) is not plain data. */
@@ -173,6 +269,7 @@ static void cannot_copy(mrb_state *mrb, mrb_value v) {
   mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", mrb_obj_class(mrb, v));
 }
 
+/* Writes v's header; a container's children follow (its frame is pushed). */
 static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   struct RBasic *b = mrb_basic_ptr(v);
   uint32_t ref = seen_find(&w->seen, b);
@@ -182,9 +279,10 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_u32(mrb, w->m, ref);
     return;
   }
-  if (++w->depth > MAX_DEPTH) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: the object graph is nested too deeply");
   uint8_t flags = MRB_FROZEN_P(b) ? F_FROZEN : 0;
   struct RClass *c = mrb_obj_class(mrb, v);
+  mrb_value none = mrb_nil_value();
+  (void)none;
   switch (mrb_type(v)) {
   case MRB_TT_STRING:
     seen_add(mrb, &w->seen, b);
@@ -192,43 +290,42 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     write_class(mrb, w, c, mrb->string_class);
     put_u8(mrb, w->m, flags);
     put_bytes(mrb, w->m, RSTRING_PTR(v), RSTRING_LEN(v));
-    break;
+    push_ivars(mrb, w, v);
+    return;
   case MRB_TT_ARRAY:
+  case MRB_TT_STRUCT: {
+    mrb_bool ary = mrb_type(v) == MRB_TT_ARRAY;
     seen_add(mrb, &w->seen, b);
-    put_u8(mrb, w->m, T_ARY);
-    write_class(mrb, w, c, mrb->array_class);
+    put_u8(mrb, w->m, ary ? T_ARY : T_STRUCT);
+    write_class(mrb, w, c, ary ? mrb->array_class : NULL);
     put_u8(mrb, w->m, flags);
     put_u32(mrb, w->m, (uint32_t)RARRAY_LEN(v));
-    for (mrb_int i = 0; i < RARRAY_LEN(v); i++) write_value(mrb, w, RARRAY_PTR(v)[i]);
-    break;
-  case MRB_TT_HASH:
+    push_frame(mrb, w, v, W_ELEMS, W_IVARS_START, none, (uint32_t)RARRAY_LEN(v));
+    return;
+  }
+  case MRB_TT_HASH: {
     if (MRB_RHASH_PROCDEFAULT_P(v)) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy a Hash with a default proc");
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_HASH);
     write_class(mrb, w, c, mrb->hash_class);
     if (MRB_RHASH_DEFAULT_P(v)) flags |= F_DEFAULT;
     put_u8(mrb, w->m, flags);
-    put_u32(mrb, w->m, (uint32_t)mrb_hash_size(mrb, v));
-    mrb_hash_foreach(mrb, mrb_hash_ptr(v), hash_cb, w);
-    if (flags & F_DEFAULT) write_value(mrb, w, mrb_iv_get(mrb, v, MRB_SYM(ifnone)));
-    break;
-  case MRB_TT_RANGE:
+    mrb_value list = mrb_ary_new_capa(mrb, 2 * mrb_hash_size(mrb, v) + 1);   /* k, v, ..., default */
+    mrb_hash_foreach(mrb, mrb_hash_ptr(v), hash_cb, &list);
+    mrb_write_barrier(mrb, mrb_basic_ptr(list));
+    put_u32(mrb, w->m, (uint32_t)(RARRAY_LEN(list) / 2));
+    if (flags & F_DEFAULT) mrb_ary_push(mrb, list, mrb_iv_get(mrb, v, MRB_SYM(ifnone)));
+    push_frame(mrb, w, v, W_LIST, W_IVARS_START, list, 0);
+    return;
+  }
+  case MRB_TT_RANGE: {
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_RANGE);
     put_u8(mrb, w->m, flags | (mrb_range_excl_p(mrb, v) ? 2 : 0));
-    write_value(mrb, w, mrb_range_beg(mrb, v));
-    write_value(mrb, w, mrb_range_end(mrb, v));
-    flags = 0;   /* ranges have no ivars written */
-    w->depth--;
+    mrb_value ends[2] = { mrb_range_beg(mrb, v), mrb_range_end(mrb, v) };
+    push_frame(mrb, w, v, W_LIST, W_DONE, mrb_ary_new_from_values(mrb, 2, ends), 0);  /* no ivars */
     return;
-  case MRB_TT_STRUCT:
-    seen_add(mrb, &w->seen, b);
-    put_u8(mrb, w->m, T_STRUCT);
-    write_class(mrb, w, c, NULL);
-    put_u8(mrb, w->m, flags);
-    put_u32(mrb, w->m, (uint32_t)RARRAY_LEN(v));
-    for (mrb_int i = 0; i < RARRAY_LEN(v); i++) write_value(mrb, w, RARRAY_PTR(v)[i]);
-    break;
+  }
   case MRB_TT_EXCEPTION: {
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_EXC);
@@ -239,8 +336,8 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_bytes(mrb, w->m, RSTRING_PTR(msg), RSTRING_LEN(msg));
     mrb_value bt = mrb_exc_backtrace(mrb, v);
     if (!mrb_array_p(bt)) bt = mrb_nil_value();
-    write_value(mrb, w, bt);
-    break;
+    push_frame(mrb, w, v, W_LIST, W_IVARS_START, mrb_ary_new_from_values(mrb, 1, &bt), 0);
+    return;
   }
   case MRB_TT_OBJECT:
     if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, v);
@@ -248,14 +345,14 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, T_OBJ);
     write_class(mrb, w, c, NULL);
     put_u8(mrb, w->m, flags);
-    break;
+    push_ivars(mrb, w, v);
+    return;
   case MRB_TT_CLASS:
   case MRB_TT_MODULE: {
     mrb_value path = mrb_class_path(mrb, mrb_class_ptr(v));
     if (mrb_nil_p(path)) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an anonymous %C", c);
     put_u8(mrb, w->m, mrb_type(v) == MRB_TT_CLASS ? T_CLASS : T_MODULE);
     put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
-    w->depth--;
     return;
   }
   case MRB_TT_DATA: {
@@ -268,7 +365,6 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
       put_u8(mrb, w->m, flags | (mrb_test(mrb_funcall_id(mrb, v, MRB_SYM_Q(utc), 0)) ? 2 : 0));
       put(mrb, w->m, &sec, 8);
       put(mrb, w->m, &usec, 8);
-      w->depth--;
       return;
     }
     if (!r) cannot_copy(mrb, v);
@@ -284,14 +380,26 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     m->refs[m->nrefs++] = r;
     put_u8(mrb, m, T_RACTOR);
     put_u32(mrb, m, (uint32_t)(m->nrefs - 1));
-    w->depth--;
     return;
   }
   default:
     cannot_copy(mrb, v);
   }
-  write_ivars(mrb, w, v);
-  w->depth--;
+}
+
+/* The whole graph from root: its header, then each container's children, depth first. */
+static void write_graph(mrb_state *mrb, writer *w, mrb_value root) {
+  w->keep = mrb_nil_value();
+  w->ai = mrb_gc_arena_save(mrb);
+  w->stack = w->small;
+  w->capa = sizeof w->small / sizeof *w->small;
+  write_value(mrb, w, root);
+  while (w->depth > 0) {
+    mrb_value child;
+    if (next_child(mrb, w, &w->stack[w->depth - 1], &child)) write_value(mrb, w, child);
+    else w->depth--;
+    mrb_gc_arena_restore(mrb, w->ai);
+  }
 }
 
 static void write_value(mrb_state *mrb, writer *w, mrb_value v) {
@@ -312,6 +420,14 @@ static void write_value(mrb_state *mrb, writer *w, mrb_value v) {
     put_bytes(mrb, w->m, name, (size_t)len);
   }
   else if (mrb_immediate_p(v)) cannot_copy(mrb, v);
+  else if (mrb_type(v) == MRB_TT_RATIONAL || mrb_type(v) == MRB_TT_COMPLEX) {
+    /* immutable numbers (their C structs are private to their gems): the two parts, rebuilt by
+     * Kernel#Rational / #Complex on the other side */
+    mrb_bool rat = mrb_type(v) == MRB_TT_RATIONAL;
+    put_u8(mrb, w->m, rat ? T_RATIONAL : T_COMPLEX);
+    write_value(mrb, w, mrb_funcall_id(mrb, v, rat ? MRB_SYM(numerator) : MRB_SYM(real), 0));
+    write_value(mrb, w, mrb_funcall_id(mrb, v, rat ? MRB_SYM(denominator) : MRB_SYM(imaginary), 0));
+  }
   else write_object(mrb, w, v);
 }
 
@@ -319,7 +435,7 @@ typedef struct copy_out { mnrb_msg *m; writer w; mrb_value v; } copy_out;
 
 static mrb_value copy_out_body(mrb_state *mrb, void *p) {
   copy_out *co = p;
-  write_value(mrb, &co->w, co->v);
+  write_graph(mrb, &co->w, co->v);
   return mrb_nil_value();
 }
 
@@ -352,6 +468,7 @@ static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
   mrb_bool failed;
   mrb_value err = mrb_protect_error(mrb, copy_out_body, &co, &failed);
   if (!failed && move) mark_moved(mrb, &co.w.seen);
+  if (co.w.stack != co.w.small) free(co.w.stack);
   free(co.w.seen.keys);
   free(co.w.seen.vals);
   if (failed) {
@@ -363,244 +480,6 @@ static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
 
 mnrb_msg *mnrb_msg_copy_out(mrb_state *mrb, mrb_value v) { return copy_out_graph(mrb, v, FALSE); }
 mnrb_msg *mnrb_msg_move_out(mrb_state *mrb, mrb_value v) { return copy_out_graph(mrb, v, TRUE); }
-
-/* ---------------- materializing (receiver) ---------------- */
-
-/* objs: the objects met so far, by number (REF); made at the first object, so that a message of
- * immediates (the common Integer or Symbol) allocates nothing. */
-typedef struct reader { const mnrb_msg *m; size_t pos; mrb_value objs; int ai; } reader;
-
-static mrb_value objs_of(mrb_state *mrb, reader *r) {
-  if (mrb_nil_p(r->objs)) r->objs = mrb_ary_new(mrb);
-  return r->objs;
-}
-
-static void truncated(mrb_state *mrb) { mrb_raise(mrb, E_RUNTIME_ERROR, "[BUG] mnrb: truncated ractor message"); }
-
-static void get(mrb_state *mrb, reader *r, void *p, size_t n) {
-  if (r->pos + n > r->m->len) truncated(mrb);
-  memcpy(p, r->m->buf + r->pos, n);
-  r->pos += n;
-}
-static uint8_t get_u8(mrb_state *mrb, reader *r) { uint8_t v; get(mrb, r, &v, 1); return v; }
-static uint32_t get_u32(mrb_state *mrb, reader *r) { uint32_t v; get(mrb, r, &v, 4); return v; }
-static const char *get_bytes(mrb_state *mrb, reader *r, size_t *n) {
-  *n = get_u32(mrb, r);
-  if (r->pos + *n > r->m->len) truncated(mrb);
-  const char *p = (const char *)r->m->buf + r->pos;
-  r->pos += *n;
-  return p;
-}
-
-struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n) {
-  struct RClass *c = mrb->object_class;
-  size_t i = 0;
-  while (i < n) {
-    size_t j = i;
-    while (j < n && p[j] != ':') j++;
-    mrb_sym sym = mrb_intern(mrb, p + i, j - i);
-    if (!mrb_const_defined_at(mrb, mrb_obj_value(c), sym)) return NULL;
-    mrb_value v = mrb_const_get(mrb, mrb_obj_value(c), sym);
-    if (!mrb_class_p(v) && !mrb_module_p(v)) return NULL;
-    c = mrb_class_ptr(v);
-    i = j + 2;
-  }
-  return c;
-}
-
-static struct RClass *read_class(mrb_state *mrb, reader *r, struct RClass *builtin) {
-  size_t n;
-  const char *p = get_bytes(mrb, r, &n);
-  if (n == 0) return builtin;
-  struct RClass *c = mnrb_class_at(mrb, p, n);
-  if (!c)
-    mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
-               "can not copy an instance of %v: no such class in this ractor (classes defined after "
-               "Ractor.new are not copied to it)", mrb_str_new(mrb, p, n));
-  return c;
-}
-
-static mrb_value read_value(mrb_state *mrb, reader *r);
-
-static mrb_value reg(mrb_state *mrb, reader *r, mrb_value obj) {
-  mrb_ary_push(mrb, objs_of(mrb, r), obj);
-  return obj;
-}
-
-static void read_ivars(mrb_state *mrb, reader *r, mrb_value obj) {
-  uint32_t n = get_u32(mrb, r);
-  for (uint32_t i = 0; i < n; i++) {
-    size_t len;
-    const char *name = get_bytes(mrb, r, &len);
-    mrb_sym sym = mrb_intern(mrb, name, len);
-    mrb_iv_set(mrb, obj, sym, read_value(mrb, r));
-  }
-}
-
-static mrb_value finish(mrb_state *mrb, reader *r, mrb_value obj, uint8_t flags) {
-  read_ivars(mrb, r, obj);
-  if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(obj));
-  return obj;
-}
-
-static mrb_value read_value(mrb_state *mrb, reader *r) {
-  uint8_t tag = get_u8(mrb, r);
-  switch (tag) {
-  case T_NIL: return mrb_nil_value();
-  case T_TRUE: return mrb_true_value();
-  case T_FALSE: return mrb_false_value();
-  case T_INT: { int64_t i; get(mrb, r, &i, 8); return mrb_int_value(mrb, (mrb_int)i); }
-  case T_FLOAT: { double d; get(mrb, r, &d, 8); return mrb_float_value(mrb, d); }
-  case T_BIGINT: {
-    size_t n;
-    const char *p = get_bytes(mrb, r, &n);
-    if (n > 0 && p[0] == '-') return mrb_bint_new_str(mrb, p + 1, (mrb_int)n - 1, -16);
-    return mrb_bint_new_str(mrb, p, (mrb_int)n, 16);
-  }
-  case T_SYM: { size_t n; const char *p = get_bytes(mrb, r, &n); return mrb_symbol_value(mrb_intern(mrb, p, n)); }
-  case T_REF: {
-    uint32_t i = get_u32(mrb, r);
-    if (mrb_nil_p(r->objs) || i >= RARRAY_LEN(r->objs)) truncated(mrb);
-    return RARRAY_PTR(r->objs)[i];
-  }
-  case T_STR: {
-    struct RClass *c = read_class(mrb, r, mrb->string_class);
-    uint8_t flags = get_u8(mrb, r);
-    size_t n;
-    const char *p = get_bytes(mrb, r, &n);
-    mrb_value s = reg(mrb, r, mrb_str_new(mrb, p, n));
-    mrb_basic_ptr(s)->c = c;
-    return finish(mrb, r, s, flags);
-  }
-  case T_ARY: {
-    struct RClass *c = read_class(mrb, r, mrb->array_class);
-    uint8_t flags = get_u8(mrb, r);
-    uint32_t n = get_u32(mrb, r);
-    mrb_value a = reg(mrb, r, mrb_ary_new_capa(mrb, n));
-    mrb_basic_ptr(a)->c = c;
-    for (uint32_t i = 0; i < n; i++) mrb_ary_push(mrb, a, read_value(mrb, r));
-    return finish(mrb, r, a, flags);
-  }
-  case T_HASH: {
-    struct RClass *c = read_class(mrb, r, mrb->hash_class);
-    uint8_t flags = get_u8(mrb, r);
-    uint32_t n = get_u32(mrb, r);
-    mrb_value h = reg(mrb, r, mrb_hash_new_capa(mrb, n));
-    mrb_basic_ptr(h)->c = c;
-    for (uint32_t i = 0; i < n; i++) {
-      mrb_value k = read_value(mrb, r);
-      mrb_hash_set(mrb, h, k, read_value(mrb, r));
-    }
-    if (flags & F_DEFAULT) {
-      mrb_iv_set(mrb, h, MRB_SYM(ifnone), read_value(mrb, r));
-      RHASH(h)->flags |= MRB_HASH_DEFAULT;
-    }
-    return finish(mrb, r, h, flags);
-  }
-  case T_RANGE: {
-    uint8_t flags = get_u8(mrb, r);
-    uint32_t at = (uint32_t)RARRAY_LEN(objs_of(mrb, r));
-    reg(mrb, r, mrb_nil_value());          /* a range cannot contain itself: fill its slot after */
-    mrb_value b = read_value(mrb, r);
-    mrb_value e = read_value(mrb, r);
-    mrb_value range = mrb_range_new(mrb, b, e, (flags & 2) != 0);
-    mrb_ary_set(mrb, r->objs, at, range);
-    if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(range));
-    return range;
-  }
-  case T_STRUCT: {
-    struct RClass *c = read_class(mrb, r, NULL);
-    uint8_t flags = get_u8(mrb, r);
-    uint32_t n = get_u32(mrb, r);
-    if (MRB_INSTANCE_TT(c) != MRB_TT_STRUCT) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: %C is not a Struct here", c);
-    mrb_value s = reg(mrb, r, mrb_obj_new(mrb, c, 0, NULL));
-    for (uint32_t i = 0; i < n; i++) {
-      mrb_value v = read_value(mrb, r);
-      mrb_funcall_id(mrb, s, MRB_OPSYM(aset), 2, mrb_int_value(mrb, i), v);
-    }
-    return finish(mrb, r, s, flags);
-  }
-  case T_EXC: {
-    struct RClass *c = read_class(mrb, r, NULL);
-    uint8_t flags = get_u8(mrb, r);
-    size_t n;
-    const char *p = get_bytes(mrb, r, &n);
-    if (MRB_INSTANCE_TT(c) != MRB_TT_EXCEPTION) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: %C is not an Exception here", c);
-    mrb_value e = reg(mrb, r, mrb_exc_new_str(mrb, c, mrb_str_new(mrb, p, n)));
-    mrb_value bt = read_value(mrb, r);
-    if (!mrb_nil_p(bt)) mrb_funcall_id(mrb, e, MRB_SYM(set_backtrace), 1, bt);
-    return finish(mrb, r, e, flags);
-  }
-  case T_OBJ: {
-    struct RClass *c = read_class(mrb, r, NULL);
-    uint8_t flags = get_u8(mrb, r);
-    if (MRB_INSTANCE_TT(c) != MRB_TT_OBJECT && MRB_INSTANCE_TT(c) != 0)
-      mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: %C does not make plain objects here", c);
-    mrb_value o = reg(mrb, r, mrb_obj_value(mrb_obj_alloc(mrb, MRB_TT_OBJECT, c)));
-    return finish(mrb, r, o, flags);
-  }
-  case T_CLASS:
-  case T_MODULE: {
-    size_t n;
-    const char *p = get_bytes(mrb, r, &n);
-    struct RClass *c = mnrb_class_at(mrb, p, n);
-    if (!c)
-      mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
-                 "can not copy %v: not defined in this ractor (definitions made after Ractor.new are "
-                 "not copied to it)", mrb_str_new(mrb, p, n));
-    return mrb_obj_value(c);
-  }
-  case T_TIME: {
-    uint8_t flags = get_u8(mrb, r);
-    int64_t sec, usec;
-    get(mrb, r, &sec, 8);
-    get(mrb, r, &usec, 8);
-    mrb_value time = mrb_funcall_id(mrb, mrb_obj_value(mrb_class_get(mrb, "Time")), MRB_SYM(at), 2,
-                                    mrb_int_value(mrb, sec), mrb_int_value(mrb, usec));
-    if (flags & 2) mrb_funcall_id(mrb, time, MRB_SYM(utc), 0);
-    reg(mrb, r, time);
-    if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(time));
-    return time;
-  }
-  case T_XREF: return mnrb_xref_in(mrb, r->m, get_u32(mrb, r));
-  case T_RACTOR: {
-    uint32_t i = get_u32(mrb, r);
-    if (i >= r->m->nrefs) truncated(mrb);
-    return mnrb_ractor_wrap(mrb, r->m->refs[i]);
-  }
-  default:
-    truncated(mrb);
-  }
-  return mrb_nil_value();
-}
-
-mrb_bool mnrb_msg_immediate(mrb_state *mrb, const mnrb_msg *m, mrb_value *v) {
-  if (m->len == 0 || m->nxrefs > 0) return FALSE;
-  const uint8_t *b = m->buf;
-  switch (b[0]) {
-  case T_NIL: if (m->len != 1) return FALSE; *v = mrb_nil_value(); return TRUE;
-  case T_TRUE: if (m->len != 1) return FALSE; *v = mrb_true_value(); return TRUE;
-  case T_FALSE: if (m->len != 1) return FALSE; *v = mrb_false_value(); return TRUE;
-  case T_INT: {
-    int64_t i;
-    if (m->len != 9) return FALSE;
-    memcpy(&i, b + 1, 8);
-    if (!FIXABLE((mrb_int)i)) return FALSE;          /* a boxed Integer allocates */
-    *v = mrb_fixnum_value((mrb_int)i);
-    return TRUE;
-  }
-  default: return FALSE;
-  }
-}
-
-mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m) {
-  int ai = mrb_gc_arena_save(mrb);
-  reader r = { m, 0, mrb_nil_value(), ai };
-  mrb_value v = read_value(mrb, &r);
-  mrb_gc_arena_restore(mrb, ai);
-  mrb_gc_protect(mrb, v);
-  return v;
-}
 
 /* ---------------- shareable ---------------- */
 
@@ -623,6 +502,7 @@ static int walk_pair(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
 /* Visits v's graph; freezing it (make_shareable) or checking it is frozen (shareable?). */
 static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v) || mrb_bigint_p(v)) return;
+  if (mrb_type(v) == MRB_TT_RATIONAL || mrb_type(v) == MRB_TT_COMPLEX) return;   /* immutable numbers */
   switch (mrb_type(v)) {
   case MRB_TT_CLASS: case MRB_TT_MODULE: return;
   case MRB_TT_DATA: if (mnrb_ractor_unwrap(mrb, v) || mnrb_xref_shareable_p(mrb, v)) return; break;

@@ -106,6 +106,7 @@ static void port_release(void *rec) { mnrb_port_decref(rec); }
 const mnrb_xref_type mnrb_port_xref = { port_materialize, port_release };
 
 static mnrb_port *self_port(mrb_state *mrb, mrb_value self) {
+  (void)mnrb_ractor_current(mrb);      /* in a forked child: the other ractors end first (registry.c) */
   mnrb_port *p = mnrb_port_unwrap(mrb, self);
   if (!p) mrb_raisef(mrb, E_TYPE_ERROR, "uninitialized %C", mrb_obj_class(mrb, self));
   return p;
@@ -244,6 +245,15 @@ static mrb_value port_close(mrb_state *mrb, mrb_value self) {
 
 static mrb_value port_closed_p(mrb_state *mrb, mrb_value self) {
   return mrb_bool_value(port_closed(self_port(mrb, self)));
+}
+
+/* In a forked child (registry.c; one thread, no lock): the waiters were threads that are gone; the
+ * ports of a ractor that did not survive close. */
+void mnrb_ports_after_fork(mnrb_ractor_rec *r, mrb_bool survivor) {
+  for (mnrb_port *p = r->ports; p; p = p->next) {
+    p->receivers.head = p->receivers.tail = NULL;
+    if (!survivor) p->closed = TRUE;
+  }
 }
 
 /* r has ended: nobody can receive from its ports any more. */

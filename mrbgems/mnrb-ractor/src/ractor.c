@@ -12,6 +12,7 @@
  */
 #include "internal.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -26,6 +27,7 @@
 #include <mruby/variable.h>
 
 static mnrb_ractor_rec *self_record(mrb_state *mrb, mrb_value self) {
+  (void)mnrb_ractor_current(mrb);      /* in a forked child: the other ractors end first (registry.c) */
   mnrb_ractor_rec *r = mnrb_ractor_unwrap(mrb, self);
   if (!r) mrb_raise(mrb, E_TYPE_ERROR, "not a Ractor");
   return r;
@@ -178,8 +180,9 @@ static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
     mnrb_msg_free(w.msg);
     raise_closed(mrb, "outgoing");
   }
-  mnrb_rwaiter *taker = mnrb_rwaitq_shift(&r->takers);
-  if (taker) mnrb_rwaiter_wake(taker);
+  /* every taker: one that waits in #value / #join, or a select that takes elsewhere, would not take
+   * the offer, and the other takers would sleep on beside it */
+  mnrb_rwaitq_wake_all(&r->takers);
   for (;;) {
     mnrb_rwait_begin(&r->yielders, &w);
     pthread_mutex_unlock(&r->lock);
@@ -249,7 +252,8 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
 
 /* ---------------- select ---------------- */
 
-enum { SELECT_MAX = 256 };
+/* Sources up to this many live on the C stack; more (any number, as CRuby) in a malloc'd block. */
+enum { SELECT_SMALL = 16 };
 
 /* Where each select starts looking: successive calls start one source further, so a source that is
  * always ready does not starve the ones after it (CRuby picks among the ready ones too). */
@@ -293,8 +297,7 @@ static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_re
 /* Offers the yield value again (lock of me held): a taker that came meanwhile is woken. */
 static void offer_yield(mnrb_ractor_rec *me, mnrb_rwaiter *yw) {
   mnrb_rwait_begin(&me->yielders, yw);
-  mnrb_rwaiter *taker = mnrb_rwaitq_shift(&me->takers);
-  if (taker) mnrb_rwaiter_wake(taker);
+  mnrb_rwaitq_wake_all(&me->takers);          /* every taker, as Ractor.yield */
 }
 
 /* Ractor.select(*ractors, yield_value:, move:): [ractor, taken value], [:receive, message] for the
@@ -302,20 +305,25 @@ static void offer_yield(mnrb_ractor_rec *me, mnrb_rwaiter *yw) {
  * may be mixed), or [:yield, nil] once a taker took yield_value. The offer and the sources are
  * exclusive: the yield waiter is off the current ractor's list of yielders while the sources are
  * looked at, so nothing is both taken from us and taken by us. */
-static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
-  mrb_value *argv;
+typedef struct select_call {
+  const mrb_value *argv;
   mrb_int argc;
-  mrb_sym table[2] = { mrb_intern_lit(mrb, "yield_value"), mrb_intern_lit(mrb, "move") };
-  mrb_value vals[2];
-  mrb_kwargs kw = { 2, 0, table, vals, NULL };
-  mrb_get_args(mrb, "*:", &argv, &argc, &kw);
+  mrb_value vals[2];            /* yield_value:, move: */
+  mnrb_ractor_rec **rs;
+  mnrb_port **ps;
+  mnrb_rwaiter *ws;
+} select_call;
+
+static mrb_value select_body(mrb_state *mrb, void *p) {
+  select_call *sc = p;
+  const mrb_value *argv = sc->argv;
+  mrb_int argc = sc->argc;
+  mrb_value *vals = sc->vals;
+  mnrb_ractor_rec **rs = sc->rs;
+  mnrb_port **ps = sc->ps;
+  mnrb_rwaiter *ws = sc->ws, yw;
   mrb_bool yielding = !mrb_undef_p(vals[0]);
   mrb_bool move = !mrb_undef_p(vals[1]) && mrb_test(vals[1]);
-  if (argc == 0 && !yielding) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
-  if (argc > SELECT_MAX) mrb_raisef(mrb, E_ARGUMENT_ERROR, "at most %d ractors", SELECT_MAX);
-  mnrb_ractor_rec *rs[SELECT_MAX];
-  mnrb_port *ps[SELECT_MAX];
-  mnrb_rwaiter ws[SELECT_MAX], yw;
   mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
   for (mrb_int i = 0; i < argc; i++) {
     ps[i] = mnrb_port_unwrap(mrb, argv[i]);
@@ -401,6 +409,36 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   }
 }
 
+static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
+  mrb_value *argv;
+  mrb_int argc;
+  mrb_sym table[2] = { mrb_intern_lit(mrb, "yield_value"), mrb_intern_lit(mrb, "move") };
+  select_call sc;
+  mrb_kwargs kw = { 2, 0, table, sc.vals, NULL };
+  mrb_get_args(mrb, "*:", &argv, &argc, &kw);
+  if (argc == 0 && mrb_undef_p(sc.vals[0])) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
+  mnrb_ractor_rec *rs_small[SELECT_SMALL];
+  mnrb_port *ps_small[SELECT_SMALL];
+  mnrb_rwaiter ws_small[SELECT_SMALL];
+  /* argv is the caller's stack: copied, as the sources are looked up again after waits that may run GC */
+  mrb_value args = mrb_ary_new_from_values(mrb, argc, argv);
+  sc.argv = RARRAY_PTR(args);
+  sc.argc = argc;
+  if (argc <= SELECT_SMALL) {
+    sc.rs = rs_small; sc.ps = ps_small; sc.ws = ws_small;
+    return select_body(mrb, &sc);
+  }
+  sc.ws = malloc((size_t)argc * (sizeof *sc.ws + sizeof *sc.rs + sizeof *sc.ps));
+  if (!sc.ws) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  sc.rs = (mnrb_ractor_rec **)(sc.ws + argc);
+  sc.ps = (mnrb_port **)(sc.rs + argc);
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, select_body, &sc, &failed);   /* the block is freed either way */
+  free(sc.ws);
+  if (failed) mrb_exc_raise(mrb, v);
+  return v;
+}
+
 /* ---------------- the end: value / join (Ruby 4.0) ---------------- */
 
 static void wait_end(mrb_state *mrb, mnrb_ractor_rec *r, const char *what) {
@@ -480,6 +518,7 @@ static mrb_value ractor_s_main_p(mrb_state *mrb, mrb_value klass) {
 }
 
 static mrb_value ractor_s_count(mrb_state *mrb, mrb_value klass) {
+  (void)mnrb_ractor_current(mrb);      /* in a forked child: the other ractors end first (registry.c) */
   return mrb_int_value(mrb, (mrb_int)mnrb_registry_count());
 }
 

@@ -15,6 +15,12 @@
  *   The main ractor's main thread ending (mnrb_main_exit_hook) asks every ractor to terminate (its
  *     main thread is killed, as CRuby's terminate request), waits for them all, and closes their states.
  *
+ * fork: in the child only the forking thread lives on (core/src/fork.c), so only its ractor does. The
+ * records' locks may have been held by threads that are gone: a pthread_atfork child handler makes
+ * them fresh, and the next look at the current ractor (mnrb_ractor_current, by the one live thread)
+ * ends every other ractor with no value (#value is nil, #send raises ClosedError, as CRuby) and
+ * forgets every waiter (their threads are gone). Their states are never closed in the child.
+ *
  * Reference counts: the registry holds one until the state is closed (so only closed records are
  * freed), each Ractor object one, each message that names it one. The main ractor's record is static.
  */
@@ -43,6 +49,8 @@ static uint32_t next_id = 1;
 /* guarded by open_lock */
 static mnrb_ractor_rec *opening;          /* the record whose state mrb_open is initializing */
 
+static void registry_unlink(mnrb_ractor_rec *r);
+
 static mnrb_ractor_rec main_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 1, .is_main = TRUE };
 
 /* ---------------- records ---------------- */
@@ -52,6 +60,7 @@ void mnrb_ractor_incref(mnrb_ractor_rec *r) { atomic_fetch_add(&r->refs, 1); }
 static void record_free(mnrb_ractor_rec *r) {
   mnrb_msg *m = r->in_head;
   while (m) { mnrb_msg *next = m->next; mnrb_msg_free(m); m = next; }
+  for (m = r->start_args; m; ) { mnrb_msg *next = m->next; mnrb_msg_free(m); m = next; }
   mnrb_msg_free(r->final);
   pthread_mutex_destroy(&r->lock);
   free(r->name);
@@ -109,7 +118,57 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r) {
   return obj;
 }
 
-mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) { return mnrb_ractor_state_of(mrb)->self; }
+/* ---------------- fork ---------------- */
+
+/* Set in a forked child until its one thread has ended the other ractors; read without a lock: in
+ * the parent it is never written, in the child there is one thread. */
+static mrb_bool forked;
+
+static void clear_waiters(mnrb_ractor_rec *r) {
+  r->receivers.head = r->receivers.tail = NULL;
+  r->yielders.head = r->yielders.tail = NULL;
+  r->takers.head = r->takers.tail = NULL;
+  atomic_store(&r->waiting, 0);
+}
+
+static void after_fork_child(void) {   /* inside fork(): locks only, no allocation, no core call */
+  pthread_mutex_init(&reg_lock, NULL);
+  pthread_mutex_init(&open_lock, NULL);
+  for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) pthread_mutex_init(&r->lock, NULL);
+  if (!main_record.reg_prev && reg_head != &main_record) pthread_mutex_init(&main_record.lock, NULL);
+  forked = TRUE;
+}
+
+static void end_lost_ractors(mnrb_ractor_rec *me) {
+  forked = FALSE;
+  mnrb_ractor_rec *lost = NULL;
+  for (mnrb_ractor_rec *r = reg_head, *next; r; r = next) {
+    next = r->reg_next;
+    clear_waiters(r);
+    mnrb_ports_after_fork(r, r == me);
+    if (r == me) continue;
+    if (r->state == MNRB_R_RUNNING) {
+      r->state = MNRB_R_ENDED;
+      mnrb_msg *pending = r->in_head;
+      r->in_head = r->in_tail = NULL;
+      while (pending) { mnrb_msg *n = pending->next; mnrb_msg_free(pending); pending = n; }
+    }
+    r->in_closed = TRUE;
+    r->out_closed = TRUE;
+    registry_unlink(r);     /* never reaped nor terminated here: its threads and state are gone */
+    if (!r->is_main) { r->reg_next = lost; lost = r; }
+  }
+  live = 1;
+  unclosed_ended = 0;
+  exit_waiter = NULL;
+  while (lost) { mnrb_ractor_rec *r = lost; lost = r->reg_next; r->reg_next = NULL; r->mrb = NULL; }
+}
+
+mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) {
+  mnrb_ractor_rec *me = mnrb_ractor_state_of(mrb)->self;
+  if (forked) end_lost_ractors(me);
+  return me;
+}
 
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name) {
   return mrb_class_get_under(mrb, mrb_class_get(mrb, "Ractor"), name);
@@ -152,10 +211,14 @@ static mrb_value ractor_body(mrb_state *mrb, void *arg) {
   mrb_value proc = mrb_gv_get(mrb, block_sym);
   mrb_gc_protect(mrb, proc);
   mrb_gv_remove(mrb, block_sym);
-  mnrb_msg *m = r->start_args;        /* written by the creator before the start */
-  r->start_args = NULL;
-  mrb_value args = mnrb_msg_materialize(mrb, m);
-  mnrb_msg_free(m);
+  mrb_value args = mrb_ary_new(mrb);
+  while (r->start_args) {             /* one message per argument (written by the creator before the
+                                         start); those left if one raises go with the record */
+    mnrb_msg *m = r->start_args;
+    r->start_args = m->next;
+    m->next = NULL;
+    mrb_ary_push(mrb, args, mnrb_materialize_owned(mrb, m));
+  }
   mrb_value self = mnrb_ractor_wrap(mrb, r);
   /* self lives in the block's env (code.c); a Ruby frame calls it (MNRB::RactorBlock.run), so that a
    * `return` in the block finds no frame to return to and raises LocalJumpError, as in CRuby */
@@ -263,12 +326,38 @@ void mnrb_registry_reap(void) {
   }
 }
 
+static void free_arguments(mnrb_msg *m) {
+  while (m) { mnrb_msg *next = m->next; mnrb_msg_free(m); m = next; }
+}
+
+typedef struct copy_args { mrb_value args; mnrb_msg *head, **tail; } copy_args;
+
+static mrb_value copy_arguments_body(mrb_state *mrb, void *p) {
+  copy_args *ca = p;
+  for (mrb_int i = 0; i < RARRAY_LEN(ca->args); i++) {
+    *ca->tail = mnrb_msg_copy_out(mrb, RARRAY_PTR(ca->args)[i]);
+    ca->tail = &(*ca->tail)->next;
+  }
+  return mrb_nil_value();
+}
+
+/* Ractor.new's arguments: a message each (each its own graph, as CRuby sends them one by one),
+ * chained by `next`. */
+static mnrb_msg *copy_arguments(mrb_state *mrb, mrb_value args) {
+  copy_args ca = { args, NULL, NULL };
+  ca.tail = &ca.head;
+  mrb_bool failed;
+  mrb_value err = mrb_protect_error(mrb, copy_arguments_body, &ca, &failed);
+  if (failed) { free_arguments(ca.head); mrb_exc_raise(mrb, err); }
+  return ca.head;
+}
+
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
   mnrb_code_check_isolated(mrb, block);
   mnrb_registry_reap();
-  mnrb_msg *start_args = mnrb_msg_copy_out(mrb, args);
+  mnrb_msg *start_args = copy_arguments(mrb, args);
   mnrb_ractor_rec *r = record_new(name, loc);
-  if (!r) { mnrb_msg_free(start_args); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
+  if (!r) { free_arguments(start_args); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
   r->start_args = start_args;
 
   pthread_mutex_lock(&open_lock);
@@ -277,7 +366,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   opening = NULL;
   pthread_mutex_unlock(&open_lock);
   if (!child) {
-    mnrb_msg_free(start_args);
+    free_arguments(start_args);
     r->start_args = NULL;
     mnrb_ractor_decref(r);
     mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not create a ractor: out of memory");
@@ -292,7 +381,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
     mrb_value msg = failed ? mrb_funcall(child, err, "message", 0) : mrb_str_new_cstr(child, strerror(errno));
     mrb_value text = mrb_str_new(mrb, RSTRING_PTR(msg), RSTRING_LEN(msg));
     child->exc = NULL;
-    mnrb_msg_free(r->start_args);
+    free_arguments(r->start_args);
     r->start_args = NULL;
     r->mrb = NULL;
     mnrb_vm_close(child);
@@ -345,6 +434,8 @@ mrb_value mnrb_registry_describe(mrb_state *mrb) {
   return s;
 }
 
+static void atfork_register(void) { pthread_atfork(NULL, NULL, after_fork_child); }
+
 /* At the main thread's end: terminate every ractor, wait for them, close their states. */
 static void main_exit(mrb_state *mrb) {
   if (main_record.mrb != mrb) return;
@@ -372,6 +463,8 @@ static void main_exit(mrb_state *mrb) {
 }
 
 void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   mnrb_main_exit_hook_set(main_exit);
+  pthread_once(&once, atfork_register);
   mnrb_registry_state_opened(mrb, ractor_class);
 }

@@ -1,0 +1,14 @@
+/* The byte format of a message (message.c writes it, materialize.c reads it): see message.c. */
+#ifndef MNRB_RACTOR_MESSAGE_FORMAT_H
+#define MNRB_RACTOR_MESSAGE_FORMAT_H
+
+enum {
+  T_NIL, T_TRUE, T_FALSE, T_INT, T_FLOAT, T_SYM, T_REF,
+  T_STR, T_ARY, T_HASH, T_RANGE, T_STRUCT, T_EXC, T_OBJ, T_CLASS, T_MODULE, T_RACTOR, T_TIME,
+  T_BIGINT,
+  T_XREF,
+  T_RATIONAL, T_COMPLEX,
+};
+enum { F_FROZEN = 1, F_DEFAULT = 2 };
+
+#endif
