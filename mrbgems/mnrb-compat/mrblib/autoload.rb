@@ -1,0 +1,51 @@
+# Module#autoload, Kernel#autoload and autoload? as CRuby's: the constant's first use requires the file
+# (through const_missing, as mruby looks constants up); the registration is forgotten once the file
+# defines it. private_constant, public_constant, private_class_method and public_class_method are
+# accepted and change nothing: mruby 3.3 has no constant or method visibility (README, "Where mnrb
+# differs").
+module MNRBAutoload
+  TABLE = {}                            # module => { name => path }
+
+  def self.path(mod, name)
+    (t = TABLE[mod]) && t[name]
+  end
+end
+
+class Module
+  def autoload(name, path)
+    name = name.to_sym
+    path = path.to_path if path.respond_to?(:to_path)
+    raise TypeError, "no implicit conversion of #{path.class} into String" unless path.is_a?(String)
+    raise ArgumentError, "empty file name" if path.empty?
+    (MNRBAutoload::TABLE[self] ||= {})[name] = path unless const_defined?(name, false)
+    nil
+  end
+
+  def autoload?(name, inherit = true)
+    MNRBAutoload.path(self, name.to_sym) ||
+      (inherit && !equal?(Object) && MNRBAutoload.path(Object, name.to_sym)) || nil
+  end
+
+  alias_method :__mnrb_const_missing, :const_missing
+
+  def const_missing(name)
+    [self, Object].uniq.each do |mod|
+      path = MNRBAutoload.path(mod, name)
+      next unless path
+      MNRBAutoload::TABLE[mod].delete(name)
+      require path
+      return mod.const_get(name) if mod.const_defined?(name, false)
+    end
+    __mnrb_const_missing(name)
+  end
+
+  def private_constant(*names) = nil
+  def public_constant(*names) = nil
+  def private_class_method(*names) = nil
+  def public_class_method(*names) = nil
+end
+
+module Kernel
+  def autoload(name, path) = Object.autoload(name, path)
+  def autoload?(name, inherit = true) = Object.autoload?(name, inherit)
+end

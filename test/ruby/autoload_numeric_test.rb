@@ -1,0 +1,60 @@
+# Module#autoload / Kernel#autoload (the first use of the constant requires its file), the visibility
+# declarations real libraries make at load time (private_constant, private_class_method: accepted,
+# though mnrb enforces no visibility), and a real number's complex view (conj, real, imag, arg, polar,
+# abs2, rect, coerce, numerator), as CRuby's. Found by loading Debian's matrix and prime gems.
+require "tmpdir"
+
+class AutoloadNumericTest < MnTest::Case
+  def test_autoload_requires_the_file_at_the_first_use
+    Dir.mktmpdir("autoload") do |dir|
+      File.write(File.join(dir, "mn_autoloaded_thing.rb"), "module MnAutoloadedThing; VALUE = 42; end\n")
+      File.write(File.join(dir, "mn_autoload_inner.rb"), "class AutoloadNumericTest::Outer; INNER = :inner; end\n")
+      $LOAD_PATH.unshift(dir)
+      begin
+        autoload :MnAutoloadedThing, "mn_autoloaded_thing"
+        assert_equal "mn_autoloaded_thing", autoload?(:MnAutoloadedThing)
+        assert_equal 42, MnAutoloadedThing::VALUE
+        assert_nil autoload?(:MnAutoloadedThing)
+        self.class.const_set(:Outer, Class.new)
+        Outer.autoload(:INNER, "mn_autoload_inner")
+        assert_equal "mn_autoload_inner", Outer.autoload?(:INNER)
+        assert_equal :inner, Outer::INNER
+      ensure
+        $LOAD_PATH.delete(dir)
+      end
+    end
+  end
+
+  def test_a_missing_constant_without_autoload_still_raises_name_error
+    assert_raise(NameError) { Object.const_get(:MnNoSuchConstantAnywhere) }
+  end
+
+  def test_visibility_declarations_are_accepted
+    k = Class.new do
+      const_set(:SECRET, 1)
+      private_constant :SECRET
+      def self.make = new
+      private_class_method :new
+      public_class_method :make
+    end
+    assert_kind_of k, k.make
+  end
+
+  def test_real_numbers_seen_as_complex
+    assert_equal 3, 3.conj
+    assert_equal 2.5, 2.5.conjugate
+    assert_equal 3, 3.real
+    assert_equal 0, 3.imag
+    assert_equal [3, 0], 3.rect
+    assert_equal 9, 3.abs2
+    assert_equal Math::PI, -1.arg
+    assert_equal Math::PI, -0.0.arg
+    assert_equal 0, 0.0.arg
+    assert_equal [2.5, Math::PI], -2.5.polar
+    assert 3.real?
+    assert_equal [2.5, 1.0], 1.coerce(2.5)
+    assert_equal [2.0, 1.5], 1.5.coerce(2)
+    assert_equal [3, 4], [0.75.numerator, 0.75.denominator]
+    assert_equal [3, 1], [3.numerator, 3.denominator]
+  end
+end
