@@ -8,7 +8,7 @@
 #   ruby test/stress/run.rb BIN [SECONDS] [PROGRAM...]
 #
 # Runs with CRuby (Debian's `ruby`) so that the driver does not depend on the runtime under test.
-# STRESS_SEED fixes the random choices (printed at the start, so that a failure can be replayed).
+# Each run gets a random timeslice (MNRB_TIMESLICE 1-5 ms). STRESS_SEED fixes the random choices (printed at the start, so that a failure can be replayed).
 # Each line of output is one run; the last line is "N passed, N failed".
 require "rbconfig"
 
@@ -66,7 +66,9 @@ while now - started < seconds || round < programs.size
   name = File.basename(prog, ".rb")
   out_r, out_w = IO.pipe
   err_path = "/tmp/mnrb-stress-#{Process.pid}-#{round}.err"
-  pid = spawn({ "STRESS_MODE" => mode, "STRESS_SEED" => run_seed.to_s }, bin, prog,
+  # a random timeslice (1-5 ms) each run: preemption lands in more places than the default's
+  env = { "STRESS_MODE" => mode, "STRESS_SEED" => run_seed.to_s, "MNRB_TIMESLICE" => rng.rand(1..5).to_s }
+  pid = spawn(env, bin, prog,
               out: out_w, err: err_path, in: :close, pgroup: true)
   out_w.close
   problems = []
