@@ -372,8 +372,11 @@ static mrb_value parser_parse(mrb_state *mrb, mrb_value self) {
   return result;
 }
 
+void mnrb_stdlib_json_generator_init(mrb_state *mrb);   /* json_generator.c */
+
 void mnrb_stdlib_json_init(mrb_state *mrb) {
   struct RClass *json = mrb_define_module(mrb, "JSON");
+  mnrb_stdlib_json_generator_init(mrb);
   struct RClass *parser = mrb_define_class_under(mrb, json, "Parser", mrb->object_class);
   mrb_define_method(mrb, parser, "initialize", parser_init, MRB_ARGS_ARG(1, 1));
   mrb_define_method(mrb, parser, "parse", parser_parse, MRB_ARGS_NONE());
