@@ -124,6 +124,15 @@ class MarshalTest < MnTest::Case
     assert_equal [1, "two"], [pt.x, pt.y]
   end
 
+  def test_data_objects
+    return unless defined?(Data) && Data.respond_to?(:define)   # CRuby 3.2+
+    d = Data.define(:a, :b)
+    Object.const_set(:MarshalData, d) unless defined?(::MarshalData)
+    v = MarshalData.new(a: 1, b: [2])
+    assert_equal "\x04\bS:\x10MarshalData\a:\x06ai\x06:\x06b[\x06i\a".b, dump(v)
+    assert_equal v, round(v)
+  end
+
   def test_user_objects_with_instance_variables
     assert_equal "\x04\bo:\x10MarshalUser\x06:\a@ai\x06".b, dump(MarshalUser.new(1, nil).tap { |u| u.remove_instance_variable(:@b) })
     u = round(MarshalUser.new("s", [MarshalUser.new(nil, 3.5)]))

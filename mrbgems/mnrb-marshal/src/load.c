@@ -234,20 +234,23 @@ static mrb_value r_struct(mrb_state *mrb, in *r) {
   mrb_int n = r_long(mrb, r);
   mrb_value members = mrb_funcall_id(mrb, cv, MRB_SYM(members), 0);
   if (n != RARRAY_LEN(members)) mrb_raisef(mrb, E_TYPE_ERROR, "struct %C not compatible (struct size differs)", c);
-  mrb_value h = mrb_hash_new(mrb), vals = mrb_ary_new(mrb);
+  mrb_value vals = mrb_ary_new(mrb);
   for (mrb_int i = 0; i < n; i++) {
     mrb_sym name = r_symbol(mrb, r);
     if (name != mrb_symbol(RARRAY_PTR(members)[i]))
       mrb_raisef(mrb, E_TYPE_ERROR, "struct %C not compatible (:%n for :%n)", c, name, mrb_symbol(RARRAY_PTR(members)[i]));
     mrb_value v = r_object(mrb, r, NULL);
-    mrb_hash_set(mrb, h, mrb_symbol_value(name), v);
     mrb_ary_push(mrb, vals, v);
   }
   mrb_value v;
-  if (data || (mrb_respond_to(mrb, cv, MRB_SYM_Q(keyword_init)) && mrb_test(mrb_funcall_id(mrb, cv, MRB_SYM_Q(keyword_init), 0))))
-    v = mrb_funcall_with_block(mrb, cv, MRB_SYM(new), 1, &h, mrb_nil_value());
-  else
+  if (!data && mrb_respond_to(mrb, cv, MRB_SYM_Q(keyword_init)) && mrb_test(mrb_funcall_id(mrb, cv, MRB_SYM_Q(keyword_init), 0))) {
+    /* keyword_init: made empty, then filled member by member (C cannot pass keywords) */
+    v = mrb_funcall_id(mrb, cv, MRB_SYM(new), 0);
+    for (mrb_int i = 0; i < n; i++)
+      mrb_funcall_id(mrb, v, MRB_OPSYM(aset), 2, RARRAY_PTR(members)[i], RARRAY_PTR(vals)[i]);
+  } else {
     v = mrb_funcall_argv(mrb, cv, MRB_SYM(new), RARRAY_LEN(vals), RARRAY_PTR(vals));
+  }
   r_set_entry(mrb, r, idx, v);
   return r_leave(mrb, r, v, idx);
 }
