@@ -20,11 +20,11 @@
 #include "internal.h"   /* mnrb-regexp: rx_regexp_p, rx_get */
 #include "marshal.h"
 
-/* address (or bits) -> number; key 0 is never used for objects, floats keep a separate `used` */
+/* address (or bits) -> number, open addressing; one array of pairs so that a lookup touches one
+   cache line (the tables of a large dump do not fit in the cache) */
+typedef struct entry { uint64_t key; mrb_int val; } entry;   /* val < 0: empty */
 typedef struct table {
-  uint64_t *keys;
-  mrb_int *vals;
-  uint8_t *used;
+  entry *e;
   size_t capa, n;
 } table;
 
@@ -34,55 +34,49 @@ typedef struct dumper {
   int depth;
 } dumper;
 
-static void table_free(mrb_state *mrb, table *t) {
-  mrb_free(mrb, t->keys);
-  mrb_free(mrb, t->vals);
-  mrb_free(mrb, t->used);
-}
-
 static void dumper_free(mrb_state *mrb, void *p) {
   dumper *d = p;
   if (!d) return;
-  table_free(mrb, &d->objs);
-  table_free(mrb, &d->floats);
-  table_free(mrb, &d->syms);
+  mrb_free(mrb, d->objs.e);
+  mrb_free(mrb, d->floats.e);
+  mrb_free(mrb, d->syms.e);
   mrb_free(mrb, d);
 }
 
 static const struct mrb_data_type dumper_type = { "Marshal::Dumper", dumper_free };
 
 static size_t slot_of(const table *t, uint64_t key) {
-  uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-  size_t i = (size_t)(h >> 17) & (t->capa - 1);
-  while (t->used[i] && t->keys[i] != key) i = (i + 1) & (t->capa - 1);
+  /* every key bit must reach the low bits: Floats differ only in their high bits */
+  uint64_t h = key;
+  h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  size_t i = (size_t)h & (t->capa - 1);
+  while (t->e[i].val >= 0 && t->e[i].key != key) i = (i + 1) & (t->capa - 1);
   return i;
 }
 
 static mrb_int table_get(const table *t, uint64_t key) {
   if (!t->capa) return -1;
-  size_t i = slot_of(t, key);
-  return t->used[i] ? t->vals[i] : -1;
+  return t->e[slot_of(t, key)].val;
 }
 
 static void table_put(mrb_state *mrb, table *t, uint64_t key, mrb_int val) {
   if ((t->n + 1) * 2 > t->capa) {
     table old = *t;
     size_t capa = old.capa ? old.capa * 2 : 64;
-    t->keys = mrb_calloc(mrb, capa, sizeof(uint64_t));
-    t->vals = mrb_calloc(mrb, capa, sizeof(mrb_int));
-    t->used = mrb_calloc(mrb, capa, 1);
+    t->e = mrb_malloc(mrb, capa * sizeof(entry));
+    for (size_t i = 0; i < capa; i++) t->e[i].val = -1;
     t->capa = capa;
     t->n = 0;
     for (size_t i = 0; i < old.capa; i++)
-      if (old.used[i]) {
-        size_t j = slot_of(t, old.keys[i]);
-        t->keys[j] = old.keys[i]; t->vals[j] = old.vals[i]; t->used[j] = 1; t->n++;
-      }
-    table_free(mrb, &old);
+      if (old.e[i].val >= 0) { t->e[slot_of(t, old.e[i].key)] = old.e[i]; t->n++; }
+    mrb_free(mrb, old.e);
   }
   size_t i = slot_of(t, key);
-  if (!t->used[i]) t->n++;
-  t->keys[i] = key; t->vals[i] = val; t->used[i] = 1;
+  if (t->e[i].val < 0) t->n++;
+  t->e[i].key = key;
+  t->e[i].val = val;
 }
 
 typedef struct out {
