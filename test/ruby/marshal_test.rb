@@ -124,6 +124,16 @@ class MarshalTest < MnTest::Case
     assert_equal [1, "two"], [pt.x, pt.y]
   end
 
+  def test_times_in_crubys_form
+    utc = Time.utc(2000, 1, 2, 3, 4, 5, 6)
+    assert_equal "\x04\bIu:\tTime\rC\x00\x19\xC0\x06\x00P\x10\x06:\tzoneI\"\bUTC\x06:\x06EF".b, dump(utc)
+    local = Marshal.load("\x04\bIu:\tTime\r\xD6\xE9\x1E\x80@\xE2A5\a:\voffseti\x00:\tzoneI\"\bUTC\x06:\x06EF")
+    assert_equal [1700000000, 123456, false], [local.to_i, local.usec, local.utc?]
+    back = round([utc, utc])
+    assert_equal [utc.to_i, 6, true], [back[0].to_i, back[0].usec, back[0].utc?]
+    assert_same back[0], back[1]
+  end
+
   def test_data_objects
     return unless defined?(Data) && Data.respond_to?(:define)   # CRuby 3.2+
     d = Data.define(:a, :b)

@@ -329,6 +329,16 @@ static mrb_bool w_user(mrb_state *mrb, out *o, mrb_value obj, mrb_int limit) {
     remember(mrb, o, obj);
     return TRUE;
   }
+  if (mnrb_marshal_time_p(mrb, obj)) {   /* CRuby's Time#_dump (time.c) */
+    mrb_value ivars = mrb_ary_new(mrb);
+    mrb_value s = mnrb_marshal_time_dump(mrb, obj, ivars);
+    w_byte(mrb, o, 'I');
+    w_class(mrb, o, 'u', obj);
+    w_bytes(mrb, o, RSTRING_PTR(s), RSTRING_LEN(s));
+    w_ivars(mrb, o, ivars, limit);
+    remember(mrb, o, obj);
+    return TRUE;
+  }
   return FALSE;
 }
 

@@ -309,6 +309,19 @@ static mrb_value r_user_marshal(mrb_state *mrb, in *r) {
 static mrb_value r_user_def(mrb_state *mrb, in *r, mrb_bool *ivp) {
   struct RClass *c = r_class(mrb, r);
   mrb_value data = r_bytes(mrb, r);
+  if (mnrb_marshal_time_class_p(mrb, c) && !mrb_respond_to(mrb, mrb_obj_value(c), MRB_SYM(_load))) {
+    mrb_value ivars = mrb_hash_new(mrb);   /* offset, zone, nano_num...: read, then the Time made */
+    if (ivp && *ivp) {
+      mrb_int n = r_long(mrb, r);
+      for (mrb_int i = 0; i < n; i++) {
+        mrb_sym name = r_symbol(mrb, r);
+        mrb_hash_set(mrb, ivars, mrb_symbol_value(name), r_object(mrb, r, NULL));
+      }
+      *ivp = FALSE;
+    }
+    mrb_value v = mnrb_marshal_time_load(mrb, c, data, ivars);
+    return r_leave(mrb, r, v, r_entry(mrb, r, v));
+  }
   if (ivp && *ivp) {
     r_ivars(mrb, r, data);
     *ivp = FALSE;

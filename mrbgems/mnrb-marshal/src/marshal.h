@@ -35,4 +35,10 @@ double mnrb_marshal_float_parse(const char *s, mrb_int len);
 /* the class or module a path names ("A::B"), or ArgumentError "undefined class/module A::B" */
 struct RClass *mnrb_marshal_path_class(mrb_state *mrb, const char *s, mrb_int len);
 
+/* time.c: Time as CRuby's Time#_dump writes it (8 bytes; ivars pushed as [sym, value] pairs) */
+mrb_bool mnrb_marshal_time_p(mrb_state *mrb, mrb_value v);
+mrb_bool mnrb_marshal_time_class_p(mrb_state *mrb, struct RClass *c);
+mrb_value mnrb_marshal_time_dump(mrb_state *mrb, mrb_value t, mrb_value ivars);
+mrb_value mnrb_marshal_time_load(mrb_state *mrb, struct RClass *c, mrb_value bytes, mrb_value ivars);
+
 #endif
