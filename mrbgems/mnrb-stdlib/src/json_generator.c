@@ -83,8 +83,12 @@ static void gen_str_value(mrb_state *mrb, jgen *g, mrb_value s) {
   gen_string(mrb, g, RSTRING_PTR(s), RSTRING_LEN(s));
 }
 
+/* deeper than this raises SystemStackError even under max_nesting: false, before the C stack ends */
+#define JSON_GEN_MAX_DEPTH 2500
+
 static void enter(mrb_state *mrb, jgen *g) {
   g->depth++;
+  if (g->depth > JSON_GEN_MAX_DEPTH) mrb_raise(mrb, mrb_exc_get_id(mrb, MRB_SYM(SystemStackError)), "stack level too deep");
   if (g->max_nesting > 0 && g->depth > g->max_nesting)
     mrb_raisef(mrb, json_class(mrb, MRB_SYM(NestingError)), "nesting of %i is too deep", g->depth - 1);   /* as CRuby words it */
 }
