@@ -13,6 +13,8 @@ class JSONParseTest < MnTest::Case
     assert_equal [0, -0.0, 0.1, 2.5e-3, 1500.0, Float::INFINITY], JSON.parse("[-0, -0.0, 0.1, 2.5e-3, 1.5E+3, 1e400]")
     assert_equal 12345678901234567890, JSON.parse("12345678901234567890")
     assert_equal(-9223372036854775808, JSON.parse("-9223372036854775808"))
+    assert_equal [10**36, -(10**36 + 7), 123456789012345678901234567890123456789],
+                 JSON.parse("[1#{"0" * 36}, -1#{"0" * 35}7, 123456789012345678901234567890123456789]")
     assert_equal 0.1 + 0.2, JSON.parse("0.30000000000000004")
     assert_equal 5e-324, JSON.parse("5e-324")
   end

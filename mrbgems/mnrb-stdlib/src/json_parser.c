@@ -83,6 +83,21 @@ static mrb_bool word(jparser *j, const char *w, size_t n) {
   return TRUE;
 }
 
+/* the digits d..e as a Bignum, 18 digits at a time (acc * 10**k + chunk): String#to_i would
+   multiply the whole Bignum once per digit */
+static mrb_value big_integer(mrb_state *mrb, const char *d, const char *e, mrb_bool neg) {
+  mrb_value acc = mrb_fixnum_value(0);
+  while (d < e) {
+    int k = e - d > 18 ? 18 : (int)(e - d);
+    int64_t chunk = 0, scale = 1;
+    for (int i = 0; i < k; i++) { chunk = chunk * 10 + (d[i] - '0'); scale *= 10; }
+    acc = mrb_funcall_id(mrb, acc, MRB_OPSYM(mul), 1, mrb_int_value(mrb, scale));
+    acc = mrb_funcall_id(mrb, acc, MRB_OPSYM(add), 1, mrb_int_value(mrb, chunk));
+    d += k;
+  }
+  return neg ? mrb_funcall_id(mrb, acc, MRB_OPSYM(minus), 0) : acc;
+}
+
 static mrb_value parse_number(mrb_state *mrb, jparser *j) {
   const char *s = j->p, *p = s, *end = j->end;
   if (p < end && *p == '-') p++;
@@ -115,7 +130,7 @@ static mrb_value parse_number(mrb_state *mrb, jparser *j) {
       for (const char *q = s + neg; q < p; q++) v = v * 10 + (*q - '0');
       return mrb_int_value(mrb, neg ? -v : v);
     }
-    return mrb_funcall_id(mrb, mrb_str_new(mrb, s, len), MRB_SYM(to_i), 0);   /* a Bignum */
+    return big_integer(mrb, s + neg, p, neg);
   }
   char buf[64];
   char *t = len < (mrb_int)sizeof buf ? buf : mrb_malloc(mrb, (size_t)len + 1);
