@@ -64,6 +64,25 @@ class JSONGenerateTest < MnTest::Case
                  ["é".to_json, 12.to_json, nil.to_json, 1.5.to_json, (2**64).to_json]
   end
 
+  def test_dump_writes_to_an_io_and_allows_nan
+    require "stringio"
+    io = StringIO.new(+"")
+    assert_same io, JSON.dump({ "a" => [1] }, io)
+    assert_equal '{"a":[1]}', io.string
+    assert_equal "[NaN]", JSON.dump([0.0 / 0])
+    e = assert_raise(ArgumentError) { JSON.dump([[1]], 1) }
+    assert_equal "exceed depth limit", e.message
+  end
+
+  def test_load
+    assert_nil JSON.load(nil)
+    assert_nil JSON.load("")
+    assert JSON.load("[NaN]")[0].nan?
+    seen = []
+    assert_equal [1, { "a" => [2] }], JSON.load('[1,{"a":[2]}]', proc { |x| seen << x })
+    assert_equal [1, "a", 2, [2], { "a" => [2] }, [1, { "a" => [2] }]], seen
+  end
+
   def test_keys_become_strings
     assert_equal '{"1":2,"s":3,"nil":4}', JSON.generate({ 1 => 2, s: 3, "nil" => 4 })
   end

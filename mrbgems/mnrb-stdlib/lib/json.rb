@@ -18,8 +18,21 @@ module JSON
     __generate(obj, o[:indent], o[:space], o[:space_before], o[:object_nl], o[:array_nl], !!o[:allow_nan], max)
   end
 
-  def self.dump(obj)
-    generate(obj)
+  # JSON.dump(obj, io = nil, limit = nil): no nesting limit but `limit` (ArgumentError past it),
+  # NaN allowed; written to io when given (which is returned)
+  def self.dump(obj, io = nil, limit = nil)
+    if io.is_a?(Integer)
+      limit = io
+      io = nil
+    end
+    begin
+      s = generate(obj, { max_nesting: limit || false, allow_nan: true })
+    rescue NestingError
+      raise ArgumentError, "exceed depth limit"
+    end
+    return s unless io
+    io.write(s)
+    io
   end
 
   def self.pretty_generate(obj, opts = nil)
@@ -36,8 +49,27 @@ module JSON
     Parser.new(source, { max_nesting: false, allow_nan: true }.merge(opts || {})).parse
   end
 
-  def self.load(source)
-    source.nil? ? nil : parse(source.respond_to?(:read) ? source.read : source)
+  # JSON.load(source, proc = nil, options = nil): a String or IO; nil or blank gives nil; NaN and
+  # any nesting allowed; proc called on every value, innermost first (keys too), as CRuby
+  def self.load(source, proc = nil, options = nil)
+    source = source.read if source.respond_to?(:read)
+    source = source.to_str if source.respond_to?(:to_str)
+    return nil if source.nil? || source.empty?
+    result = parse(source, { max_nesting: false, allow_nan: true }.merge(options ? options.to_h : {}))
+    load_visit(result, proc) if proc
+    result
+  end
+
+  def self.load_visit(v, proc)
+    case v
+    when Array then v.each { |x| load_visit(x, proc) }
+    when Hash then v.each { |k, x| load_visit(k, proc); load_visit(x, proc) }
+    end
+    proc.call(v)
+  end
+
+  def self.load_file(path, opts = nil)
+    parse(File.read(path), opts)
   end
 end
 
