@@ -64,6 +64,17 @@ class JSONGenerateTest < MnTest::Case
                  ["é".to_json, 12.to_json, nil.to_json, 1.5.to_json, (2**64).to_json]
   end
 
+  class Box
+    def initialize(x) = @x = x
+    def to_json(*a) = { x: @x, list: [1] }.to_json(*a)
+  end
+
+  def test_own_to_json_gets_the_state_so_pretty_layout_continues_inside
+    assert_equal "[\n  {\n    \"x\": 1,\n    \"list\": [\n      1\n    ]\n  }\n]", JSON.pretty_generate([Box.new(1)])
+    assert_equal '[{"x":2,"list":[1]}]', [Box.new(2)].to_json
+    assert_equal "  ", JSON::State.new(indent: "  ").indent
+  end
+
   def test_dump_writes_to_an_io_and_allows_nan
     require "stringio"
     io = StringIO.new(+"")

@@ -10,12 +10,43 @@ module JSON
   class GeneratorError < JSONError; end
   class NestingError < ParserError; end
 
-  # Generation is C (src/json_generator.c), with CRuby's State options: indent, space,
-  # space_before, object_nl, array_nl, allow_nan, max_nesting (100; false or 0 for none).
+  # Generation is C (src/json_generator.c) driven by a State with CRuby's options: indent, space,
+  # space_before, object_nl, array_nl, allow_nan, max_nesting (100; false or 0 for none). An
+  # object's own to_json gets the State, at the depth it is written at, so that a Hash or Array it
+  # hands the State on to comes out laid out in place (pretty_generate of such objects).
+  class State
+    attr_accessor :indent, :space, :space_before, :object_nl, :array_nl, :max_nesting, :depth
+
+    def initialize(opts = nil)
+      o = opts ? opts.to_h : {}
+      @indent = o[:indent] || ""
+      @space = o[:space] || ""
+      @space_before = o[:space_before] || ""
+      @object_nl = o[:object_nl] || ""
+      @array_nl = o[:array_nl] || ""
+      @allow_nan = o[:allow_nan] ? true : false
+      @max_nesting = o.key?(:max_nesting) ? (o[:max_nesting] || 0) : 100
+      @depth = o[:depth] || 0
+    end
+
+    def allow_nan? = @allow_nan
+
+    def generate(obj)
+      JSON.__generate(obj, @indent, @space, @space_before, @object_nl, @array_nl, @allow_nan, @max_nesting, @depth, self)
+    end
+
+    def to_h
+      { indent: @indent, space: @space, space_before: @space_before, object_nl: @object_nl, array_nl: @array_nl,
+        allow_nan: @allow_nan, max_nesting: @max_nesting, depth: @depth }
+    end
+  end
+
   def self.generate(obj, opts = nil)
-    o = opts ? opts.to_h : {}
-    max = o.key?(:max_nesting) ? (o[:max_nesting] || 0) : 100
-    __generate(obj, o[:indent], o[:space], o[:space_before], o[:object_nl], o[:array_nl], !!o[:allow_nan], max)
+    (opts.is_a?(State) ? opts : State.new(opts)).generate(obj)
+  end
+
+  def self.pretty_generate(obj, opts = nil)
+    generate(obj, { indent: "  ", space: " ", object_nl: "\n", array_nl: "\n" }.merge(opts ? opts.to_h : {}))
   end
 
   # JSON.dump(obj, io = nil, limit = nil): no nesting limit but `limit` (ArgumentError past it),
@@ -74,7 +105,7 @@ module JSON
 end
 
 class Object
-  def to_json(*)
-    JSON.generate(self)
+  def to_json(state = nil, *)
+    JSON.generate(self, state)
   end
 end

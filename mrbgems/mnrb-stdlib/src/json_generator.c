@@ -21,6 +21,7 @@
 #include <mruby/presym.h>
 #include <mruby/proc.h>   /* MRB_METHOD_UNDEF_P */
 #include <mruby/string.h>
+#include <mruby/variable.h>
 
 typedef struct jgen {
   mrb_value out;
@@ -28,6 +29,7 @@ typedef struct jgen {
   mrb_bool allow_nan;
   mrb_int max_nesting;
   mrb_int depth;
+  mrb_value state;   /* the JSON::State handed to objects' own to_json (its @depth set first) */
 } jgen;
 
 static void gen_value(mrb_state *mrb, jgen *g, mrb_value v);
@@ -155,7 +157,12 @@ static void gen_other(mrb_state *mrb, jgen *g, mrb_value v) {
   struct RClass *owner = mrb_class(mrb, v);
   mrb_method_t m = mrb_method_search_vm(mrb, &owner, MRB_SYM(to_json));
   if (!MRB_METHOD_UNDEF_P(m) && owner != mrb->object_class) {
-    mrb_value s = mrb_funcall_id(mrb, v, MRB_SYM(to_json), 0);
+    mrb_value s;
+    if (mrb_nil_p(g->state)) s = mrb_funcall_id(mrb, v, MRB_SYM(to_json), 0);
+    else {
+      mrb_iv_set(mrb, g->state, MRB_IVSYM(depth), mrb_int_value(mrb, g->depth));
+      s = mrb_funcall_id(mrb, v, MRB_SYM(to_json), 1, g->state);
+    }
     if (!mrb_string_p(s)) s = mrb_obj_as_string(mrb, s);
     cat(mrb, g, s);
     return;
@@ -194,19 +201,21 @@ static mrb_value str_opt(mrb_state *mrb, mrb_value v) {
   return mrb_string_p(v) ? v : mrb_nil_p(v) ? mrb_str_new(mrb, NULL, 0) : mrb_obj_as_string(mrb, v);
 }
 
-/* JSON.__generate(obj, indent, space, space_before, object_nl, array_nl, allow_nan, max_nesting) */
+/* JSON.__generate(obj, indent, space, space_before, object_nl, array_nl, allow_nan, max_nesting,
+   depth, state): lib/json.rb's State#generate */
 static mrb_value json_generate(mrb_state *mrb, mrb_value self) {
-  mrb_value obj, indent, space, space_before, object_nl, array_nl;
+  mrb_value obj, indent, space, space_before, object_nl, array_nl, state;
   mrb_bool allow_nan;
-  mrb_int max_nesting;
-  mrb_get_args(mrb, "oooooobi", &obj, &indent, &space, &space_before, &object_nl, &array_nl, &allow_nan, &max_nesting);
+  mrb_int max_nesting, depth;
+  mrb_get_args(mrb, "oooooobiio", &obj, &indent, &space, &space_before, &object_nl, &array_nl, &allow_nan,
+               &max_nesting, &depth, &state);
   jgen g = { mrb_str_new_capa(mrb, 64), str_opt(mrb, indent), str_opt(mrb, space), str_opt(mrb, space_before),
-             str_opt(mrb, object_nl), str_opt(mrb, array_nl), allow_nan, max_nesting, 0 };
+             str_opt(mrb, object_nl), str_opt(mrb, array_nl), allow_nan, max_nesting, depth, state };
   gen_value(mrb, &g, obj);
   return g.out;
 }
 
 void mnrb_stdlib_json_generator_init(mrb_state *mrb) {
   struct RClass *json = mrb_define_module(mrb, "JSON");
-  mrb_define_module_function(mrb, json, "__generate", json_generate, MRB_ARGS_REQ(8));
+  mrb_define_module_function(mrb, json, "__generate", json_generate, MRB_ARGS_REQ(10));
 }
