@@ -265,6 +265,25 @@ class StrscanTest < MnTest::Case
     assert_raise(TypeError) { StringScanner.new(nil) }
   end
 
+  def test_scan_integer_on_newer_strscan
+    return unless StringScanner.method_defined?(:scan_integer)   # strscan 3.1.1 (CRuby 3.4)
+    s = StringScanner.new("-42 +7 0x1F ff 123456789012345678901234567890 x")
+    assert_equal(-42, s.scan_integer)
+    s.skip(/ /)
+    assert_equal 7, s.scan_integer
+    s.skip(/ /)
+    assert_equal 31, s.scan_integer(base: 16)
+    assert_equal "0x1F", s.matched
+    s.skip(/ /)
+    assert_equal 255, s.scan_integer(base: 16)
+    s.skip(/ /)
+    assert_equal 123456789012345678901234567890, s.scan_integer
+    s.skip(/ /)
+    assert_nil s.scan_integer
+    assert_equal "x", s.rest
+    assert_raise(ArgumentError) { s.scan_integer(base: 8) }
+  end
+
   def test_a_tokenizer_loop
     s = StringScanner.new("x = 10 + y1 * (3 - 4)")
     tokens = []

@@ -268,6 +268,33 @@ static mrb_value ss_scan_byte(mrb_state *mrb, mrb_value self) {
   return mrb_nil_p(s) ? s : mrb_fixnum_value((unsigned char)RSTRING_PTR(s)[0]);
 }
 
+/* scan_integer(base: 10) (CRuby 3.4): [+-]digits, or for base 16 [+-][0x]hex digits, as an Integer */
+static mrb_value ss_scan_integer(mrb_state *mrb, mrb_value self) {
+  mrb_value kv[1];
+  mrb_sym kn[1] = { MRB_SYM(base) };
+  const mrb_kwargs kw = { 1, 0, kn, kv, NULL };
+  mrb_get_args(mrb, ":", &kw);
+  mrb_int base = mrb_undef_p(kv[0]) ? 10 : mrb_as_int(mrb, kv[0]);
+  if (base != 10 && base != 16) mrb_raisef(mrb, E_ARGUMENT_ERROR, "Unsupported integer base: %i, expected 10 or 16", base);
+  scanner *p = get(mrb, self);
+  mrb_value str = string_of(mrb, self);
+  const char *s = RSTRING_PTR(str);
+  mrb_int len = RSTRING_LEN(str), i = p->curr;
+  p->matched = FALSE;
+  if (i >= len) return mrb_nil_value();
+  if (s[i] == '+' || s[i] == '-') i++;
+  if (base == 16 && i + 1 < len && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+      i + 2 < len && ISXDIGIT(s[i + 2])) i += 2;
+  mrb_int digits = i;
+  while (i < len && (base == 16 ? ISXDIGIT(s[i]) : ISDIGIT(s[i]))) i++;
+  if (i == digits) return mrb_nil_value();
+  p->prev = p->curr;
+  set_match1(mrb, self, p, p->curr, i);
+  p->curr = i;
+  mrb_value text = mrb_str_new(mrb, s + p->prev, i - p->prev);
+  return mrb_funcall_id(mrb, text, MRB_SYM(to_i), 1, mrb_fixnum_value(base));   /* "0x" and signs: to_i's */
+}
+
 static mrb_value ss_peek_byte(mrb_state *mrb, mrb_value self) {
   scanner *p = get(mrb, self);
   mrb_value str = string_of(mrb, self);
@@ -588,6 +615,7 @@ static void strscan_init(mrb_state *mrb) {
   for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
     mrb_define_method(mrb, c, none[i].name, none[i].fn, MRB_ARGS_NONE());
   mrb_define_method(mrb, c, "values_at", ss_values_at, MRB_ARGS_ANY());
+  mrb_define_method(mrb, c, "scan_integer", ss_scan_integer, MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, c, "scan_full", ss_scan_full, MRB_ARGS_REQ(3));
   mrb_define_method(mrb, c, "search_full", ss_search_full, MRB_ARGS_REQ(3));
 }
