@@ -94,6 +94,13 @@ class JSONGenerateTest < MnTest::Case
     assert_equal [1, "a", 2, [2], { "a" => [2] }, [1, { "a" => [2] }]], seen
   end
 
+  def test_bytes_that_are_not_utf8_raise
+    assert_raise(JSON::GeneratorError) { JSON.generate(["\xff"]) }
+    assert_raise(JSON::GeneratorError) { JSON.generate({ "a\xC3" => 1 }) }
+    assert_raise(JSON::GeneratorError) { JSON.generate(["\xED\xA0\x80"]) }   # a surrogate
+    assert_equal '["é"]', JSON.generate(["é".b])
+  end
+
   def test_keys_become_strings
     assert_equal '{"1":2,"s":3,"nil":4}', JSON.generate({ 1 => 2, s: 3, "nil" => 4 })
   end

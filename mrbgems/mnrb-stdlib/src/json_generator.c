@@ -51,9 +51,32 @@ static void newline(mrb_state *mrb, jgen *g, mrb_value nl, mrb_bool closing) {
     for (mrb_int i = 0; i < g->depth; i++) cat(mrb, g, g->indent);
 }
 
-/* "...": '"', '\' and control characters escaped, everything else (UTF-8 included) as it is */
+/* does s hold valid UTF-8 (no overlongs, surrogates or code points past U+10FFFF)? */
+static mrb_bool utf8_valid(const unsigned char *s, mrb_int len) {
+  mrb_int i = 0;
+  while (i < len) {
+    unsigned char c = s[i];
+    if (c < 0x80) { i++; continue; }
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { n = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else return FALSE;
+    if (i + n >= len) return FALSE;   /* truncated at the end */
+    if (s[i + 1] < lo || s[i + 1] > hi) return FALSE;
+    for (int k = 2; k <= n; k++) if ((s[i + k] & 0xC0) != 0x80) return FALSE;
+    i += n + 1;
+  }
+  return TRUE;
+}
+
+/* "...": '"', '\' and control characters escaped, everything else (UTF-8 included) as it is;
+   bytes that are not UTF-8 raise GeneratorError, as CRuby's json */
 static void gen_string(mrb_state *mrb, jgen *g, const char *s, mrb_int len) {
   static const char hex[] = "0123456789abcdef";
+  if (!utf8_valid((const unsigned char *)s, len))
+    mrb_raise(mrb, json_class(mrb, MRB_SYM(GeneratorError)), "source sequence is illegal/malformed utf-8");
   mrb_str_cat_lit(mrb, g->out, "\"");
   mrb_int run = 0;
   for (mrb_int i = 0; i < len; i++) {
