@@ -31,6 +31,9 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-regexp"    # needs libonig-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-embed"     # include/mnrb.h: the C API for embedders
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-random"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-strscan"   # require "strscan"
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-marshal"   # Marshal (core: defined at boot)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-digest"    # require "digest"; needs nettle-dev (scripts/deps.sh)
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
   conf.defines << 'MRB_ARY_LENGTH_MAX=0'

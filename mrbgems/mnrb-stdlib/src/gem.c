@@ -5,6 +5,7 @@
 #include "mnrb_feature.h"
 
 void mnrb_stdlib_etc_init(mrb_state *mrb);
+void mnrb_stdlib_json_init(mrb_state *mrb);   /* json_parser.c: JSON::Parser */
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
@@ -19,7 +20,7 @@ static const mnrb_feature features[] = {
   { "stringio", "stringio.so", NULL, mnrb_stdlib_stringio },
   { "benchmark", "benchmark.rb", NULL, mnrb_stdlib_benchmark },
   { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
-  { "json", "json.rb", NULL, mnrb_stdlib_json },
+  { "json", "json.rb", NULL, mnrb_stdlib_json, mnrb_stdlib_json_init },
   { "tmpdir", "tmpdir.rb", NULL, mnrb_stdlib_tmpdir },
   { "base64", "base64.rb", NULL, mnrb_stdlib_base64 },
   { "shellwords", "shellwords.rb", NULL, mnrb_stdlib_shellwords },
