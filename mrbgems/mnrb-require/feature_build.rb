@@ -23,10 +23,17 @@ module MNRBFeatures
         end
       end
       # The bytecode is shared by every state: no symbol may need interning per state.
-      if File.read(t.name).include?("mrb_intern")
+      text = File.read(t.name)
+      if text.include?("mrb_intern")
         rm_f t.name
         fail "#{t.name}: lib/ uses a symbol outside the pre-interned table (a global variable?)"
       end
+      # A library loaded at require is Ruby code as CRuby's lib/ is, not a built-in method: threads are
+      # preempted in it and signals land in it. Its ireps carry the flag 0x80 (MNRB_IREP_LIB in
+      # mnrb-thread/src/internal.h), which the safepoint reads; mrblib's (built-in) ireps do not.
+      marked = text.gsub("MRB_IREP_STATIC,", "MRB_IREP_STATIC|0x80,")
+      fail "#{t.name}: no static irep found to mark (mrbc's output changed?)" if marked == text && text.include?("mrb_irep")
+      File.write(t.name, marked)
     end
     spec.objs << build.objfile("#{spec.build_dir}/features_code")
   end

@@ -15,7 +15,8 @@
  *
  * Preemption: the timer thread sets mrb->safepoint_hook; the VM calls it at the next backward
  * branch or return of user code (built-in methods, cdump'd with MRB_IREP_NO_FREE, stay atomic, as
- * C methods are in CRuby), and the running thread yields there.
+ * C methods are in CRuby; libraries loaded at require are user code, as CRuby's lib/: MNRB_IREP_LIB),
+ * and the running thread yields there.
  */
 #include "internal.h"
 #include <errno.h>
@@ -198,7 +199,7 @@ void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value e
 
 static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc) {
   (void)pc;
-  if (irep->flags & MRB_IREP_NO_FREE) return;   /* stay armed until user code */
+  if ((irep->flags & (MRB_IREP_NO_FREE | MNRB_IREP_LIB)) == MRB_IREP_NO_FREE) return;   /* armed until user code */
   if (mrb->gc.iterating) return;                /* ObjectSpace walk: GC is off for everyone */
   __atomic_store_n(&mrb->safepoint_hook, NULL, __ATOMIC_RELAXED);
   mnrb_vm *vm = mnrb_vm_of(mrb);
