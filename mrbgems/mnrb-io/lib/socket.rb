@@ -115,3 +115,36 @@ class UNIXServer
     end
   end
 end
+
+# Socket.tcp and Socket.unix as CRuby's: a connected socket, or with a block the block's value, the
+# socket closed after it. connect_timeout: bounds the connection (Errno::ETIMEDOUT, as CRuby).
+class Socket
+  def self.tcp(host, port, local_host = nil, local_port = nil, connect_timeout: nil, resolv_timeout: nil)
+    sock = if connect_timeout
+             require "timeout"
+             begin
+               Timeout.timeout(connect_timeout) { TCPSocket.new(host, port, local_host, local_port) }
+             rescue Timeout::Error
+               raise Errno::ETIMEDOUT, "user specified timeout"
+             end
+           else
+             TCPSocket.new(host, port, local_host, local_port)
+           end
+    return sock unless block_given?
+    begin
+      yield sock
+    ensure
+      sock.close unless sock.closed?
+    end
+  end
+
+  def self.unix(path)
+    sock = UNIXSocket.new(path)
+    return sock unless block_given?
+    begin
+      yield sock
+    ensure
+      sock.close unless sock.closed?
+    end
+  end
+end
