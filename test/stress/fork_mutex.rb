@@ -1,6 +1,7 @@
 # Stress: fork while other threads hold mutexes, wait in queues and write to a pipe. In the child only
 # the forking thread lives and the mutexes the others held are free (CRuby abandons them); it reports
 # through a pipe and exits with a status the parent checks. Not run under ThreadSanitizer (no fork there).
+# stress-skip-under: tsan
 FINISH = ENV["STRESS_MODE"] == "finish"
 srand(Integer(ENV.fetch("STRESS_SEED", "1")))
 Thread.report_on_exception = false
