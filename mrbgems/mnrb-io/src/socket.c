@@ -13,6 +13,7 @@
 #include <mruby/proc.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <string.h>
@@ -44,6 +45,26 @@ static mrb_value sock_s_socket(mrb_state *mrb, mrb_value klass) {
   return mrb_fixnum_value(fd);
 }
 
+/* connect(2) on a descriptor left blocking (nonblock = false, an inherited or for_fd socket) waits
+ * for the handshake inside the call: a blocking call without the GVL, which Thread#raise, #kill and
+ * signals interrupt (EINTR; the handshake goes on and the loop below waits for it as for a
+ * non-blocking one). CRuby does the same. */
+typedef struct connecting { int fd; const struct sockaddr *sa; socklen_t len; int err; } connecting;
+
+static void *run_connect(void *arg) {
+  connecting *c = arg;
+  c->err = connect(c->fd, c->sa, c->len) == 0 ? 0 : errno;
+  return NULL;
+}
+
+static int connect_once(mrb_state *mrb, int fd, mrb_value sa) {
+  connecting c = { fd, (const struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa), 0 };
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0 && !(fl & O_NONBLOCK)) mnrb_blocking_call(mrb, run_connect, &c, MN_UNBLOCK_SIGNAL, NULL);
+  else run_connect(&c);
+  return c.err;
+}
+
 /* Socket._connect(fd, sockaddr, timeout = nil): connects, waiting for the handshake in the event
  * loop. A timeout raises Errno::ETIMEDOUT "user specified timeout", as CRuby's connect_timeout.
  * Once writable, connect(2) again says how it went (0 or EISCONN: connected; else the error). Not
@@ -54,8 +75,9 @@ static mrb_value sock_s_connect(mrb_state *mrb, mrb_value klass) {
   mrb_value sa, timeout = mrb_nil_value();
   mrb_get_args(mrb, "iS|o", &fd, &sa, &timeout);
   uint64_t deadline = mnrb_deadline_after(mrb, timeout);
+  sa = mrb_str_dup(mrb, sa);                       /* a private copy for the blocking call */
   for (;;) {
-    int err = connect((int)fd, (struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa)) == 0 ? 0 : errno;
+    int err = connect_once(mrb, (int)fd, sa);
     if (err == 0 || err == EISCONN) return mrb_nil_value();
     if (err != EINTR && err != EINPROGRESS && err != EALREADY) mnrb_sys_fail(mrb, err, "connect(2)");
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) mnrb_sys_fail(mrb, ETIMEDOUT, "user specified timeout");
