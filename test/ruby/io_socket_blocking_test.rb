@@ -74,4 +74,28 @@ class IOSocketBlockingTest < MnTest::Case
   ensure
     [s, srv].each { |x| x&.close }
   end
+
+  # Host names are looked up on a resolver thread of their own while the Ruby thread waits parked
+  # (interruptible, as CRuby 3.3). Many threads at once each get their own answer.
+  def test_concurrent_lookups_of_host_names
+    threads = 8.times.map do
+      Thread.new { 20.times.map { Addrinfo.getaddrinfo("localhost", 80, Socket::AF_INET, Socket::SOCK_STREAM).map(&:ip_address) } }
+    end
+    threads.each { |t| assert_equal [["127.0.0.1"]] * 20, t.value }
+    e = assert_raise(SocketError) { Addrinfo.getaddrinfo("no-such-host.invalid", 80) }
+    assert_include e.message, "getaddrinfo"
+  end
+
+  # A thread killed or raised into while it waits for a lookup leaves it to finish alone.
+  def test_lookups_abandoned_by_killed_threads
+    20.times do |i|
+      t = Thread.new { loop { Addrinfo.getaddrinfo("localhost", 80) } }
+      t.report_on_exception = false
+      wait_blocked(t)
+      i.even? ? t.kill : t.raise(RuntimeError, "stop")
+      t.join rescue nil
+      assert_equal false, t.alive?
+    end
+    assert_equal "127.0.0.1", Addrinfo.getaddrinfo("localhost", 80, Socket::AF_INET)[0].ip_address
+  end
 end
