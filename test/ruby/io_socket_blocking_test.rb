@@ -98,4 +98,34 @@ class IOSocketBlockingTest < MnTest::Case
     end
     assert_equal "127.0.0.1", Addrinfo.getaddrinfo("localhost", 80, Socket::AF_INET)[0].ip_address
   end
+
+  def test_connect_nonblock_raises_wait_writable_while_the_handshake_waits
+    srv, first = full_listener
+    c = Socket.new(Socket::AF_INET, Socket::SOCK_STREAM)
+    e = assert_raise(IO::EINPROGRESSWaitWritable) { c.connect_nonblock(srv.local_address) }
+    assert_kind_of Errno::EINPROGRESS, e
+    assert_kind_of IO::WaitWritable, e
+    assert_equal true, c.nonblock?
+  ensure
+    [c, first, srv].each { |x| x&.close }
+  end
+
+  def test_connect_nonblock_then_wait_writable_connects
+    srv = TCPServer.new("127.0.0.1", 0)
+    addr = Addrinfo.tcp("127.0.0.1", srv.addr[1])
+    c = Socket.new(Socket::AF_INET, Socket::SOCK_STREAM)
+    r = c.connect_nonblock(addr, exception: false)
+    if r == :wait_writable
+      assert_same c, c.wait_writable(10)
+      assert_equal 0, c.connect_nonblock(addr, exception: false)   # EISCONN: connected
+      assert_raise(Errno::EISCONN) { c.connect_nonblock(addr) }
+    else
+      assert_equal 0, r
+    end
+    s = srv.accept
+    c.write "hi"
+    assert_equal "hi", s.readpartial(10)
+  ensure
+    [c, s, srv].each { |x| x&.close }
+  end
 end

@@ -98,6 +98,16 @@ static mrb_value sock_s_connect(mrb_state *mrb, mrb_value klass) {
   }
 }
 
+/* Socket._connect_once(fd, sockaddr): one connect(2) that does not wait (connect_nonblock makes the
+ * descriptor non-blocking first): 0, or its errno. */
+static mrb_value sock_s_connect_once(mrb_state *mrb, mrb_value klass) {
+  mrb_int fd;
+  mrb_value sa;
+  mrb_get_args(mrb, "iS", &fd, &sa);
+  int rc = connect((int)fd, (const struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa));
+  return mrb_fixnum_value(rc == 0 ? 0 : errno);
+}
+
 static mrb_value accept_one(mrb_state *mrb, mrb_int fd, struct sockaddr_storage *ss, socklen_t *len) {
   io_call c = { .op = IO_ACCEPT, .fd = (int)fd, .str = mrb_nil_value(), .flags = SOCK_NONBLOCK | SOCK_CLOEXEC,
                 .addr = (struct sockaddr *)ss, .addrlen = ss ? sizeof *ss : 0 };
@@ -340,6 +350,7 @@ static void socket_init(mrb_state *mrb) {
   struct RClass *bsock = mrb_class_get(mrb, "BasicSocket");
   mrb_define_class_method(mrb, sock, "_socket", sock_s_socket, MRB_ARGS_REQ(3));
   mrb_define_class_method(mrb, sock, "_connect", sock_s_connect, MRB_ARGS_ARG(2, 1));
+  mrb_define_class_method(mrb, sock, "_connect_once", sock_s_connect_once, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, sock, "_accept", sock_s_accept, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, sock, "_accept2", sock_s_accept2, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, bsock, "recv", bsock_recv, MRB_ARGS_ARG(1, 1));
