@@ -1,7 +1,8 @@
 /*
  * mruby-socket's blocking calls through the event loop: sockets are created non-blocking, accept,
- * connect, recv, recvfrom and send park the thread while the socket is not ready, and getaddrinfo
- * (which may ask a DNS server) runs as a blocking call without the GVL.
+ * connect, recv, recvfrom and send park the thread while the socket is not ready; a connect on a
+ * descriptor left blocking is a blocking call without the GVL; getaddrinfo of a host name (which
+ * may ask a DNS server) runs on a resolver thread while the Ruby thread parks.
  *
  * Sockets load at `require "socket"`, as in CRuby: mruby-socket is built into this gem (its C and
  * Ruby, by mrbgem.rake) instead of booting in every state, where its classes and ~200 constants
