@@ -97,7 +97,14 @@ void mn_unblock(mn_thread *t) {
     bl.unblocking[bl.nunblocking++] = t;
   send_signal(t);
   pthread_mutex_unlock(&bl.unblock_lock);
+  /* The signal can be lost (it lands just before the call, or while a handler of another signal
+   * runs and SA_RESTART then restarts the call): the ticks re-send it, even in a process with one
+   * thread, where they are otherwise off. Seen: SIGTERM to a process in open(2) of a FIFO. */
+  mn_timer_tick_for_unblock();
 }
+
+/* Sequentially consistent: the timer's "stop ticking" pairs with mn_unblock as with thread counts. */
+bool mn_blocking_unblocking(void) { return atomic_load(&bl.nunblocking) > 0; }
 
 /* The event loop, at every tick: signal again the threads whose call has not returned yet. */
 void mn_blocking_resignal(void) {

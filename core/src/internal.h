@@ -282,6 +282,8 @@ void mn_sched_leave_blocking(mn_thread *self);
 void mn_unblock(mn_thread *t);      /* ractor lock held: t is BLOCKED; runs its ubf */
 void mn_blocking_unlist(mn_thread *self);  /* ractor lock held */
 void mn_blocking_resignal(void);    /* event loop, every tick */
+bool mn_blocking_unblocking(void);  /* threads signalled whose call has not returned yet */
+void mn_timer_tick_for_unblock(void);   /* the ticks run (they re-send unblock signals) */
 int mn_blocking_init(void);
 void mn_blocking_stats(mn_stats *out);
 extern _Atomic uint64_t mn_stat_wakeup_preemptions;

@@ -133,6 +133,11 @@ void mn_timer_threads_changed(size_t live) {
   }
 }
 
+void mn_timer_tick_for_unblock(void) {
+  bool expected = false;
+  if (atomic_compare_exchange_strong(&tm.ticking, &expected, true)) mn_loop_kick();
+}
+
 /* ---- on the event-loop thread ---- */
 
 static void fire_expired(uint64_t now) {
@@ -182,11 +187,11 @@ void mn_timer_expire(void) {
   mn_ractor_each_ticked(mn_sched_tick, NULL);
   mn_pool_tick();
   mn_blocking_resignal();
-  if (MN_RELAXED(&live_seen) < 2) {
+  if (MN_RELAXED(&live_seen) < 2 && !mn_blocking_unblocking()) {
     if (++tm.quiet_ticks >= 100) {   /* a second without threads to slice: stop ticking */
       tm.quiet_ticks = 0;
       atomic_store(&tm.ticking, false);         /* see mn_timer_threads_changed */
-      if (atomic_load(&live_seen) >= 2) atomic_store(&tm.ticking, true);
+      if (atomic_load(&live_seen) >= 2 || mn_blocking_unblocking()) atomic_store(&tm.ticking, true);
     }
   } else {
     tm.quiet_ticks = 0;

@@ -223,10 +223,20 @@ mnrb_compat_final_status(mrb_state *mrb, mrb_value exc)
   return !mrb_nil_p(exc) && system_exit_p(mrb, exc) ? mnrb_compat_exit_status(mrb, exc) : EXIT_FAILURE;
 }
 
-/* CRuby prints nothing for an uncaught SignalException (SIGTERM...), but does for Interrupt. */
+/* The signal an uncaught exception ends the process with, as CRuby's hidden `signo`: mnrb-io sets
+   it (SIGPIPE) on an Errno::EPIPE from writing to STDOUT. nil for others. */
+static mrb_value
+hidden_signo(mrb_state *mrb, mrb_value exc)
+{
+  return mrb_obj_ptr(exc)->tt == MRB_TT_EXCEPTION ? mrb_iv_get(mrb, exc, mrb_intern_lit(mrb, "signo")) : mrb_nil_value();
+}
+
+/* CRuby prints nothing for an uncaught SignalException (SIGTERM...), but does for Interrupt; nothing
+   either for an exception that carries a signal (an EPIPE on STDOUT). */
 static mrb_bool
 quiet_signal_p(mrb_state *mrb, mrb_value exc)
 {
+  if (!mrb_nil_p(exc) && mrb_integer_p(hidden_signo(mrb, exc))) return TRUE;
   if (mrb_nil_p(exc) || !mrb_class_defined(mrb, "SignalException")) return FALSE;
   return mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "SignalException")) &&
          !mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "Interrupt"));
@@ -238,10 +248,14 @@ static void
 die_by_uncaught_signal(mrb_state *mrb, mrb_value exc)
 {
   struct RClass *process = mrb_module_get_id(mrb, MRB_SYM(Process));
-  if (mrb_nil_p(exc) || !mrb_class_defined(mrb, "SignalException")) return;
-  if (!mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "SignalException"))) return;
+  if (mrb_nil_p(exc)) return;
+  mrb_value signo = hidden_signo(mrb, exc);
+  if (!mrb_integer_p(signo)) {
+    if (!mrb_class_defined(mrb, "SignalException")) return;
+    if (!mrb_obj_is_kind_of(mrb, exc, mrb_class_get(mrb, "SignalException"))) return;
+  }
   if (!mrb_respond_to(mrb, mrb_obj_value(process), mrb_intern_lit(mrb, "_die_by"))) return;
-  mrb_value signo = mrb_funcall(mrb, exc, "signo", 0);
+  if (!mrb_integer_p(signo)) signo = mrb_funcall(mrb, exc, "signo", 0);
   if (mrb_integer_p(signo)) mrb_funcall(mrb, mrb_obj_value(process), "_die_by", 1, signo);
 }
 

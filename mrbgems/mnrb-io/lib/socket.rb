@@ -146,5 +146,27 @@ class Socket
     ensure
       sock.close unless sock.closed?
     end
+
+class IO
+  class EINPROGRESSWaitWritable < Errno::EINPROGRESS
+    include IO::WaitWritable
+  end
+end
+
+class Socket
+  # connect_nonblock(sockaddr, exception: true): 0 once connected; a handshake under way raises
+  # IO::EINPROGRESSWaitWritable (or returns :wait_writable). The socket is left non-blocking, as
+  # CRuby leaves it (mruby-socket's version waited, then made the descriptor blocking).
+  def connect_nonblock(sockaddr, exception: true)
+    sockaddr = sockaddr.to_sockaddr if sockaddr.is_a?(Addrinfo)
+    self.nonblock = true
+    err = Socket._connect_once(fileno, sockaddr)
+    return 0 if err == 0
+    if err == Errno::EINPROGRESS::Errno
+      return :wait_writable unless exception
+      raise IO::EINPROGRESSWaitWritable, "connect(2) would block"
+    end
+    return 0 if err == Errno::EISCONN::Errno && !exception
+    raise SystemCallError.new("connect(2)", err)
   end
 end

@@ -147,9 +147,13 @@ static mrb_value sce_sys_fail(mrb_state *mrb, mrb_value klass) {
   return mrb_nil_value();
 }
 
-mrb_noreturn void mnrb_sys_fail(mrb_state *mrb, int no, const char *msg) {
+mrb_value mnrb_sys_error(mrb_state *mrb, int no, const char *msg) {
   mrb_value args[2] = { msg ? mrb_str_new_cstr(mrb, msg) : mrb_nil_value(), mrb_fixnum_value(no) };
-  mrb_exc_raise(mrb, mrb_obj_new(mrb, mnrb_errno_class(mrb, no), 2, args));
+  return mrb_obj_new(mrb, mnrb_errno_class(mrb, no), 2, args);
+}
+
+mrb_noreturn void mnrb_sys_fail(mrb_state *mrb, int no, const char *msg) {
+  mrb_exc_raise(mrb, mnrb_sys_error(mrb, no, msg));
 }
 
 void mnrb_init_errno(mrb_state *mrb) {

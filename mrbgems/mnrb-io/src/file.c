@@ -1,14 +1,102 @@
 /*
- * File#flock without the GVL: a lock held by another process can keep LOCK_EX waiting for as long
- * as that process likes, so the wait is a blocking call (the ractor's other threads run; Thread#raise
- * and #kill interrupt it). LOCK_NB never waits and stays an ordinary call.
+ * System calls on files that can wait for as long as another party likes, as blocking calls
+ * without the GVL (the ractor's other threads run; Thread#raise, #kill and signals interrupt them):
+ * - IO.sysopen (File.new, File.open and everything that opens a path): open(2) of a FIFO waits for
+ *   the other end, of a device for the device, of a file on a network mount for the server. CRuby
+ *   opens without the GVL too. A blocking call costs well under a microsecond when nothing else
+ *   runs, so every open is one; no look at the file's type first (which could itself hang).
+ * - File#flock: a lock held by another process can keep LOCK_EX waiting. LOCK_NB never waits and
+ *   stays an ordinary call.
  */
+#define _GNU_SOURCE
 #include "io_internal.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
 #include <sys/file.h>
 #include <mruby/class.h>
 #include <mruby/ext/io.h>
+#include <mruby/string.h>
 #include "mnrb/thread.h"
+
+/* ---- IO.sysopen ---- */
+
+/* A mode string ("r", "w+", "ab", "wx"...) as open(2) flags; an encoding after ':' is the caller's
+ * business (mruby-io's rule: it raises). */
+static int mode_string_flags(mrb_state *mrb, mrb_value mode) {
+  const char *m = RSTRING_CSTR(mrb, mode);
+  int flags;
+  switch (m[0]) {
+  case 'r': flags = O_RDONLY; break;
+  case 'w': flags = O_WRONLY | O_CREAT | O_TRUNC; break;
+  case 'a': flags = O_WRONLY | O_CREAT | O_APPEND; break;
+  default: goto bad;
+  }
+  for (const char *p = m + 1; *p; p++) {
+    if (*p == 'b') continue;
+    if (*p == '+') flags = (flags & ~O_ACCMODE) | O_RDWR;
+    else if (*p == 'x' && m[0] == 'w') flags |= O_EXCL;
+    else goto bad;
+  }
+  return flags;
+bad:
+  mrb_raisef(mrb, E_ARGUMENT_ERROR, "illegal access mode %s", m);
+}
+
+/* File::Constants values (mruby-io's own numbering, MRB_O_*) as open(2) flags. */
+static int mode_bits_flags(mrb_state *mrb, mrb_value mode) {
+  static const struct { int mrb, os; } bits[] = {
+    { MRB_O_APPEND, O_APPEND }, { MRB_O_CREAT, O_CREAT }, { MRB_O_EXCL, O_EXCL },
+    { MRB_O_TRUNC, O_TRUNC }, { MRB_O_NONBLOCK, O_NONBLOCK }, { MRB_O_NOCTTY, O_NOCTTY },
+    { MRB_O_SYNC, O_SYNC }, { MRB_O_NOFOLLOW, O_NOFOLLOW }, { MRB_O_DSYNC, O_DSYNC },
+    { MRB_O_NOATIME, O_NOATIME }, { MRB_O_DIRECT, O_DIRECT },
+  };
+  mrb_int v = mrb_as_int(mrb, mode);
+  int flags;
+  switch (v & MRB_O_ACCMODE) {
+  case MRB_O_RDONLY: flags = O_RDONLY; break;
+  case MRB_O_WRONLY: flags = O_WRONLY; break;
+  case MRB_O_RDWR: flags = O_RDWR; break;
+  default: mrb_raisef(mrb, E_ARGUMENT_ERROR, "illegal access mode %v", mode);
+  }
+  for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
+    if (v & bits[i].mrb) flags |= bits[i].os;
+  return flags;
+}
+
+typedef struct opening { const char *path; int flags; mode_t perm; int fd, err; } opening;
+
+static void *run_open(void *arg) {
+  opening *o = arg;
+  o->fd = open(o->path, o->flags, o->perm);
+  o->err = o->fd < 0 ? errno : 0;
+  return NULL;
+}
+
+/* IO.sysopen(path, mode = "r", perm = 0666): a new descriptor (close-on-exec) for path. */
+static mrb_value io_s_sysopen(mrb_state *mrb, mrb_value klass) {
+  mrb_value path, mode = mrb_nil_value();
+  mrb_int perm = 0666;
+  mrb_get_args(mrb, "S|oi", &path, &mode, &perm);
+  int flags = mrb_nil_p(mode) ? O_RDONLY : mrb_string_p(mode) ? mode_string_flags(mrb, mode) : mode_bits_flags(mrb, mode);
+  /* a private copy: nobody can change or free it while the call runs without the GVL */
+  mrb_value copy = mrb_str_dup(mrb, path);
+  opening o = { .path = mrb_string_cstr(mrb, copy), .flags = flags | O_CLOEXEC, .perm = (mode_t)(perm < 0 ? 0666 : perm) };
+  mrb_bool collected = FALSE;
+  for (;;) {
+    mnrb_blocking_call(mrb, run_open, &o, MN_UNBLOCK_SIGNAL, NULL);
+    if (o.fd >= 0) return mrb_fixnum_value(o.fd);
+    if (o.err == EINTR) continue;                  /* interrupts were checked by the call */
+    if ((o.err == EMFILE || o.err == ENFILE) && !collected) {   /* unreachable IOs may free some */
+      mrb_garbage_collect(mrb);
+      collected = TRUE;
+      continue;
+    }
+    mnrb_sys_fail(mrb, o.err, o.path);            /* "No such file or directory - path" */
+  }
+}
+
+/* ---- File#flock ---- */
 
 typedef struct locking { int fd, op, rc, err; } locking;
 
@@ -35,5 +123,6 @@ static mrb_value file_flock(mrb_state *mrb, mrb_value self) {
 }
 
 void mnrb_init_file(mrb_state *mrb) {
+  mrb_define_class_method(mrb, mrb_class_get(mrb, "IO"), "sysopen", io_s_sysopen, MRB_ARGS_ARG(1, 2));
   mrb_define_method(mrb, mrb_class_get(mrb, "File"), "flock", file_flock, MRB_ARGS_REQ(1));
 }

@@ -17,6 +17,7 @@
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/data.h>
+#include <mruby/error.h>
 #include <mruby/ext/io.h>
 #include <mruby/presym.h>
 #include <mruby/proc.h>
@@ -131,18 +132,59 @@ static void close_fd(mrb_state *mrb, int fd) {
   if (close(fd) < 0 && errno != EINTR) mnrb_sys_fail(mrb, errno, "close");
 }
 
+static mrb_bool socket_object(mrb_state *mrb, mrb_value io) {
+  return mrb_class_defined_id(mrb, MRB_SYM(BasicSocket)) &&
+         mrb_obj_is_kind_of(mrb, io, mrb_class_get_id(mrb, MRB_SYM(BasicSocket)));
+}
+
+/* ---- a socket's last close with SO_LINGER: close(2) waits until the peer has the unsent data or
+ * the linger time is over. CRuby closes without the GVL; mnrb keeps a duplicate of the descriptor
+ * while mruby-io closes the IO's (at once: not the last reference), then closes the duplicate as a
+ * blocking call (Thread#raise and #kill interrupt the wait; the descriptor is gone all the same). */
+
+static mrb_bool lingers(int fd) {
+  struct linger l;
+  socklen_t n = sizeof l;
+  return getsockopt(fd, SOL_SOCKET, SO_LINGER, &l, &n) == 0 && l.l_onoff && l.l_linger > 0;
+}
+
+typedef struct lingering { int fd; mrb_bool ran; } lingering;
+
+static void *run_close(void *arg) {
+  lingering *l = arg;
+  l->ran = TRUE;
+  close(l->fd);                        /* EINTR: closed anyway (Linux) */
+  return NULL;
+}
+
+static mrb_value close_body(mrb_state *mrb, void *arg) {
+  mnrb_blocking_call(mrb, run_close, arg, MN_UNBLOCK_SIGNAL, NULL);
+  return mrb_nil_value();
+}
+
+static void close_lingering(mrb_state *mrb, int fd) {
+  lingering l = { fd, FALSE };
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, close_body, &l, &failed);
+  if (!l.ran) {                        /* an interrupt came first: close without waiting */
+    struct linger off = { 0, 0 };
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &off, sizeof off);
+    close(fd);
+  }
+  if (failed) mrb_exc_raise(mrb, v);
+}
+
 /* IO#close: nil, also when closed already (CRuby 2.3 and later). */
 static mrb_value io_close(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = any_fptr(mrb, self);
   if (f->fd < 0) return mrb_nil_value();
   mn_io_close(f->fd);
   if (f->fd2 >= 0) mn_io_close(f->fd2);
-  return orig_close(mrb, self);
-}
-
-static mrb_bool socket_object(mrb_state *mrb, mrb_value io) {
-  return mrb_class_defined_id(mrb, MRB_SYM(BasicSocket)) &&
-         mrb_obj_is_kind_of(mrb, io, mrb_class_get_id(mrb, MRB_SYM(BasicSocket)));
+  int keep = -1;
+  if ((f->is_socket || socket_object(mrb, self)) && lingers(f->fd)) keep = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
+  mrb_value v = orig_close(mrb, self);
+  if (keep >= 0) close_lingering(mrb, keep);
+  return v;
 }
 
 static mrb_bool is_socket(mrb_state *mrb, mrb_value io, struct mrb_io *f) {

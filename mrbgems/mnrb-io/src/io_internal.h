@@ -59,6 +59,7 @@ ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *ti
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io);   /* from IO#timeout */
 struct RClass *mnrb_errno_class(mrb_state *mrb, int no);
 mrb_noreturn void mnrb_sys_fail(mrb_state *mrb, int no, const char *msg);
+mrb_value mnrb_sys_error(mrb_state *mrb, int no, const char *msg);   /* the Errno exception, unraised */
 mrb_noreturn void mnrb_raise_io_timeout(mrb_state *mrb);
 
 /* ---- the IO object (io.c) ---- */

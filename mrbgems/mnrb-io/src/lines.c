@@ -15,6 +15,7 @@
 #include <mruby/class.h>
 #include <mruby/presym.h>
 #include <mruby/string.h>
+#include <mruby/variable.h>
 #include "mnrb/compat.h"
 
 typedef struct line_req {
@@ -173,11 +174,15 @@ static mrb_value gets_req(mrb_state *mrb, mrb_value self, line_req *q) {
   return mnrb_io_locked(mrb, self, IO_LOCK_READ, gets_body, q);
 }
 
-/* IO#gets(sep = "\n", limit = nil, chomp: false): the next line, nil at the end of file. */
+/* IO#gets(sep = "\n", limit = nil, chomp: false): the next line, nil at the end of file; also in
+ * $_. CRuby keeps $_ per method frame and per thread; mruby compiles it as an ordinary global, so
+ * here it is one per ractor (`print $_ while gets` works; a method's gets shows in its caller). */
 static mrb_value io_gets(mrb_state *mrb, mrb_value self) {
   line_req q;
   line_args(mrb, &q);
-  return gets_req(mrb, self, &q);
+  mrb_value line = gets_req(mrb, self, &q);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$_"), line);
+  return line;
 }
 
 /* IO#readline: gets, but EOFError at the end of file. */

@@ -1,7 +1,8 @@
 /*
  * mruby-socket's blocking calls through the event loop: sockets are created non-blocking, accept,
- * connect, recv, recvfrom and send park the thread while the socket is not ready, and getaddrinfo
- * (which may ask a DNS server) runs as a blocking call without the GVL.
+ * connect, recv, recvfrom and send park the thread while the socket is not ready; a connect on a
+ * descriptor left blocking is a blocking call without the GVL; getaddrinfo of a host name (which
+ * may ask a DNS server) runs on a resolver thread while the Ruby thread parks.
  *
  * Sockets load at `require "socket"`, as in CRuby: mruby-socket is built into this gem (its C and
  * Ruby, by mrbgem.rake) instead of booting in every state, where its classes and ~200 constants
@@ -13,14 +14,20 @@
 #include <mruby/proc.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/data.h>
+#include <mruby/error.h>
 #include <mruby/ext/io.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
@@ -44,6 +51,26 @@ static mrb_value sock_s_socket(mrb_state *mrb, mrb_value klass) {
   return mrb_fixnum_value(fd);
 }
 
+/* connect(2) on a descriptor left blocking (nonblock = false, an inherited or for_fd socket) waits
+ * for the handshake inside the call: a blocking call without the GVL, which Thread#raise, #kill and
+ * signals interrupt (EINTR; the handshake goes on and the loop below waits for it as for a
+ * non-blocking one). CRuby does the same. */
+typedef struct connecting { int fd; const struct sockaddr *sa; socklen_t len; int err; } connecting;
+
+static void *run_connect(void *arg) {
+  connecting *c = arg;
+  c->err = connect(c->fd, c->sa, c->len) == 0 ? 0 : errno;
+  return NULL;
+}
+
+static int connect_once(mrb_state *mrb, int fd, mrb_value sa) {
+  connecting c = { fd, (const struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa), 0 };
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0 && !(fl & O_NONBLOCK)) mnrb_blocking_call(mrb, run_connect, &c, MN_UNBLOCK_SIGNAL, NULL);
+  else run_connect(&c);
+  return c.err;
+}
+
 /* Socket._connect(fd, sockaddr, timeout = nil): connects, waiting for the handshake in the event
  * loop. A timeout raises Errno::ETIMEDOUT "user specified timeout", as CRuby's connect_timeout.
  * Once writable, connect(2) again says how it went (0 or EISCONN: connected; else the error). Not
@@ -54,8 +81,9 @@ static mrb_value sock_s_connect(mrb_state *mrb, mrb_value klass) {
   mrb_value sa, timeout = mrb_nil_value();
   mrb_get_args(mrb, "iS|o", &fd, &sa, &timeout);
   uint64_t deadline = mnrb_deadline_after(mrb, timeout);
+  sa = mrb_str_dup(mrb, sa);                       /* a private copy for the blocking call */
   for (;;) {
-    int err = connect((int)fd, (struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa)) == 0 ? 0 : errno;
+    int err = connect_once(mrb, (int)fd, sa);
     if (err == 0 || err == EISCONN) return mrb_nil_value();
     if (err != EINTR && err != EINPROGRESS && err != EALREADY) mnrb_sys_fail(mrb, err, "connect(2)");
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) mnrb_sys_fail(mrb, ETIMEDOUT, "user specified timeout");
@@ -69,6 +97,16 @@ static mrb_value sock_s_connect(mrb_state *mrb, mrb_value klass) {
       mnrb_sys_fail(mrb, err, "connect(2)");
     }
   }
+}
+
+/* Socket._connect_once(fd, sockaddr): one connect(2) that does not wait (connect_nonblock makes the
+ * descriptor non-blocking first): 0, or its errno. */
+static mrb_value sock_s_connect_once(mrb_state *mrb, mrb_value klass) {
+  mrb_int fd;
+  mrb_value sa;
+  mrb_get_args(mrb, "iS", &fd, &sa);
+  int rc = connect((int)fd, (const struct sockaddr *)RSTRING_PTR(sa), (socklen_t)RSTRING_LEN(sa));
+  return mrb_fixnum_value(rc == 0 ? 0 : errno);
 }
 
 static mrb_value accept_one(mrb_state *mrb, mrb_int fd, struct sockaddr_storage *ss, socklen_t *len) {
@@ -154,13 +192,96 @@ static mrb_value bsock_send(mrb_state *mrb, mrb_value self) {
   return ssize_value(c.result);
 }
 
-/* ---- getaddrinfo without the GVL ---- */
+/* ---- getaddrinfo without the GVL, interruptible ----
+ * A resolver that asks a DNS server retries by itself when a signal interrupts it, so a blocking
+ * call could not be cut short. As CRuby 3.3, the lookup runs on a detached native thread of its
+ * own; the Ruby thread parks on an eventfd that thread signals when done (a managed wait, so
+ * Thread#raise, #kill and signals end it at once). An abandoned lookup finishes alone: whichever
+ * of the two lets go last frees it. */
 
-typedef struct gai { const char *node, *service; struct addrinfo hints, *res; int rc; } gai;
+typedef struct gai {
+  _Atomic int refs;             /* the Ruby thread and the resolver thread */
+  _Atomic int done;             /* set (release) by the resolver once rc and res are written */
+  int efd;                      /* eventfd: written once done */
+  char *node, *service;         /* private copies (malloc) */
+  struct addrinfo hints, *res;
+  int rc, err;
+} gai;
+
+static void gai_release(gai *g) {
+  if (atomic_fetch_sub(&g->refs, 1) != 1) return;
+  if (g->res) freeaddrinfo(g->res);
+  if (g->efd >= 0) close(g->efd);
+  free(g->node);
+  free(g->service);
+  free(g);
+}
+
 static void *run_getaddrinfo(void *arg) {
   gai *g = arg;
   g->rc = getaddrinfo(g->node, g->service, &g->hints, &g->res);
+  g->err = errno;
   return NULL;
+}
+
+static void *resolver_thread(void *arg) {
+  gai *g = arg;
+  run_getaddrinfo(g);
+  atomic_store_explicit(&g->done, 1, memory_order_release);
+  uint64_t one = 1;
+  ssize_t rc = write(g->efd, &one, sizeof one);
+  (void)rc;
+  gai_release(g);
+  return NULL;
+}
+
+static char *strdup_or_null(mrb_state *mrb, mrb_value s) {
+  if (mrb_nil_p(s)) return NULL;
+  const char *c = mrb_string_cstr(mrb, s);             /* ArgumentError on a NUL byte */
+  char *copy = strdup(c);
+  if (!copy) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  return copy;
+}
+
+/* The resolver thread started, or FALSE (then the caller looks up itself). */
+static mrb_bool start_resolver(gai *g) {
+  g->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (g->efd < 0) return FALSE;
+  pthread_attr_t at;
+  pthread_t tid;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  atomic_store(&g->refs, 2);
+  int rc = pthread_create(&tid, &at, resolver_thread, g);
+  pthread_attr_destroy(&at);
+  if (rc == 0) return TRUE;
+  atomic_store(&g->refs, 1);
+  return FALSE;
+}
+
+/* Parks until the resolver is done; the caller's interrupts raise from here. */
+static mrb_value await_resolver(mrb_state *mrb, void *arg) {
+  gai *g = arg;
+  while (!atomic_load_explicit(&g->done, memory_order_acquire)) {
+    if (mnrb_io_wait(mrb, g->efd, MN_IO_READ, MN_FOREVER) < 0 && mn_errno() != EINTR)
+      mnrb_sys_fail(mrb, mn_errno(), "getaddrinfo");
+  }
+  return mrb_nil_value();
+}
+
+/* Runs the lookup for a name that may need a DNS server; g is released however this ends. */
+static void resolve_elsewhere(mrb_state *mrb, gai *g) {
+  if (!start_resolver(g)) {
+    mnrb_blocking_call(mrb, run_getaddrinfo, g, NULL, NULL);
+    return;
+  }
+  mrb_bool failed;
+  mrb_value v = mrb_protect_error(mrb, await_resolver, g, &failed);
+  mn_io_close(g->efd);                              /* nobody waits on it any more */
+  if (failed) {
+    gai_release(g);
+    mrb_exc_raise(mrb, v);
+  }
 }
 
 /* A numeric address (or none) and a numeric port (or none) need no resolver: getaddrinfo answers from
@@ -182,29 +303,33 @@ static mrb_value ai_s_lookup(mrb_state *mrb, mrb_value klass) {
   mrb_value node, service;
   mrb_int family, socktype, protocol, flags;
   mrb_get_args(mrb, "S!S!iiii", &node, &service, &family, &socktype, &protocol, &flags);
-  gai g;
-  memset(&g, 0, sizeof g);
-  /* private copies: the strings are not touched without the GVL */
-  mrb_value n = mrb_nil_p(node) ? node : mrb_str_dup(mrb, node);
-  mrb_value s = mrb_nil_p(service) ? service : mrb_str_dup(mrb, service);
-  g.node = mrb_nil_p(n) ? NULL : mrb_string_cstr(mrb, n);
-  g.service = mrb_nil_p(s) ? NULL : mrb_string_cstr(mrb, s);
-  g.hints.ai_family = (int)family;
-  g.hints.ai_socktype = (int)socktype;
-  g.hints.ai_protocol = (int)protocol;
-  g.hints.ai_flags = (int)flags;
-  if (numeric_lookup(g.node, g.service)) {
-    g.hints.ai_flags |= (g.node ? AI_NUMERICHOST : 0) | (g.service ? AI_NUMERICSERV : 0);
-    run_getaddrinfo(&g);
+  /* the strings checked before anything is allocated outside the GC */
+  if (!mrb_nil_p(node)) mrb_string_cstr(mrb, node);
+  if (!mrb_nil_p(service)) mrb_string_cstr(mrb, service);
+  gai *g = calloc(1, sizeof *g);
+  if (!g) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  g->efd = -1;
+  atomic_store(&g->refs, 1);
+  g->node = strdup_or_null(mrb, node);
+  g->service = strdup_or_null(mrb, service);
+  g->hints.ai_family = (int)family;
+  g->hints.ai_socktype = (int)socktype;
+  g->hints.ai_protocol = (int)protocol;
+  g->hints.ai_flags = (int)flags;
+  if (numeric_lookup(g->node, g->service)) {
+    g->hints.ai_flags |= (g->node ? AI_NUMERICHOST : 0) | (g->service ? AI_NUMERICSERV : 0);
+    run_getaddrinfo(g);
   } else {
-    mnrb_blocking_call(mrb, run_getaddrinfo, &g, NULL, NULL);
+    resolve_elsewhere(mrb, g);
   }
-  if (g.rc != 0) {
-    if (g.rc == EAI_SYSTEM) mnrb_sys_fail(mrb, mn_errno(), "getaddrinfo");
-    mrb_raisef(mrb, mrb_class_get(mrb, "SocketError"), "getaddrinfo: %s", gai_strerror(g.rc));
+  if (g->rc != 0) {
+    int rc = g->rc, err = g->err;
+    gai_release(g);
+    if (rc == EAI_SYSTEM) mnrb_sys_fail(mrb, err, "getaddrinfo");
+    mrb_raisef(mrb, mrb_class_get(mrb, "SocketError"), "getaddrinfo: %s", gai_strerror(rc));
   }
   mrb_value list = mrb_ary_new(mrb);
-  for (struct addrinfo *a = g.res; a; a = a->ai_next) {
+  for (struct addrinfo *a = g->res; a; a = a->ai_next) {
     mrb_value e = mrb_ary_new_capa(mrb, 4);
     mrb_ary_push(mrb, e, mrb_str_new(mrb, (const char *)a->ai_addr, (mrb_int)a->ai_addrlen));
     mrb_ary_push(mrb, e, mrb_fixnum_value(a->ai_family));
@@ -212,7 +337,7 @@ static mrb_value ai_s_lookup(mrb_state *mrb, mrb_value klass) {
     mrb_ary_push(mrb, e, mrb_fixnum_value(a->ai_protocol));
     mrb_ary_push(mrb, list, e);
   }
-  freeaddrinfo(g.res);
+  gai_release(g);
   return list;
 }
 
@@ -226,6 +351,7 @@ static void socket_init(mrb_state *mrb) {
   struct RClass *bsock = mrb_class_get(mrb, "BasicSocket");
   mrb_define_class_method(mrb, sock, "_socket", sock_s_socket, MRB_ARGS_REQ(3));
   mrb_define_class_method(mrb, sock, "_connect", sock_s_connect, MRB_ARGS_ARG(2, 1));
+  mrb_define_class_method(mrb, sock, "_connect_once", sock_s_connect_once, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, sock, "_accept", sock_s_accept, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, sock, "_accept2", sock_s_accept2, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, bsock, "recv", bsock_recv, MRB_ARGS_ARG(1, 1));

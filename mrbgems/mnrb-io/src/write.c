@@ -14,6 +14,7 @@
  */
 #include "io_internal.h"
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <mruby/array.h>
@@ -21,6 +22,7 @@
 #include <mruby/data.h>
 #include <mruby/presym.h>
 #include <mruby/string.h>
+#include <mruby/variable.h>
 #include "mnrb/thread.h"
 
 /* An object's bytes as they are now, safe to write from across parks. */
@@ -35,6 +37,21 @@ static struct mrb_io *write_fptr_again(mrb_state *mrb, mrb_value io) {
   return f;
 }
 
+/* Hidden instance variables (no "@": Ruby code cannot see them), CRuby's names: on an IO, that a
+ * broken pipe is the end of the program (STDOUT's FMODE_SIGNAL_ON_EPIPE); on an Errno::EPIPE, the
+ * signal an uncaught one ends the process with (mnrb-compat's exit.c reads it). */
+#define SIGNAL_ON_EPIPE(mrb) mrb_intern_lit(mrb, "signal_on_epipe")
+#define SIGNO(mrb) mrb_intern_lit(mrb, "signo")
+
+/* A failed write raises its Errno; on STDOUT, EPIPE carries SIGPIPE: `mnrb -e 'loop { puts 1 }' |
+ * head -1` ends as CRuby's does, killed by SIGPIPE and without a message, unless rescued. */
+static mrb_noreturn void write_failed(mrb_state *mrb, mrb_value io, int err) {
+  mrb_value exc = mnrb_sys_error(mrb, err, "write");
+  if (err == EPIPE && mrb_test(mrb_iv_get(mrb, io, SIGNAL_ON_EPIPE(mrb))))
+    mrb_iv_set(mrb, exc, SIGNO(mrb), mrb_fixnum_value(SIGPIPE));
+  mrb_exc_raise(mrb, exc);
+}
+
 /* One write(2) of s's bytes from `off`, waiting for room unless `nowait` (-1 then). */
 static mrb_int write_some(mrb_state *mrb, mrb_value io, mrb_value s, mrb_int off, mrb_bool nowait) {
   struct mrb_io *f = write_fptr_again(mrb, io);
@@ -43,7 +60,7 @@ static mrb_int write_some(mrb_state *mrb, mrb_value io, mrb_value s, mrb_int off
   if (mnrb_io_call(mrb, &c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL) >= 0) return (mrb_int)c.result;
   if (nowait && c.err == EAGAIN) return -1;
   write_fptr_again(mrb, io);
-  mnrb_sys_fail(mrb, c.err, "write");
+  write_failed(mrb, io, c.err);
 }
 
 /* A regular file read ahead: moves its offset back to where the reader is and empties the buffer. */
@@ -148,6 +165,8 @@ mrb_noreturn void mnrb_raise_would_block(mrb_state *mrb, io_side side) {
 
 void mnrb_init_write(mrb_state *mrb) {
   struct RClass *io = mrb_class_get(mrb, "IO");
+  mrb_value out = mrb_const_get(mrb, mrb_obj_value(mrb->object_class), mrb_intern_lit(mrb, "STDOUT"));
+  mrb_iv_set(mrb, out, SIGNAL_ON_EPIPE(mrb), mrb_true_value());   /* mruby-io's, made at its init */
   mrb_define_method(mrb, io, "write", io_write, MRB_ARGS_ANY());
   mrb_define_method(mrb, io, "syswrite", io_syswrite, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, io, "write_nonblock", io_write_nonblock, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));

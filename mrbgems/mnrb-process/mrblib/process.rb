@@ -135,6 +135,13 @@ module Process
   class Status
     attr_reader :pid
 
+    # Process::Status.wait(pid = -1, flags = 0) (Ruby 3.0): waitpid's Status, nil (WNOHANG, no
+    # change); unlike Process.wait it leaves $? alone.
+    def self.wait(pid = -1, flags = 0)
+      r = Process._waitpid(pid, flags)
+      r && new(r[0], r[1])
+    end
+
     def initialize(pid, status)
       @pid = pid
       @status = status
@@ -387,9 +394,9 @@ class IO
     end
     begin
       pid = Process.spawn(env, *cmdargs, opts.merge(redirect))
-    rescue SystemCallError
+    rescue SystemCallError => e
       io.close
-      raise
+      raise e
     ensure
       child.close
     end
