@@ -146,6 +146,8 @@ class Socket
     ensure
       sock.close unless sock.closed?
     end
+  end
+end
 
 class IO
   class EINPROGRESSWaitWritable < Errno::EINPROGRESS
