@@ -107,6 +107,10 @@ while now - started < seconds || round < programs.size
     end
   end
   if problems.any? { |p| p.start_with?("still running", "did not finish", "never said") }
+    if ENV["STRESS_GDB"]   # where a stuck process is, for whoever debugs it
+      system("gdb", "-q", "-p", pid.to_s, "-batch", "-ex", "thread apply all bt 12", out: $stdout, err: File::NULL)
+      system("ps", "-o", "pid,ppid,stat,wchan:20,cmd", "-g", pid.to_s)
+    end
     Process.kill(:KILL, -pid) rescue nil
     Process.wait(pid) rescue nil
   else
