@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include <pthread.h>
 #include <mruby/class.h>
 #include <mruby/error.h>
 
@@ -50,12 +51,28 @@ static void signals_arrived(void *arg) {
   }
 }
 
+/* In a forked child (run by fork itself, before the core re-registers its watches): signals sent
+ * to the parent are the parent's. The child gets a pipe of its own under the same descriptor
+ * numbers, so that its event loop never reads a byte the parent's handler wrote (the child would
+ * then run the parent's SIGTERM), and nothing counted before the fork is pending in it. */
+static void signals_after_fork_child(void) {
+  int fds[2];
+  if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return;   /* keep the shared pipe rather than none */
+  dup3(fds[0], sigpipe_fds[0], O_CLOEXEC);
+  dup3(fds[1], sigpipe_fds[1], O_CLOEXEC);
+  close(fds[0]);
+  close(fds[1]);
+  for (int i = 0; i < 64; i++) __atomic_store_n(&counts[i], 0, __ATOMIC_RELAXED);
+  if (main_vm) __atomic_store_n(&main_vm->signals, 0, __ATOMIC_RELAXED);
+}
+
 /* Starts catching `signo` (Signal.trap). False if it cannot be caught. */
 MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it) {
   if (!mn_runtime_started()) { errno = ENOSYS; return FALSE; }   /* nothing would read the pipe */
   if (sigpipe_fds[0] < 0) {
     if (pipe2(sigpipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) return FALSE;
     main_vm = mnrb_vm_of(mrb);
+    pthread_atfork(NULL, NULL, signals_after_fork_child);
     if (mn_loop_watch(sigpipe_fds[0], signals_arrived, NULL) != 0) return FALSE;
   }
   struct sigaction sa;
