@@ -54,5 +54,8 @@ loop do
 end
 GC.start
 now = rss_kb
-raise "RSS grew from #{baseline} KB to #{now} KB in #{rounds} rounds" if now > baseline * 1.25 + 8192
+# (not under AddressSanitizer: its quarantine holds freed memory back, up to 256 MB, on purpose)
+if now > baseline * 1.25 + 8192 && ENV["MNRB_SANITIZER"] != "asan"
+  raise "RSS grew from #{baseline} KB to #{now} KB in #{rounds} rounds"
+end
 puts "OK RSS #{baseline} KB -> #{now} KB after #{rounds} rounds"
