@@ -16,25 +16,30 @@ module Forwardable
   end
 
   def def_instance_delegators(accessor, *methods)
-    methods.each do |method|
-      next if method.to_s == "__send__" || method.to_s == "__id__"
-      def_instance_delegator(accessor, method)
-    end
+    Forwardable.__delegable__(methods).each { |method| def_instance_delegator(accessor, method) }
   end
 
   def def_instance_delegator(accessor, method, ali = method)
-    reach = Forwardable.__accessor__(accessor)
-    method = method.to_sym
-    ali = ali.to_sym
-    define_method(ali) do |*args, **kw, &blk|
-      reach.call(self).__send__(method, *args, **kw, &blk)
-    end
-    ali
+    define_method(ali.to_sym, &Forwardable.__delegation__(accessor, method))
+    ali.to_sym
   end
 
   alias delegate instance_delegate
   alias def_delegators def_instance_delegators
   alias def_delegator def_instance_delegator
+
+  # The methods def_delegators delegates: all but __send__ and __id__, as CRuby's.
+  def self.__delegable__(methods)
+    methods.reject { |m| m.to_s == "__send__" || m.to_s == "__id__" }
+  end
+
+  # The body of a delegator (for define_method or define_singleton_method): the accessed object's
+  # method, with the arguments, keywords and block passed on.
+  def self.__delegation__(accessor, method)
+    reach = __accessor__(accessor)
+    method = method.to_sym
+    proc { |*args, **kw, &blk| reach.call(self).__send__(method, *args, **kw, &blk) }
+  end
 
   # A proc that answers the accessed object for a receiver.
   def self.__accessor__(accessor)
@@ -59,20 +64,12 @@ module SingleForwardable
   end
 
   def def_single_delegators(accessor, *methods)
-    methods.each do |method|
-      next if method.to_s == "__send__" || method.to_s == "__id__"
-      def_single_delegator(accessor, method)
-    end
+    Forwardable.__delegable__(methods).each { |method| def_single_delegator(accessor, method) }
   end
 
   def def_single_delegator(accessor, method, ali = method)
-    reach = Forwardable.__accessor__(accessor)
-    method = method.to_sym
-    ali = ali.to_sym
-    define_singleton_method(ali) do |*args, **kw, &blk|
-      reach.call(self).__send__(method, *args, **kw, &blk)
-    end
-    ali
+    define_singleton_method(ali.to_sym, &Forwardable.__delegation__(accessor, method))
+    ali.to_sym
   end
 
   alias delegate single_delegate
