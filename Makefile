@@ -27,7 +27,7 @@ CFLAGS_host := -O2 -g
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 
-.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench bench-quick bench-engine demo clean distclean
+.PHONY: stock-mruby all deps mruby examples test test-core test-ruby test-asan test-tsan test-trace test-tool sanitizers bench bench-quick bench-engine bench-interp demo clean distclean
 .DELETE_ON_ERROR:
 
 all: bin/mnrb bin/mnrb-trace bin/mnrb-tune
@@ -155,6 +155,10 @@ $(BUILD)/before/bin/mnrb:
 
 bench-engine: all $(BUILD)/before/bin/mnrb
 	bash bench/engine_compare.sh $(BUILD)/before/bin/mnrb bin/mnrb
+
+# the interpreter's rows alone (issue 22): mnrb beside CRuby 3.1 and stock mruby
+bench-interp: all $(BUILD)/stock/bin/mruby
+	bash bench/interp.sh bin/mnrb ruby 3
 
 # the seeds' tables at small sizes, in under 2 minutes
 bench-quick: all

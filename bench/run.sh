@@ -141,5 +141,8 @@ for i in 1 2 3; do $MNRB bench/regexp.rb | sed 's/^/M|/'; ruby bench/regexp.rb |
 echo "  the engine alone (bench/onig_search.c: onig_search in a C loop over the same lines, no interpreter):"
 cc -O2 bench/onig_search.c -o build/bench/onig-search -lonig && build/bench/onig-search
 
+echo
+bash bench/interp.sh $MNRB ruby 3
+
 # the engine under mnrb: before (the last mnrb on mruby 3.1.0, built by make bench) and after
 [ -x build/before/bin/mnrb ] && bash bench/engine_compare.sh build/before/bin/mnrb $MNRB
