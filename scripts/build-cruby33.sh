@@ -16,6 +16,8 @@ src="$top/build/cruby33-src"
 orig=$(bash "$top/scripts/debian-source.sh" ruby3.3 "$version")
 rm -rf "$src" "$prefix" && mkdir -p "$src"
 tar -xf "$orig" -C "$src" --strip-components=1
+# Debian's tarball leaves the bundled gems out and CRuby's make would download them: none, then
+: > "$src/gems/bundled_gems"
 log="$top/build/cruby33.log"
 echo "building CRuby $version from Debian's ruby3.3 source package (log: $log)" >&2
 (
