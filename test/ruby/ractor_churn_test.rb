@@ -1,0 +1,49 @@
+# Ractors created and finished one after another (issue 20): nothing of a finished ractor stays in
+# the ractor that made it once its Ractor object is garbage. mnrb kept every Ractor object (and its
+# record) in a per-state table for the life of the process: +1 T_DATA and ~530 bytes per ractor.
+# The object count is exact and runs everywhere; the resident-set check runs on release builds only
+# (sanitizers keep freed memory in quarantine).
+
+class RactorChurnTest < MnTest::Case
+  def churn(n)
+    n.times { |i| Ractor.new(i) { |k| k * 2 }.take }
+  end
+
+  def live_data_objects
+    GC.start
+    ObjectSpace.count_objects[:T_DATA]
+  end
+
+  def test_finished_ractors_leave_no_objects_behind
+    churn(50)
+    before = live_data_objects
+    churn(500)
+    grown = live_data_objects - before
+    assert grown < 100, "500 finished ractors left #{grown} more T_DATA objects"
+  end
+
+  def test_a_held_ractor_object_stays_the_same_object
+    r = Ractor.new { Ractor.current }
+    assert_same r, r.take
+    churn(20)
+    GC.start
+    assert_same r, Ractor.new(r) { |x| x }.take
+  end
+
+  def rss_kib
+    File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
+  end
+
+  def test_resident_set_stays_flat_over_thousands_of_ractors
+    skip "sanitizer build" if ENV["MNRB_SANITIZER"]
+    skip "no /proc" unless File.exist?("/proc/self/status")
+    churn(1_000)
+    GC.start
+    before = rss_kib
+    n = 3_000
+    churn(n)
+    GC.start
+    per = (rss_kib - before) * 1024.0 / n
+    assert per < 150, "resident set grew #{per.round} bytes per finished ractor"
+  end
+end
