@@ -428,8 +428,15 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
 typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
 typedef struct method_list { named_method *e; size_t n, capa; } method_list;
 
+/* Built-in methods (C, and Ruby from static bytecode unless aliased) are left out here already, as
+ * copy_method would skip them: the built-in classes' tables then give short lists (no sorting). */
 static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
   method_list *l = p;
+  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
+  struct RProc *proc = MRB_METHOD_PROC(m);
+  if (!MRB_PROC_ALIAS_P(proc)) {
+    if (MRB_PROC_CFUNC_P(proc) ? !MRB_PROC_ENV_P(proc) : (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
+  }
   if (l->n == l->capa) {
     l->capa = l->capa ? l->capa * 2 : 64;
     l->e = mrb_realloc(mrb, l->e, l->capa * sizeof *l->e);
