@@ -30,6 +30,21 @@ class RactorChurnTest < MnTest::Case
     assert_same r, Ractor.new(r) { |x| x }.take
   end
 
+  def test_the_current_and_the_main_ractor_keep_their_object_ids
+    ids = -> { [Ractor.current.object_id, Ractor.respond_to?(:main) ? Ractor.main.object_id : 0] }
+    before = ids.call
+    churn(20)
+    GC.start
+    assert_equal before, ids.call
+    r = Ractor.new do
+      id = Ractor.current.object_id
+      main_id = Ractor.respond_to?(:main) ? Ractor.main.object_id : 0
+      GC.start
+      [id == Ractor.current.object_id, main_id == (Ractor.respond_to?(:main) ? Ractor.main.object_id : 0)]
+    end
+    assert_equal [true, true], r.take
+  end
+
   def rss_kib
     File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
   end

@@ -124,6 +124,10 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r) {
   d->data = r;
   obj = mrb_obj_value(d);
   mrb_funcall_id(mrb, st->objects, MRB_OPSYM(aset), 2, key, obj);
+  /* This state's own Ractor and the main one stay the same object for the state's life (their
+   * object_id too), as in CRuby: held by hidden globals, one each per state. */
+  if (r == st->self) mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_self_"), obj);
+  else if (r->is_main) mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_main_"), obj);
   return obj;
 }
 
