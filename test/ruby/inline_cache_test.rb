@@ -234,6 +234,17 @@ class InlineCacheTest < MnTest::Case
     [0, 1, 2, 0].each { |i| assert_equal i, S.make(c, i).x }
   end
 
+  def test_break_out_of_the_block_of_new_gives_the_break_value
+    c = fresh_class do
+      def initialize(direct) = direct ? yield : [1].each { yield }
+    end
+    3.times do
+      assert_equal 5, c.new(true) { break 5 }
+      assert_equal 6, c.new(false) { break 6 }
+      assert_equal c, c.new(true) { 7 }.class
+    end
+  end
+
   def test_new_passes_splat_keywords_and_block
     c = fresh_class do
       attr_reader :got
