@@ -6,10 +6,12 @@
  *   - on a non-blocking descriptor (mnrb makes its pipes and sockets non-blocking, as CRuby does) it
  *     tries the call; on EAGAIN the thread parks in the event loop until the descriptor is ready,
  *     then tries again;
- *   - on a blocking one (STDIN, a terminal, a regular file, an inherited pipe) it polls first: not
- *     ready, it parks the same way; ready (or a regular file, which is always "ready"), it makes the
- *     call as a blocking call without the GVL, so that a slow disk or a racing reader stalls only
- *     this thread.
+ *   - on a blocking one (STDIN, a terminal, an inherited pipe) it polls first: not ready, it parks
+ *     the same way; ready, it makes the call as a blocking call without the GVL, so that a racing
+ *     reader stalls only this thread;
+ *   - on a file (a regular file, /dev/zero, /dev/null: io_kind, learnt once per IO), which poll(2)
+ *     always calls ready, it makes the call as a blocking call at once: a slow disk stalls only
+ *     this thread, and the common call costs one system call (no fcntl, no poll).
  * A deadline (IO#timeout, connect_timeout:) bounds the waits. A descriptor closed by another thread
  * while this one waits raises IOError "stream closed in another thread", as CRuby.
  *
@@ -30,6 +32,15 @@
 
 typedef enum io_op { IO_READ, IO_WRITE, IO_PREAD, IO_PWRITE, IO_RECV, IO_SEND, IO_ACCEPT } io_op;
 
+/* What waiting on a descriptor means, learnt once per IO (mnrb_io_kind): */
+typedef enum io_kind {
+  IO_KIND_UNKNOWN,              /* not known: looked at at every call (fcntl, then poll) */
+  IO_KIND_FILE,                 /* a regular file, a block device, a character device that is not
+                                   a terminal (/dev/zero, /dev/null): poll(2) always says ready, so
+                                   the call is made at once, as a blocking call, with no look first */
+  IO_KIND_POLLED                /* a pipe, socket, FIFO or terminal: readiness means something */
+} io_kind;
+
 typedef struct io_call {
   io_op op;
   int fd;
@@ -41,6 +52,7 @@ typedef struct io_call {
   size_t off, len;              /* the bytes of str (or mem) concerned */
   off_t pos;                    /* PREAD/PWRITE: the file offset */
   mrb_bool nowait;              /* return -1 with err EAGAIN instead of waiting */
+  io_kind kind;                 /* the descriptor's, when the caller knows it (mnrb_io_kind) */
   int flags;                    /* recv/send flags; accept4 flags */
   struct sockaddr *addr;        /* RECV: the sender (recvfrom); SEND: the destination; ACCEPT: the peer */
   socklen_t addrlen;
@@ -57,6 +69,8 @@ typedef struct io_call {
 ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *timed_out);
 
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io);   /* from IO#timeout */
+/* The kind of `fd` by fstat(2): never IO_KIND_UNKNOWN (a failing fstat says IO_KIND_POLLED). */
+io_kind mnrb_io_classify(int fd);
 struct RClass *mnrb_errno_class(mrb_state *mrb, int no);
 mrb_noreturn void mnrb_sys_fail(mrb_state *mrb, int no, const char *msg);
 mrb_value mnrb_sys_error(mrb_state *mrb, int no, const char *msg);   /* the Errno exception, unraised */
@@ -81,6 +95,9 @@ typedef mrb_value io_locked_fn(mrb_state *mrb, mrb_value io, void *arg);
 mrb_value mnrb_io_locked(mrb_state *mrb, mrb_value io, io_side side, io_locked_fn *fn, void *arg);
 /* Another thread holds the lock (it is in the middle of a read or a write). */
 mrb_bool mnrb_io_lock_busy(mrb_state *mrb, mrb_value io, io_side side);
+/* The kind of the IO's descriptor `fd` for reading or writing, classified at its first call and
+ * kept with the IO's locks (the same object: one look-up). */
+io_kind mnrb_io_kind(mrb_state *mrb, mrb_value io, io_side side, int fd);
 
 /* ---- the read buffer (read.c): mruby-io's fptr->buf, the one read-ahead store ----
  * Touched only holding the GVL, consistent wherever the thread may park or raise; after anything

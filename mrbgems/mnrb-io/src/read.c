@@ -79,7 +79,8 @@ void mnrb_rbuf_take(mrb_state *mrb, mrb_value out, struct mrb_io *f, mrb_int n) 
 
 mrb_int mnrb_read_some(mrb_state *mrb, mrb_value io, char *mem, mrb_int len, mrb_bool nowait) {
   struct mrb_io *f = mnrb_io_read_fptr(mrb, io);
-  io_call c = { .op = IO_READ, .fd = f->fd, .mem = mem, .len = (size_t)len, .nowait = nowait };
+  io_call c = { .op = IO_READ, .fd = f->fd, .mem = mem, .len = (size_t)len, .nowait = nowait,
+                .kind = mnrb_io_kind(mrb, io, IO_LOCK_READ, f->fd) };
   ssize_t n = mnrb_io_call(mrb, &c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL);
   f = (struct mrb_io *)mrb_data_check_get_ptr(mrb, io, &mrb_io_type);
   if (!f || f->fd < 0 || !f->readable) mrb_raise(mrb, E_IO_ERROR, "stream closed in another thread");
@@ -278,7 +279,8 @@ static mrb_value io_pread(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = mnrb_io_read_fptr(mrb, self);
   if (maxlen == 0) return deliver(mrb, outbuf, mrb_str_new(mrb, NULL, 0));
   mrb_value s = mrb_str_new(mrb, NULL, maxlen);
-  io_call c = { .op = IO_PREAD, .fd = f->fd, .mem = RSTRING_PTR(s), .len = (size_t)maxlen, .pos = (off_t)pos };
+  io_call c = { .op = IO_PREAD, .fd = f->fd, .mem = RSTRING_PTR(s), .len = (size_t)maxlen, .pos = (off_t)pos,
+                .kind = mnrb_io_kind(mrb, self, IO_LOCK_READ, f->fd) };
   if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "pread");
   if (c.result == 0) { deliver(mrb, outbuf, mrb_nil_value()); eof_error(mrb); }
   return deliver(mrb, outbuf, mrb_str_resize(mrb, s, (mrb_int)c.result));

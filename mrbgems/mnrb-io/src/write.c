@@ -55,8 +55,10 @@ static mrb_noreturn void write_failed(mrb_state *mrb, mrb_value io, int err) {
 /* One write(2) of s's bytes from `off`, waiting for room unless `nowait` (-1 then). */
 static mrb_int write_some(mrb_state *mrb, mrb_value io, mrb_value s, mrb_int off, mrb_bool nowait) {
   struct mrb_io *f = write_fptr_again(mrb, io);
-  io_call c = { .op = IO_WRITE, .fd = mnrb_io_write_fd(f), .mem = RSTRING_PTR(s), .off = (size_t)off,
-                .len = (size_t)(RSTRING_LEN(s) - off), .nowait = nowait };
+  int fd = mnrb_io_write_fd(f);
+  io_call c = { .op = IO_WRITE, .fd = fd, .mem = RSTRING_PTR(s), .off = (size_t)off,
+                .len = (size_t)(RSTRING_LEN(s) - off), .nowait = nowait,
+                .kind = mnrb_io_kind(mrb, io, IO_LOCK_WRITE, fd) };
   if (mnrb_io_call(mrb, &c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL) >= 0) return (mrb_int)c.result;
   if (nowait && c.err == EAGAIN) return -1;
   write_fptr_again(mrb, io);
@@ -150,8 +152,9 @@ static mrb_value io_pwrite(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "oi", &obj, &pos);
   mrb_value s = snapshot(mrb, obj);
   struct mrb_io *f = mnrb_io_write_fptr(mrb, self);
-  io_call c = { .op = IO_PWRITE, .fd = mnrb_io_write_fd(f), .mem = RSTRING_PTR(s),
-                .len = (size_t)RSTRING_LEN(s), .pos = (off_t)pos };
+  int fd = mnrb_io_write_fd(f);
+  io_call c = { .op = IO_PWRITE, .fd = fd, .mem = RSTRING_PTR(s), .len = (size_t)RSTRING_LEN(s),
+                .pos = (off_t)pos, .kind = mnrb_io_kind(mrb, self, IO_LOCK_WRITE, fd) };
   if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "pwrite");
   return mrb_int_value(mrb, (mrb_int)c.result);
 }
