@@ -22,7 +22,7 @@ class BlockingCallGVLTest < MnTest::Case
           before = GVLTools::Stats.thread[:acquisitions]
           calls = GVLTools::Stats.runtime[:blocking_calls]
           100.times do
-            null.write(zero.sysread(10))
+            null.syswrite(zero.sysread(10))      # (write would collect them in a buffer)
             file.syswrite("0123456789")
           end
           file.rewind

@@ -91,6 +91,7 @@ io_kind mnrb_io_classify(int fd) {
   if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)) return IO_KIND_FILE;
   struct termios t;
   if (S_ISCHR(st.st_mode) && tcgetattr(fd, &t) < 0) return IO_KIND_FILE;   /* not a terminal */
+  if (S_ISFIFO(st.st_mode)) return IO_KIND_PIPE;
   return IO_KIND_POLLED;
 }
 

@@ -29,6 +29,7 @@
 #include <mruby/ext/io.h>
 #include <mruby/presym.h>
 #include <mruby/string.h>
+#include <mruby/variable.h>
 #include "mnrb/compat.h"
 #include "mnrb/thread.h"
 
@@ -77,7 +78,19 @@ void mnrb_rbuf_take(mrb_state *mrb, mrb_value out, struct mrb_io *f, mrb_int n) 
 
 /* ---------------- system calls into private memory ---------------- */
 
+/* Before a read(2): this IO's buffered writes go out (a file opened for both), and STDOUT's when
+ * reading STDIN (a prompt printed without a newline shows before the program waits for the answer). */
+static void flush_before_read(mrb_state *mrb, mrb_value io, struct mrb_io *f) {
+  mnrb_io_flush(mrb, io);
+  if (f->fd != 0) return;
+  mrb_value out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "$stdout"));
+  if (!mrb_obj_eq(mrb, out, io) && mrb_data_check_get_ptr(mrb, out, &mrb_io_type) &&
+      ((struct mrb_io *)DATA_PTR(out))->fd >= 0)
+    mnrb_io_flush(mrb, out);
+}
+
 mrb_int mnrb_read_some(mrb_state *mrb, mrb_value io, char *mem, mrb_int len, mrb_bool nowait) {
+  flush_before_read(mrb, io, mnrb_io_read_fptr(mrb, io));
   struct mrb_io *f = mnrb_io_read_fptr(mrb, io);
   io_call c = { .op = IO_READ, .fd = f->fd, .mem = mem, .len = (size_t)len, .nowait = nowait,
                 .kind = mnrb_io_kind(mrb, io, IO_LOCK_READ, f->fd) };
@@ -276,6 +289,7 @@ static mrb_value io_pread(mrb_state *mrb, mrb_value self) {
   mrb_int maxlen = length_arg(mrb, len);
   mrb_int pos = mnrb_compat_to_int(mrb, off);
   outbuf = outbuf_arg(mrb, outbuf);
+  mnrb_io_flush(mrb, self);
   struct mrb_io *f = mnrb_io_read_fptr(mrb, self);
   if (maxlen == 0) return deliver(mrb, outbuf, mrb_str_new(mrb, NULL, 0));
   mrb_value s = mrb_str_new(mrb, NULL, maxlen);
