@@ -54,7 +54,8 @@ typedef struct listed_nt { mn_nt *nt; uint64_t seen; } listed_nt;
 
 static struct {
   pthread_mutex_t lock;
-  int active;                       /* native threads in calls, or holding a slot; guarded by lock */
+  _Atomic int active;               /* native threads in calls, or holding a slot */
+  _Atomic int nwaiting;             /* threads waiting for a slot (counted before they look) */
   slot_waiter *head, *tail;         /* threads waiting for a slot, FIFO; guarded by lock */
   _Atomic uint64_t calls;
   _Atomic int now;                  /* inside a call (stats) */
@@ -80,10 +81,22 @@ int mn_blocking_init(void) {
 
 /* ---- slots ---- */
 
+/* A free slot taken without the lock (the common case: fewer than max_blocking calls). */
+static bool take_free_slot(void) {
+  int n = atomic_load(&bl.active);
+  while (n < mn_cfg.max_blocking)
+    if (atomic_compare_exchange_weak(&bl.active, &n, n + 1)) return true;
+  return false;
+}
+
+/* The lock only when slots are short. A waiter counts itself (nwaiting) before it looks for a free
+ * slot, and a release gives its slot back before it looks for waiters: one of them sees the other. */
 static void acquire_slot(mn_thread *self) {
+  if (!atomic_load(&bl.nwaiting) && take_free_slot()) return;
   pthread_mutex_lock(&bl.lock);
-  if (bl.active < mn_cfg.max_blocking) {
-    bl.active++;
+  atomic_fetch_add(&bl.nwaiting, 1);
+  if (!bl.head && take_free_slot()) {      /* FIFO: behind the waiters there are */
+    atomic_fetch_sub(&bl.nwaiting, 1);
     pthread_mutex_unlock(&bl.lock);
     return;
   }
@@ -99,15 +112,16 @@ static void acquire_slot(mn_thread *self) {
 }
 
 static void release_slot(void) {
+  atomic_fetch_sub(&bl.active, 1);
+  if (!atomic_load(&bl.nwaiting)) return;
   pthread_mutex_lock(&bl.lock);
   slot_waiter *w = bl.head;
-  if (w) {                          /* hand the slot over: `active` stays */
+  if (w && take_free_slot()) {             /* hand it to the first waiter */
     bl.head = w->next;
     if (!bl.head) bl.tail = NULL;
+    atomic_fetch_sub(&bl.nwaiting, 1);
     w->granted = true;
     mn_unpark(w->thread);           /* under bl.lock: w cannot leave (and vanish) before */
-  } else {
-    bl.active--;
   }
   pthread_mutex_unlock(&bl.lock);
 }
@@ -277,7 +291,8 @@ void mn_blocking_after_fork(void) {   /* every call in progress was another thre
     bl.listed[i].nt->call_listed = false;
   }
   MN_SET_RELAXED(&bl.nlisted, 0);
-  bl.active = 0;
+  atomic_store(&bl.active, 0);
+  atomic_store(&bl.nwaiting, 0);
   bl.head = bl.tail = NULL;
   bl.nunblocking = 0;
   atomic_store(&bl.now, 0);

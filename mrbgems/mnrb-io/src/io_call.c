@@ -12,6 +12,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include <mruby/class.h>
+#include <mruby/presym.h>
 #include <mruby/variable.h>
 #include <mruby/string.h>
 #include "mnrb/thread.h"
@@ -135,6 +136,6 @@ ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *ti
 }
 
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io) {
-  mrb_value t = mrb_iv_get(mrb, io, mrb_intern_lit(mrb, "@timeout"));
+  mrb_value t = mrb_iv_get(mrb, io, MRB_IVSYM(timeout));
   return mrb_nil_p(t) ? MN_FOREVER : mnrb_deadline_after(mrb, t);
 }
