@@ -180,14 +180,16 @@ static mrb_value flush_protected(mrb_state *mrb, void *io) {
 }
 
 /* IO#close: nil, also when closed already (CRuby 2.3 and later). Buffered writes go out first; if
- * that fails the IO still closes, then the error is raised (CRuby). */
+ * that fails the IO still closes, then the error is raised (CRuby). Not while another thread is in
+ * the middle of a write (it may wait for a pipe's reader forever): that thread gets IOError "stream
+ * closed in another thread", and what it was writing out is dropped. */
 static mrb_value io_close(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = any_fptr(mrb, self);
   if (f->fd < 0) return mrb_nil_value();
   mrb_bool failed = FALSE;
   mrb_value err = mrb_nil_value();
   io_wbuf *b = mnrb_io_wbuf_peek(mrb, self);
-  if (b && b->len > 0) {
+  if (b && b->len > 0 && !mnrb_io_lock_busy(mrb, self, IO_LOCK_WRITE)) {
     err = mrb_protect_error(mrb, flush_protected, &self, &failed);
     f = any_fptr(mrb, self);            /* it may have parked: closed by another thread meanwhile? */
     if (f->fd < 0) {
