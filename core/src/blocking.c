@@ -175,6 +175,7 @@ static bool keep_gvl(mn_thread *self, mn_nt *nt, mn_unblock_fn *ubf, void *ubf_a
   self->ubf = ubf;                  /* read by a taker only after its claim (see mn_blocking_claim) */
   self->ubf_arg = ubf_arg;
   MN_SET_RELAXED(&nt->call_thread, self);
+  if (MN_RELAXED(&self->call_nt) != nt) MN_SET_RELAXED(&self->call_nt, nt);
   MN_SET_RELAXED(&nt->call_seq, MN_RELAXED(&nt->call_seq) + 1);
   atomic_store(&nt->call, MN_CALL_FAST);              /* before the look: make_ready's fence pairs */
   if (atomic_load(&self->ractor->nready) == 0 && !MN_RELAXED(&nt->next_ractor)) return true;

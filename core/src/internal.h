@@ -123,6 +123,8 @@ struct mn_thread {
   uint64_t handoff_ns;      /* ... directly, on this native thread: the time of that SUSPENDED,
                                which its RESUMED shares (0: none) */
   char *name;               /* mn_thread_set_name; owned */
+  _Atomic(mn_nt *) call_nt; /* the native thread of its last blocking call that kept the GVL (a
+                               hint for takers, who check it: t->nt may be written meanwhile) */
 
   /* guarded by timer.lock */
   uint64_t deadline;

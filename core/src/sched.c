@@ -575,9 +575,10 @@ void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg)
  * from it, as if it had given it up at the call's start. False: it is in no such call. */
 static bool retake_locked(mn_ractor *r, after_unlock *a) {
   mn_thread *t = r->running;
-  if (!t || r->state != MN_R_RUNNING || !t->nt || !mn_blocking_claim(t->nt, t)) return false;
+  mn_nt *nt = t ? atomic_load_explicit(&t->call_nt, memory_order_relaxed) : NULL;
+  if (!nt || r->state != MN_R_RUNNING || !mn_blocking_claim(nt, t)) return false;
   give_up_for_call(r, t, a);
-  a->retaken = t->nt;
+  a->retaken = nt;
   return true;
 }
 
