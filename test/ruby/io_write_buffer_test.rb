@@ -124,6 +124,12 @@ class IOWriteBufferTest < MnTest::Case
     assert_equal 15, st.termsig
   end
 
+  def test_p_flushes_what_it_shows
+    out, st = run_child("print %(printed ); p 1; Process.kill(:KILL, $$)")
+    assert_equal "printed 1\n", out
+    assert_equal 9, st.termsig
+  end
+
   def test_exit_bang_drops_the_buffer
     out, st = run_child("print %(dropped); exit!(3)")
     assert_equal "", out
