@@ -47,6 +47,18 @@ for who in "${whos[@]}"; do
 done
 
 echo
+echo "Blocking calls that return at once, /dev/zero to /dev/null, 100,000 times (best of 3, interleaved):"
+for mode in "" sys; do
+  bio_m=; bio_c=
+  for _ in 1 2 3; do
+    t=$($MNRB bench/blocking_io.rb 100000 $mode | awk '{print $(NF-1)}'); bio_m=$(printf '%s\n' $bio_m $t | sort -g | head -1)
+    t=$(ruby bench/blocking_io.rb 100000 $mode | awk '{print $(NF-1)}'); bio_c=$(printf '%s\n' $bio_c $t | sort -g | head -1)
+  done
+  what="output.write(input.read(10))"; [ -n "$mode" ] && what="output.syswrite(input.sysread(10)), no buffers"
+  echo "  $what: mnrb $bio_m s, CRuby $bio_c s ($(awk -v m="$bio_m" -v c="$bio_c" 'BEGIN { printf "%.2fx", m / c }'))"
+done
+
+echo
 echo "Wake-up latency beside a CPU-bound thread (1 ms sleeps, 200 of them):"
 echo "  mnrb:                $($MNRB bench/wake_latency.rb)"
 echo "  mnrb, CRuby's policy: $(MNRB_WAKEUP_PREEMPT=0 $MNRB bench/wake_latency.rb)"
