@@ -58,4 +58,25 @@ class IOCloseHalvesTest < MnTest::Case
       assert_include e.message, "/nonexistent/command"
     end
   end
+
+  # The command must not hold a copy of the parent's end of the socket pair (CRuby's descriptors
+  # are close-on-exec): if it did, cat would never see end-of-file and close would wait for ever.
+  def test_popen_duplex_close_without_close_write_ends_the_command
+    io = IO.popen(["cat"], "r+")
+    io.write "line\n"
+    assert_equal "line\n", io.gets
+    io.close
+    assert_equal true, $?.success?
+  end
+
+  def test_socketpair_ends_are_close_on_exec
+    require "socket"
+    a, b = UNIXSocket.pair
+    out = IO.popen(["sh", "-c", "ls /proc/$$/fd"], &:read).split.map(&:to_i)
+    assert_equal false, out.include?(a.fileno)
+    assert_equal false, out.include?(b.fileno)
+  ensure
+    a&.close
+    b&.close
+  end
 end

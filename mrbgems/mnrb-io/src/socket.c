@@ -51,6 +51,17 @@ static mrb_value sock_s_socket(mrb_state *mrb, mrb_value klass) {
   return mrb_fixnum_value(fd);
 }
 
+/* Socket.socketpair(domain, type, protocol): close-on-exec, as every descriptor CRuby makes (mruby's
+ * leaves both ends to the children spawn starts: IO.popen(cmd, "r+") gave the command its own copy of
+ * the parent's end, so the command never saw end-of-file and closing the IO waited for ever). */
+static mrb_value sock_s_socketpair(mrb_state *mrb, mrb_value klass) {
+  mrb_int domain, type, protocol = 0;
+  int sv[2];
+  mrb_get_args(mrb, "ii|i", &domain, &type, &protocol);
+  if (socketpair((int)domain, (int)type | SOCK_CLOEXEC, (int)protocol, sv) < 0) mnrb_sys_fail(mrb, errno, "socketpair(2)");
+  return mrb_assoc_new(mrb, mrb_fixnum_value(sv[0]), mrb_fixnum_value(sv[1]));
+}
+
 /* connect(2) on a descriptor left blocking (nonblock = false, an inherited or for_fd socket) waits
  * for the handshake inside the call: a blocking call without the GVL, which Thread#raise, #kill and
  * signals interrupt (EINTR; the handshake goes on and the loop below waits for it as for a
@@ -350,6 +361,7 @@ static void socket_init(mrb_state *mrb) {
   struct RClass *sock = mrb_class_get(mrb, "Socket");
   struct RClass *bsock = mrb_class_get(mrb, "BasicSocket");
   mrb_define_class_method(mrb, sock, "_socket", sock_s_socket, MRB_ARGS_REQ(3));
+  mrb_define_class_method(mrb, sock, "socketpair", sock_s_socketpair, MRB_ARGS_ARG(2, 1));
   mrb_define_class_method(mrb, sock, "_connect", sock_s_connect, MRB_ARGS_ARG(2, 1));
   mrb_define_class_method(mrb, sock, "_connect_once", sock_s_connect_once, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, sock, "_accept", sock_s_accept, MRB_ARGS_REQ(1));
