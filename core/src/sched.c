@@ -94,6 +94,14 @@ void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg) {
   pthread_mutex_unlock(&registry_lock);
 }
 
+size_t mn_ractor_count(void) {
+  size_t n = 0;
+  pthread_mutex_lock(&registry_lock);
+  for (mn_ractor *r = ractors; r; r = r->all_next) n++;
+  pthread_mutex_unlock(&registry_lock);
+  return n;
+}
+
 void *mn_ractor_user(mn_ractor *r) { return r->user; }
 uint32_t mn_ractor_id(const mn_ractor *r) { return r->id; }
 
@@ -681,6 +689,22 @@ void mn_sched_tick(mn_ractor *r, void *arg) {
 
 /* ---------------- fairness between ractors (timer thread) ---------------- */
 
+void mn_sched_want_nt(mn_nt *nt) {
+  pthread_mutex_lock(&registry_lock);    /* a ractor seen here is not freed before we unlock */
+  mn_ractor *r = atomic_load(&nt->serving);
+  if (r) {
+    mn_lock_acquire(&r->lock);
+    mn_thread *t = r->running;
+    if (r->state == MN_R_RUNNING && t && t->nt == nt && t->state == MN_RUNNING && !t->bound_nt) {
+      atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
+      r->pool_yield = true;
+      request_preempt(r, false);
+    }
+    mn_lock_release(&r->lock);
+  }
+  pthread_mutex_unlock(&registry_lock);
+}
+
 /* A native thread that has served the same ractor for a whole timeslice (one tick when a ractor
  * woken by a timer or I/O waits) while other ractors wait for one: its ractor is asked to yield to
  * the pool. Threads of one ractor are sliced by mn_sched_tick; this slices ractors, which share the
@@ -695,19 +719,7 @@ static void fair_check(mn_nt *nt, void *arg) {
   }
   if (++nt->fair_ticks < (backlog == MN_BACKLOG_URGENT ? 1u : 10u)) return;
   nt->fair_ticks = 0;
-  pthread_mutex_lock(&registry_lock);    /* a ractor seen here is not freed before we unlock */
-  mn_ractor *r = atomic_load(&nt->serving);
-  if (r) {
-    mn_lock_acquire(&r->lock);
-    mn_thread *t = r->running;
-    if (r->state == MN_R_RUNNING && t && t->nt == nt && t->state == MN_RUNNING && !t->bound_nt) {
-      atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
-      r->pool_yield = true;
-      request_preempt(r, false);
-    }
-    mn_lock_release(&r->lock);
-  }
-  pthread_mutex_unlock(&registry_lock);
+  mn_sched_want_nt(nt);
 }
 
 void mn_sched_fair_tick(void) {

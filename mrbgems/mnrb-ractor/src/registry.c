@@ -436,9 +436,18 @@ mrb_value mnrb_registry_describe(mrb_state *mrb) {
 
 static void atfork_register(void) { pthread_atfork(NULL, NULL, after_fork_child); }
 
-/* At the main thread's end: terminate every ractor, wait for them, close their states. */
+/* How long the main thread waits, at its end, for terminated ractors when none of them ends: a
+ * ractor stuck in an endless ensure clause (a loop, a sleep) must not keep the process alive. */
+#define EXIT_GRACE_NS (200 * 1000000ull)
+
+/* At the main thread's end: terminate every ractor, wait for them while they keep ending, close the
+ * states of those that ended. A ractor that has not ended when none ended for EXIT_GRACE_NS is left
+ * running: its state is never closed, and the process ends around it (the embedder sees more than
+ * one ractor left, mn_ractor_count, and leaves without closing anything). */
 static void main_exit(mrb_state *mrb) {
   if (main_record.mrb != mrb) return;
+  size_t seen = SIZE_MAX;
+  uint64_t quiet_since = mn_now_ns();
   for (;;) {
     pthread_mutex_lock(&reg_lock);
     for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
@@ -450,12 +459,18 @@ static void main_exit(mrb_state *mrb) {
     exit_waiter = n > 1 ? mnrb_current_core(mrb) : NULL;
     pthread_mutex_unlock(&reg_lock);
     if (n <= 1) break;
-    mnrb_wait(mrb, MN_WAIT_RACTOR, MN_FOREVER, "Ractor termination");
+    uint64_t now = mn_now_ns();
+    if (n < seen) { seen = n; quiet_since = now; }
+    else if (now - quiet_since >= EXIT_GRACE_NS) break;
+    mnrb_wait(mrb, MN_WAIT_RACTOR, quiet_since + EXIT_GRACE_NS, "Ractor termination");
   }
+  pthread_mutex_lock(&reg_lock);
+  exit_waiter = NULL;
+  pthread_mutex_unlock(&reg_lock);
   for (;;) {
     mnrb_registry_reap();
     pthread_mutex_lock(&reg_lock);
-    mrb_bool left = reg_head && (reg_head != &main_record || main_record.reg_next);
+    mrb_bool left = unclosed_ended > 0;   /* ended, their last switch not done yet */
     pthread_mutex_unlock(&reg_lock);
     if (!left) break;
     mnrb_wait(mrb, MN_WAIT_RACTOR, mn_now_ns() + 1000000, "Ractor termination");   /* their last switch */
