@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/compile.h>
@@ -236,10 +235,6 @@ int main(int argc, char **argv) {
   if (o.trace && mn_trace_running() && mn_trace_stop() != 0) {   /* the script may have stopped it */
     fprintf(stderr, "mnrb: cannot write the trace %s: %s\n", o.trace, strerror(errno));
     if (status == 0) status = 1;
-  }
-  if (mn_ractor_count() > 1) {   /* ractors that would not end were left running (registry.c): */
-    fflush(NULL);                /* nothing is freed under them, nothing else is run (as exit!) */
-    _exit(status);
   }
   mnrb_close(mrb);
   free(o.main.code);

@@ -396,7 +396,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
       return NULL;
     }
   }
-  if (pool.head && !(pool.stopping && nt->is_main)) {
+  if (pool.head) {
     r = pool.head;
     pool.head = r->grq_next;
     if (!pool.head) pool.tail = NULL;
@@ -495,21 +495,17 @@ void mn_runtime_run(mn_thread *main) {
 }
 
 /* The initial native thread leaves the pool when the main thread has asked for it and is entirely
- * gone (whatever is still queued then stays queued: the process ends): its switch away from life has completed and it no longer touches its ractor, which the
+ * gone: its switch away from life has completed and it no longer touches its ractor, which the
  * embedder frees next. (The main thread may end on another native thread.) */
 static void stop_when_done(bool requested, bool main_dead) {
   pthread_mutex_lock(&pool.lock);
   pool.stop_requested |= requested;
   pool.main_dead |= main_dead;
-  bool stop = pool.stop_requested && pool.main_dead && !pool.stopping;
-  if (stop) {
+  if (pool.stop_requested && pool.main_dead && !pool.stopping) {
     pool.stopping = true;
     pthread_cond_broadcast(&pool.cv);
   }
   pthread_mutex_unlock(&pool.lock);
-  /* Ractors that would not end may still run at exit (registry.c leaves them): the initial native
-   * thread may be running one; it is asked back, and serves nothing more. */
-  if (stop && pool.main_nt && pool.main_nt != mn_nt_current()) mn_sched_want_nt(pool.main_nt);
 }
 
 void mn_runtime_stop(void) { stop_when_done(true, false); }

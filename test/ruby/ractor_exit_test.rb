@@ -2,8 +2,8 @@
 # exit or exit!, by SIGTERM or SIGINT) the process ends promptly whatever the other ractors do, with
 # CRuby's exit status, its at_exit handlers run once (none for exit!). Each test starts a program
 # whose ractors enter one state (computing, allocating, waiting for I/O, in a blocking call, in
-# receive, waiting on each other, threads of their own, an endless ensure clause), waits until it
-# says "ready" and ends it each way. CRuby re-sends its termination request every second (an endless
+# receive, waiting on each other, threads of their own, an ensure clause that does not end: a loop, a
+# sleep, a call that does not return), waits until it says "ready" and ends it each way. CRuby re-sends its termination request every second (an endless
 # ensure ends after about one); mnrb waits 200 ms for ractors that stop ending.
 class RactorExitTest < MnTest::Case
   MNRB = Object.const_defined?(:MNRB_VERSION)
@@ -22,9 +22,12 @@ class RactorExitTest < MnTest::Case
              'Ractor.main << :up; Ractor.receive } }',
     ensure_loop: '2.times { Ractor.new { begin; Ractor.main << :up; Ractor.receive; ensure; loop { } end } }',
     ensure_sleep: '2.times { Ractor.new { begin; Ractor.main << :up; Ractor.receive; ensure; sleep end } }',
+    ensure_blocking_call: 'path = ARGV[0]; system("mkfifo", path) or raise "mkfifo"; ' \
+                          '2.times { Ractor.new(path) { |pa| begin; Ractor.main << :up; Ractor.receive; ' \
+                          'ensure; File.open(pa) { |f| f.read } end } }',
   }.freeze
   UPS = { busy: 3, allocating: 3, io: 3, blocking_call: 3, receive: 3, each_other: 3, threads: 2,
-          ensure_loop: 2, ensure_sleep: 2 }.freeze
+          ensure_loop: 2, ensure_sleep: 2, ensure_blocking_call: 2 }.freeze
   # how main ends => [exit status or nil, signal or nil, at_exit runs]
   ENDINGS = {
     "nil" => [0, nil, 1], "raise 'boom'" => [1, nil, 1], "exit 3" => [3, nil, 1], "exit! 4" => [4, nil, 0],
@@ -42,7 +45,8 @@ class RactorExitTest < MnTest::Case
            "at_exit { puts 'at_exit' }; #{STATES[state]}; #{UPS[state]}.times { Ractor.receive }; " \
            "puts 'ready'; $stdout.flush; #{signal ? 'sleep' : ending}"
     r, w = IO.pipe
-    pid = spawn(RbConfig.ruby, "-e", code, fifo, out: w, err: File::NULL)
+    err = "#{fifo}.err"
+    pid = spawn(RbConfig.ruby, "-e", code, fifo, out: w, err: err)
     w.close
     out = +""
     until out.include?("ready\n")
@@ -64,13 +68,16 @@ class RactorExitTest < MnTest::Case
     out << r.read.to_s
     r.close
     File.delete(fifo) if File.exist?(fifo)
-    [status, out, took]
+    errors = File.read(err).lines.grep(/Sanitizer|runtime error:|\[BUG\]|terminated with exception/).first(3).join
+    File.delete(err)
+    [status, out, took, errors]
   end
 
   def check_state(state)
     ENDINGS.each do |ending, (code, sig, at_exits)|
-      status, out, took = run_state(state, ending)
+      status, out, took, errors = run_state(state, ending)
       what = "#{state}, main ends with #{ending}"
+      assert_equal "", errors, "#{what}: stderr"
       assert status, "#{what}: still running #{took.round(2)} s later"
       assert_include out, "ready", "#{what}: never ready"
       if sig
@@ -92,6 +99,7 @@ class RactorExitTest < MnTest::Case
   def test_ractors_with_busy_and_sleeping_threads = check_state(:threads)
   def test_ractors_in_an_endless_ensure_loop = check_state(:ensure_loop)
   def test_ractors_sleeping_in_an_ensure = check_state(:ensure_sleep)
+  def test_ractors_in_a_blocking_call_in_an_ensure = check_state(:ensure_blocking_call)
 
   # the issue's program: 8 ractors allocate classes and send; main takes 100 messages and ends
   def test_the_issue_s_allocating_senders_let_the_process_end

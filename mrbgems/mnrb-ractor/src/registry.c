@@ -442,8 +442,8 @@ static void atfork_register(void) { pthread_atfork(NULL, NULL, after_fork_child)
 
 /* At the main thread's end: terminate every ractor, wait for them while they keep ending, close the
  * states of those that ended. A ractor that has not ended when none ended for EXIT_GRACE_NS is left
- * running: its state is never closed, and the process ends around it (the embedder sees more than
- * one ractor left, mn_ractor_count, and leaves without closing anything). */
+ * running: its state is never closed, and the process ends around it (the main thread, seeing more
+ * than one ractor left in mn_ractor_count, ends it without closing anything: mnrb-thread's vm.c). */
 static void main_exit(mrb_state *mrb) {
   if (main_record.mrb != mrb) return;
   size_t seen = SIZE_MAX;
