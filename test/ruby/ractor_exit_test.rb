@@ -101,6 +101,17 @@ class RactorExitTest < MnTest::Case
   def test_ractors_sleeping_in_an_ensure = check_state(:ensure_sleep)
   def test_ractors_in_a_blocking_call_in_an_ensure = check_state(:ensure_blocking_call)
 
+  # exit! in any thread of any ractor ends the whole process at once (no at_exit), as in CRuby
+  def test_exit_bang_in_a_ractor_ends_the_process
+    t0 = now
+    code = 'at_exit { puts "at_exit" }; Ractor.new { Thread.new { exit! 9 }.join; sleep }; ' \
+           '3.times { Ractor.new { x = 0; loop { x += 1 } } }; sleep; puts "after"'
+    out = IO.popen([RbConfig.ruby, "-e", code, err: File::NULL], &:read)
+    assert_equal "", out
+    assert_equal 9, $?.exitstatus, $?.inspect
+    assert now - t0 < BOUND + 4, "took #{now - t0} s"
+  end
+
   # the issue's program: 8 ractors allocate classes and send; main takes 100 messages and ends
   def test_the_issue_s_allocating_senders_let_the_process_end
     skip "Ractor::Port is CRuby 3.5's" unless defined?(Ractor::Port)
