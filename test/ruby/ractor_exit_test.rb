@@ -73,8 +73,14 @@ class RactorExitTest < MnTest::Case
     [status, out, took, errors]
   end
 
+  TSAN = MnTest.env("MNRB_SANITIZER") == "tsan"
+
   def check_state(state)
+    # ThreadSanitizer holds a signal's handler until the interrupted system call returns (an open(2)
+    # of a FIFO never does); mnrb-io's gem init in each ractor writes a global TSan reports (io.c)
+    skip "ThreadSanitizer: mnrb-io's IO.pipe in a ractor" if TSAN && state == :io
     ENDINGS.each do |ending, (code, sig, at_exits)|
+      next if TSAN && sig && state.to_s.include?("blocking_call")
       status, out, took, errors = run_state(state, ending)
       what = "#{state}, main ends with #{ending}"
       assert_equal "", errors, "#{what}: stderr"

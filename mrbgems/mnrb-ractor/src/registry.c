@@ -434,7 +434,6 @@ mrb_value mnrb_registry_describe(mrb_state *mrb) {
   return s;
 }
 
-static void atfork_register(void) { pthread_atfork(NULL, NULL, after_fork_child); }
 
 /* How long the main thread waits, at its end, for terminated ractors when none of them ends: a
  * ractor stuck in an endless ensure clause (a loop, a sleep) must not keep the process alive. */
@@ -477,9 +476,15 @@ static void main_exit(mrb_state *mrb) {
   }
 }
 
+/* Once per process (every ractor's state runs the gem init: setting the hook again would race with
+ * the main thread reading it at its end). */
+static void register_once(void) {
+  mnrb_main_exit_hook_set(main_exit);
+  pthread_atfork(NULL, NULL, after_fork_child);
+}
+
 void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
-  mnrb_main_exit_hook_set(main_exit);
-  pthread_once(&once, atfork_register);
+  pthread_once(&once, register_once);
   mnrb_registry_state_opened(mrb, ractor_class);
 }
