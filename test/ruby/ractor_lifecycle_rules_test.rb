@@ -41,7 +41,7 @@ class RactorLifecycleRulesTest < MnTest::Case
   end
 
   def test_fork_in_a_non_main_ractor
-    skip "no fork" unless Process.respond_to?(:fork)
+    fork_allowed!
     r = Ractor.new do
       pid = fork { exit!(7) }
       Process.wait(pid)
