@@ -251,8 +251,6 @@ void mn_pool_each_nt(void (*fn)(mn_nt *nt, void *arg), void *arg);
 /* Timer thread, every tick: a ractor that kept its native thread for a whole timeslice while other
  * ractors waited for one is asked to give it up (sched.c). */
 void mn_sched_fair_tick(void);
-/* The ractor that native thread nt runs for the pool is asked to give it up at its next safepoint. */
-void mn_sched_want_nt(mn_nt *nt);
 uint64_t mn_pool_handoffs(void);
 /* A dead thread's switch away has completed (called by mn_finish_switch, ractor lock released). */
 void mn_nt_thread_gone(mn_thread *t);

@@ -164,8 +164,8 @@ static bool caller_runs(mn_ractor *r) {
   return nt && r->running && r->running->nt == nt && r->state == MN_R_RUNNING;
 }
 
-/* What to do once r->lock is released: a native thread to wake, or the ractor to queue (urgent: it
- * was woken from outside, see woke_from_outside). */
+/* What to do once r->lock is released: a native thread to wake, or the ractor to queue (urgent: its
+ * thread was woken by a timer or I/O, see dispatch_idle). */
 typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; bool urgent; } after_unlock;
 
 static void run_after_unlock(after_unlock a) {
@@ -689,7 +689,8 @@ void mn_sched_tick(mn_ractor *r, void *arg) {
 
 /* ---------------- fairness between ractors (timer thread) ---------------- */
 
-void mn_sched_want_nt(mn_nt *nt) {
+/* The ractor that native thread nt runs for the pool is asked to give it up at its next safepoint. */
+static void want_nt(mn_nt *nt) {
   pthread_mutex_lock(&registry_lock);    /* a ractor seen here is not freed before we unlock */
   mn_ractor *r = atomic_load(&nt->serving);
   if (r) {
@@ -719,7 +720,7 @@ static void fair_check(mn_nt *nt, void *arg) {
   }
   if (++nt->fair_ticks < (backlog == MN_BACKLOG_URGENT ? 1u : 10u)) return;
   nt->fair_ticks = 0;
-  mn_sched_want_nt(nt);
+  want_nt(nt);
 }
 
 void mn_sched_fair_tick(void) {
