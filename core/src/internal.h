@@ -150,6 +150,8 @@ struct mn_ractor {
                                (wake-up preemption); NULL when none */
   mn_thread *preempt_target;/* the running thread asked to yield at its next safepoint */
   bool wakeup_preempt;      /* ... because a woken thread waits: it goes back to the front */
+  bool pool_yield;          /* ... because other ractors wait for a native thread: the ractor goes
+                               back to the pool's run queue and its native thread serves them */
   mn_thread *threads;       /* started and not dead */
   size_t nthreads;
   size_t nwaiting_forever;  /* parked and deadlockable */
@@ -206,9 +208,14 @@ struct mn_nt {
   unsigned next_checks;     /* safepoints its filler passed since (its own native thread only) */
   unsigned next_streak;     /* slot takes in a row while the run queue waited (fairness) */
   unsigned handoff_quiet;   /* slot takes in a row at the filler's wait, none flushed (capped) */
-  /* owned by the native thread itself */
-  mn_ractor *serving;       /* the ractor it runs for the pool now (NULL: none) */
-  bool in_call;             /* in a blocking call, out of the pool */
+  /* Written by the native thread itself; read by the timer thread, under the registry lock, for
+   * fairness between ractors (sched.c): it is cleared before the ractor's lock is released for
+   * the last time, so a ractor seen here under the registry lock is not freed yet. */
+  _Atomic(mn_ractor *) serving;   /* the ractor it runs for the pool now (NULL: none) */
+  _Atomic uint32_t serves;  /* ractors taken from the pool so far */
+  uint32_t seen_serves;     /* timer thread only: `serves` at its last look */
+  unsigned fair_ticks;      /* timer thread only: ticks it has served the same ractor while others waited */
+  bool in_call;             /* owned by the native thread itself: in a blocking call, out of the pool */
 
   /* A blocking call made keeping the GVL (blocking.c): call is an mn_call_state, call_thread the
    * thread making it (read by the tick only while the call is claimed), call_seq counts such calls
@@ -228,6 +235,9 @@ typedef enum mn_call_state { MN_CALL_NONE, MN_CALL_FAST, MN_CALL_RETAKING, MN_CA
 mn_nt *mn_nt_self_init_main(void);
 /* A ractor got ready threads and no native thread: queue it for the pool. ractor lock NOT held. */
 void mn_pool_submit(mn_ractor *r);
+/* The same for a ractor whose thread was woken from outside (a timer, I/O): it queues ahead of
+ * ractors that were preempted, behind other such ones. */
+void mn_pool_submit_urgent(mn_ractor *r);
 /* Wakes a native thread waiting in mn_nt_wait(). */
 void mn_nt_wake(mn_nt *nt);
 /* Scheduler loops, run on a native thread's own stack. */
@@ -247,6 +257,16 @@ void mn_pool_rejoin(mn_nt *nt);     /* ... and is back (the pool may be over max
 /* Timer thread, every tick: hand-off slots filled before the previous tick go to the run queue (a
  * backstop for a ractor that keeps its native thread without reaching a safepoint). */
 void mn_pool_tick(void);
+/* The ractor that used up its native thread's turn goes to the run queue's tail (ractor lock held). */
+void mn_pool_requeue(mn_ractor *r);
+/* What waits for a native thread: MN_BACKLOG_NONE, _SOME, or _URGENT (a ractor woken by a timer or
+ * I/O, which takes a native thread from a busy ractor after one tick rather than a timeslice). */
+enum { MN_BACKLOG_NONE, MN_BACKLOG_SOME, MN_BACKLOG_URGENT };
+int mn_pool_backlog(void);
+void mn_pool_each_nt(void (*fn)(mn_nt *nt, void *arg), void *arg);
+/* Timer thread, every tick: a ractor that kept its native thread for a whole timeslice while other
+ * ractors waited for one is asked to give it up (sched.c). */
+void mn_sched_fair_tick(void);
 uint64_t mn_pool_handoffs(void);
 /* A dead thread's switch away has completed (called by mn_finish_switch, ractor lock released). */
 void mn_nt_thread_gone(mn_thread *t);

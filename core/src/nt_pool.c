@@ -10,6 +10,12 @@
  * spin. A ractor readied by the ractor a native thread runs (a message) waits in that native
  * thread's hand-off slot instead of the queue, and runs there next (mn_pool_submit).
  *
+ * Fairness between ractors: a ractor that keeps its native thread for a whole timeslice while other
+ * ractors wait in the run queue is asked to give it up at its next safepoint, and goes to the queue's
+ * tail (sched.c, mn_sched_fair_tick); a ractor woken by a timer or I/O queues ahead of those and
+ * takes a native thread from a busy ractor after a tick. So a sleeping thread of any ractor wakes
+ * on time beside any number of CPU-bound ractors, as it does beside CPU-bound threads of its own.
+ *
  * A dedicated native thread runs exactly one Ruby thread: every thread in 1:1 mode
  * (RUBY_MN_THREADS=0), and a thread that called Thread#lock_native_thread. It sleeps until the GVL
  * is handed to its thread, switches into it, and sleeps again when the thread gives the GVL up.
@@ -37,6 +43,7 @@ static struct {
   pthread_cond_t cv;
   pthread_cond_t spare_cv;  /* surplus idle native threads wait here: woken only when no other is idle */
   mn_ractor *head, *tail;   /* run queue of ractors */
+  mn_ractor *urgent_tail;   /* last of the ractors at the queue's front woken by a timer or I/O */
   int nshared;              /* shared native threads, busy or idle */
   int nidle;                /* shared native threads waiting on cv */
   int nspare;               /* ... on spare_cv */
@@ -213,10 +220,18 @@ static void spawn_shared(void) {
 
 /* Queues r and makes sure a native thread will take it (pool.lock held): true when the caller must
  * start a new one (spawn_shared, after unlocking; pool.nshared already counts it). */
-static bool queue_locked(mn_ractor *r) {
-  r->grq_next = NULL;
-  if (pool.tail) pool.tail->grq_next = r; else pool.head = r;
-  pool.tail = r;
+static bool queue_locked(mn_ractor *r, bool urgent) {
+  if (!urgent) {
+    r->grq_next = NULL;
+    if (pool.tail) pool.tail->grq_next = r; else pool.head = r;
+    pool.tail = r;
+  } else {                            /* FIFO among the woken, ahead of the preempted */
+    mn_ractor **at = pool.urgent_tail ? &pool.urgent_tail->grq_next : &pool.head;
+    r->grq_next = *at;
+    *at = r;
+    if (!r->grq_next) pool.tail = r;
+    pool.urgent_tail = r;
+  }
   if (pool.nidle > 0) {
     pthread_cond_signal(&pool.cv);
   } else if (pool.nspare > 0) {
@@ -234,7 +249,7 @@ static bool flush_slot_locked(mn_nt *nt) {
   if (!r) return false;
   MN_SET_RELAXED(&nt->next_ractor, NULL);
   nt->handoff_quiet = 0;              /* its filler did not wait soon: fillers check again */
-  return queue_locked(r);
+  return queue_locked(r, false);
 }
 
 /* Can the caller keep a ractor it readied in its native thread's hand-off slot? Only a shared native
@@ -242,7 +257,7 @@ static bool flush_slot_locked(mn_nt *nt) {
  * timer or event-loop thread) gives its native thread up soon enough to run it. */
 static mn_nt *handoff_nt(void) {
   mn_nt *nt = mn_nt_current();
-  return nt && nt->serving && !nt->in_call && !nt->bound ? nt : NULL;
+  return nt && MN_RELAXED(&nt->serving) && !nt->in_call && !nt->bound ? nt : NULL;
 }
 
 /* Go's runnext hand-off, for ractors: a ractor readied by the running ractor (a message sent, a
@@ -271,17 +286,38 @@ void mn_pool_submit(mn_ractor *r) {
             nt->handoff_quiet < MN_HANDOFF_QUIET;
     nt->next_tick = ticks;
     nt->next_checks = 0;
-    if (old) spawn = queue_locked(old);
+    if (old) spawn = queue_locked(old, false);
   } else {
-    spawn = queue_locked(r);
+    spawn = queue_locked(r, false);
   }
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
   if (check) {
-    mn_ractor *running = nt->serving;
+    mn_ractor *running = MN_RELAXED(&nt->serving);
     if (running->ops && running->ops->request_handoff_check)
       running->ops->request_handoff_check(running, running->user);
   }
+}
+
+static void queue_now(mn_ractor *r, bool urgent) {
+  pthread_mutex_lock(&pool.lock);
+  bool spawn = queue_locked(r, urgent);
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+}
+
+void mn_pool_submit_urgent(mn_ractor *r) { queue_now(r, true); }
+void mn_pool_requeue(mn_ractor *r) { queue_now(r, false); }
+
+int mn_pool_backlog(void) {
+  pthread_mutex_lock(&pool.lock);
+  int b = !pool.head ? MN_BACKLOG_NONE : pool.urgent_tail ? MN_BACKLOG_URGENT : MN_BACKLOG_SOME;
+  pthread_mutex_unlock(&pool.lock);
+  return b;
+}
+
+void mn_pool_each_nt(void (*fn)(mn_nt *nt, void *arg), void *arg) {
+  for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next) fn(nt, arg);
 }
 
 bool mn_handoff_check(void) {
@@ -341,7 +377,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
     bool leaving = pool.stopping && nt->is_main;
     if (leaving || (pool.head && ++nt->next_streak >= 61)) {
       nt->next_streak = 0;
-      bool spawn = queue_locked(r);
+      bool spawn = queue_locked(r, false);
       r = NULL;
       if (spawn) { pthread_mutex_unlock(&pool.lock); spawn_shared(); pthread_mutex_lock(&pool.lock); }
     } else {
@@ -364,6 +400,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
     r = pool.head;
     pool.head = r->grq_next;
     if (!pool.head) pool.tail = NULL;
+    if (pool.urgent_tail == r) pool.urgent_tail = NULL;
   }
   pthread_mutex_unlock(&pool.lock);
   return r;
@@ -402,6 +439,7 @@ bool mn_nt_run(mn_nt *nt, mn_thread *t) {
   t->nt = nt;
   mn_co_transfer(&nt->sched_co, &t->co, false);
   bool died = nt->dead == t;   /* t may be freed once finish_switch drops the ractor lock */
+  atomic_store(&nt->serving, NULL);   /* before the lock goes: the ractor may be freed after */
   /* The thread that dies here may not be t (threads hand the native thread to each other): if it
    * is the one this native thread was dedicated to, it is dedicated to no one any more. */
   if (nt->dead && nt->dead == nt->bound) nt->bound = NULL;
@@ -420,10 +458,10 @@ void mn_nt_shared_loop(mn_nt *nt) {
     }
     mn_ractor *r = pool_take(nt);
     if (!r) return;
-    nt->serving = r;
+    atomic_store(&nt->serving, r);
+    MN_SET_RELAXED(&nt->serves, MN_RELAXED(&nt->serves) + 1);
     nt->in_call = false;
     mn_sched_serve(nt, r);
-    nt->serving = NULL;
   }
 }
 
@@ -478,8 +516,11 @@ void mn_pool_fork_lock(bool take) {
 
 /* The child's pool is the forking native thread alone; it is the one that stops the runtime. */
 void mn_pool_after_fork(mn_nt *nt) {
-  pool.head = pool.tail = NULL;
-  for (mn_nt *o = atomic_load(&all_nts); o; o = o->all_next) MN_SET_RELAXED(&o->next_ractor, NULL);
+  pool.head = pool.tail = pool.urgent_tail = NULL;
+  for (mn_nt *o = atomic_load(&all_nts); o; o = o->all_next) {
+    MN_SET_RELAXED(&o->next_ractor, NULL);
+    if (o != nt) atomic_store(&o->serving, NULL);
+  }
   pool.nshared = nt->bound ? 0 : 1;
   pool.nidle = pool.nspare = 0;
   pool.starting = false;

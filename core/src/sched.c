@@ -94,6 +94,14 @@ void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg) {
   pthread_mutex_unlock(&registry_lock);
 }
 
+size_t mn_ractor_count(void) {
+  size_t n = 0;
+  pthread_mutex_lock(&registry_lock);
+  for (mn_ractor *r = ractors; r; r = r->all_next) n++;
+  pthread_mutex_unlock(&registry_lock);
+  return n;
+}
+
 void *mn_ractor_user(mn_ractor *r) { return r->user; }
 uint32_t mn_ractor_id(const mn_ractor *r) { return r->id; }
 
@@ -156,13 +164,17 @@ static bool caller_runs(mn_ractor *r) {
   return nt && r->running && r->running->nt == nt && r->state == MN_R_RUNNING;
 }
 
-/* What to do once r->lock is released: a native thread to wake, or the ractor to queue. */
-typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; mn_nt *retaken; } after_unlock;
+/* What to do once r->lock is released: a native thread to wake, or the ractor to queue (urgent: its
+ * thread was woken by a timer or I/O, see dispatch_idle), or a native thread whose blocking call
+ * had its GVL taken back (blocking.c). */
+typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; bool urgent; mn_nt *retaken; } after_unlock;
 
 static void run_after_unlock(after_unlock a) {
   if (a.retaken) mn_blocking_retaken(a.retaken);   /* first: its native thread leaves the pool */
   if (a.wake) mn_nt_wake(a.wake);
-  if (a.submit) mn_pool_submit(a.submit);
+  if (a.submit) {
+    if (a.urgent) mn_pool_submit_urgent(a.submit); else mn_pool_submit(a.submit);
+  }
 }
 
 /* Nobody runs r but a thread is ready: hand the GVL to the native thread that will run it. */
@@ -179,6 +191,8 @@ static void dispatch_idle(mn_ractor *r, after_unlock *a) {
   } else {
     r->state = MN_R_QUEUED;
     a->submit = r;
+    /* woken by a timer or I/O (not by a message: that one rides the sender's hand-off slot) */
+    a->urgent = head->timed_out || head->reason == MN_WAIT_SLEEP || head->reason == MN_WAIT_IO;
   }
 }
 
@@ -293,6 +307,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
   mn_thread *t = pop_next(r);
   if (!t) {
     r->state = MN_R_IDLE;
+    atomic_store(&nt->serving, NULL);   /* before the lock goes (fair_check) */
     mn_lock_release(&r->lock);
     return;
   }
@@ -304,6 +319,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
   r->state = MN_R_RUNNING;
   if (t->bound_nt && t->bound_nt != nt) {
     mn_nt_wake(t->bound_nt);
+    atomic_store(&nt->serving, NULL);
     mn_lock_release(&r->lock);
     return;
   }
@@ -480,20 +496,48 @@ void mn_sched_timeout(mn_thread *t, uint32_t seq) {
   run_after_unlock(a);
 }
 
+/* Preempted for other ractors (r->lock held): self goes behind its ractor's ready threads, the ractor
+ * to the pool's run queue, and this native thread back to its loop, which serves the queue's head.
+ * Returns when self runs again (on any native thread), with the lock released. */
+static void yield_to_pool(mn_thread *self, bool keep_place) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
+  if (r->runnext) {
+    enqueue_tail(r, r->runnext);
+    r->runnext = NULL;
+  }
+  self->state = MN_READY;
+  if (keep_place) enqueue_urgent(r, self); else enqueue_tail(r, self);
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+  mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_PREEMPT, MN_EVENT_READY, self);
+  MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
+  r->running = NULL;
+  r->state = MN_R_QUEUED;
+  nt->release_lock = &r->lock;       /* whoever takes r from the queue waits for its context */
+  nt->dead = NULL;
+  mn_pool_requeue(r);
+  mn_co_transfer(&self->co, &nt->sched_co, false);
+  mn_finish_switch(self->nt);
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
+}
+
 void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
   /* The unlocked look is for voluntary yields only: a preemption request is settled under the
    * lock (it is rare, and the count read here could lag the request that led to this call). */
   if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0) return;
   mn_lock_acquire(&r->lock);
-  bool keep_place = false;
+  bool keep_place = false, to_pool = false;
   if (why == MN_WAIT_PREEMPT) {      /* a request meant for another thread (it parked first) is stale */
     bool mine = r->preempt_target == self;
     keep_place = mine && r->wakeup_preempt && r->urgent_tail;   /* woken threads still ahead */
+    to_pool = mine && r->pool_yield && !self->bound_nt && !self->nt->bound;
     r->preempt_target = NULL;
     r->wakeup_preempt = false;
+    r->pool_yield = false;
     if (!mine) { mn_lock_release(&r->lock); return; }
   }
+  if (to_pool) { yield_to_pool(self, keep_place); return; }
   if (!peek_next(r)) { mn_lock_release(&r->lock); return; }
   if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
     enqueue_tail(r, r->runnext);
@@ -553,7 +597,7 @@ bool mn_native_thread_locked(const mn_thread *t) { return t->bound_nt != NULL; }
 static void give_up_for_call(mn_ractor *r, mn_thread *self, after_unlock *a) {
   self->state = MN_BLOCKED;
   self->reason = MN_WAIT_BLOCKING;
-  if (r->preempt_target == self) { r->preempt_target = NULL; r->wakeup_preempt = false; }
+  if (r->preempt_target == self) { r->preempt_target = NULL; r->wakeup_preempt = false; r->pool_yield = false; }
   mn_emit(MN_EVENT_SUSPENDED, self, NULL, MN_WAIT_BLOCKING, 0);
   r->running = NULL;
   r->state = MN_R_IDLE;
@@ -679,6 +723,47 @@ void mn_sched_tick(mn_ractor *r, void *arg) {
     request_preempt(r, false);
   }
   mn_lock_release(&r->lock);
+}
+
+/* ---------------- fairness between ractors (timer thread) ---------------- */
+
+/* The ractor that native thread nt runs for the pool is asked to give it up at its next safepoint. */
+static void want_nt(mn_nt *nt) {
+  pthread_mutex_lock(&registry_lock);    /* a ractor seen here is not freed before we unlock */
+  mn_ractor *r = atomic_load(&nt->serving);
+  if (r) {
+    mn_lock_acquire(&r->lock);
+    mn_thread *t = r->running;
+    if (r->state == MN_R_RUNNING && t && t->nt == nt && t->state == MN_RUNNING && !t->bound_nt) {
+      atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
+      r->pool_yield = true;
+      request_preempt(r, false);
+    }
+    mn_lock_release(&r->lock);
+  }
+  pthread_mutex_unlock(&registry_lock);
+}
+
+/* A native thread that has served the same ractor for a whole timeslice (one tick when a ractor
+ * woken by a timer or I/O waits) while other ractors wait for one: its ractor is asked to yield to
+ * the pool. Threads of one ractor are sliced by mn_sched_tick; this slices ractors, which share the
+ * native threads as CRuby's MaNy threads do (a one-thread ractor is preempted here only). */
+static void fair_check(mn_nt *nt, void *arg) {
+  int backlog = *(int *)arg;
+  uint32_t s = MN_RELAXED(&nt->serves);
+  if (backlog == MN_BACKLOG_NONE || s != nt->seen_serves || !atomic_load(&nt->serving)) {
+    nt->seen_serves = s;
+    nt->fair_ticks = 0;
+    return;
+  }
+  if (++nt->fair_ticks < (backlog == MN_BACKLOG_URGENT ? 1u : 10u)) return;
+  nt->fair_ticks = 0;
+  want_nt(nt);
+}
+
+void mn_sched_fair_tick(void) {
+  int backlog = mn_pool_backlog();
+  mn_pool_each_nt(fair_check, &backlog);
 }
 
 void mn_stats_get(mn_stats *out) {

@@ -10,8 +10,9 @@
  *
  * Timeslice ticks: every timeslice/10 while the process has two or more live Ruby threads, each
  * ractor with two or more threads counts (mn_sched_tick; a one-thread ractor is never preempted,
- * and walking 10,000 of them cost a cache miss each per tick). With fewer live threads, no tick
- * is armed and timers cost nothing.
+ * and walking 10,000 of them cost a cache miss each per tick); then the native threads are looked at
+ * for fairness between ractors (mn_sched_fair_tick: a handful of records, not the ractors). With
+ * fewer live threads, no tick is armed and timers cost nothing.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -186,6 +187,7 @@ void mn_timer_expire(void) {
   tm.next_tick = now + tick_ns();
   mn_ractor_each_ticked(mn_sched_tick, NULL);
   mn_pool_tick();
+  mn_sched_fair_tick();
   mn_blocking_resignal();
   if (MN_RELAXED(&live_seen) < 2 && !mn_blocking_unblocking()) {
     if (++tm.quiet_ticks >= 100) {   /* a second without threads to slice: stop ticking */

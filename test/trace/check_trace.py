@@ -55,7 +55,8 @@ def unknown(msg):
 
 def new_totals():
     return {"started_ns": 0, "running_ns": 0, "gc_ns": 0, "wants_gvl_ns": 0, "max_wants_gvl_ns": 0,
-            "acquisitions": 0, "migrations": 0, "waiting_ns": defaultdict(int), "waits": defaultdict(int)}
+            "acquisitions": 0, "migrations": 0, "waiting_ns": defaultdict(int), "waits": defaultdict(int),
+            "max_wants_gvl_after_ns": defaultdict(int)}   # by the reason of the wait before it
 
 
 def add_slice(t, name, begin, end, before):
@@ -69,6 +70,9 @@ def add_slice(t, name, begin, end, before):
         t[name + "_ns"] += d
     if name == "wants_gvl":
         t["max_wants_gvl_ns"] = max(t["max_wants_gvl_ns"], d)
+        if before and before.startswith("waiting ("):
+            why = before[len("waiting ("):-1]
+            t["max_wants_gvl_after_ns"][why] = max(t["max_wants_gvl_after_ns"][why], d)
     if name == "running" and before == "wants_gvl":
         t["acquisitions"] += 1
 

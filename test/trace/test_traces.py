@@ -118,6 +118,25 @@ def a_ractors_gc_runs_while_another_ractor_runs():
 
 
 @test
+def a_sleeping_main_ractor_wakes_on_time_beside_busy_ractors():
+    # issue 20: 4 ractors spin on 1 or 2 native threads; each time the main ractor's sleep ends it gets
+    # a native thread within 10 timeslices (it never did: the busy ractors kept them all), and the
+    # busy ractors take turns (each is preempted for the others)
+    bound = 300e6 if SANITIZED else 100e6
+    for nts in ("1", "2"):
+        s = run("rs = 4.times.map { Ractor.new { x = 0; loop { x += 1 } } }; 10.times { sleep 0.02 }; p :woke",
+                "--timeslice=10", env={"RUBY_MAX_PROC": nts})
+        expect(s["stdout"].strip() == ":woke", s["stdout"])
+        main = s["per_thread"]["1"]
+        expect(main["waits"]["sleep"] == 10, f"sleeps: {dict(main['waits'])}")
+        late = main["max_wants_gvl_after_ns"]["sleep"]
+        expect(late < bound, f"{nts} native threads: a wake-up waited {late / 1e6:.1f} ms for a native thread")
+        busy = [t for tid, t in s["per_thread"].items() if tid != "1"]
+        expect(len(busy) == 4 and all(t["running_ns"] > 0 for t in busy), "a busy ractor never ran")
+        expect(states(s, "waiting (preempted)") >= 4, f"{nts} native threads: {s['states']}")
+
+
+@test
 def garbage_collection_shows_as_gc_slices():
     s = run("t = Thread.new { 200_000.times.map { |i| [i, i.to_s] } }; t.join; GC.start")
     expect(states(s, "gc") >= 1, f"{s['states']}")

@@ -97,6 +97,10 @@ void mn_ractor_free(mn_ractor *r);
 void *mn_ractor_user(mn_ractor *r);
 uint32_t mn_ractor_id(const mn_ractor *r);  /* 1, 2, ... in creation order; never reused */
 size_t mn_ractor_thread_count(mn_ractor *r); /* started, not yet dead */
+/* Ractors not freed yet, the main one included: at the main thread's end, after the others were
+ * terminated, more than one means some would not end (an endless ensure clause): the process must
+ * end without freeing anything under them. */
+size_t mn_ractor_count(void);
 
 /* ---- threads ---- */
 typedef void (*mn_thread_fn)(mn_thread *self, void *arg);

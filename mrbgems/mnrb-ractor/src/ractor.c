@@ -465,7 +465,13 @@ static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
   mrb_bool exc = r->final_exc;
   pthread_mutex_unlock(&r->lock);
   if (exc) raise_remote(mrb, r, m);
-  return m ? mnrb_msg_materialize(mrb, m) : mrb_nil_value();
+  /* CRuby hands the value over, uncopied: the successor gets the same object each time. The
+   * successor's Ractor object (one per ractor and state) keeps it, in a hidden ivar. */
+  mrb_sym key = mrb_intern_lit(mrb, "__value__");
+  if (mrb_iv_defined(mrb, self, key)) return mrb_iv_get(mrb, self, key);
+  mrb_value v = m ? mnrb_msg_materialize(mrb, m) : mrb_nil_value();
+  mrb_iv_set(mrb, self, key, v);
+  return v;
 }
 
 static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {

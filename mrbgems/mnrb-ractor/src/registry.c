@@ -446,37 +446,66 @@ mrb_value mnrb_registry_describe(mrb_state *mrb) {
   return s;
 }
 
-static void atfork_register(void) { pthread_atfork(NULL, NULL, after_fork_child); }
 
-/* At the main thread's end: terminate every ractor, wait for them, close their states. */
+/* How long the main thread waits, at its end, for terminated ractors when none of them ends: a
+ * ractor stuck in an endless ensure clause (a loop, a sleep) must not keep the process alive. */
+#define EXIT_GRACE_NS (200 * 1000000ull)
+/* ... and how often it asks them again meanwhile (CRuby: every second). A request can be missed: a
+ * thread that checked its interrupts and is about to enter a blocking call (open(2) of a FIFO) is
+ * not yet unblockable when it arrives, and would wait in the call for good. (Asking again wakes a
+ * ractor's main thread that waits in an ensure clause, as CRuby's request does.) */
+#define EXIT_RESEND_NS (50 * 1000000ull)
+
+/* At the main thread's end: terminate every ractor (again every EXIT_RESEND_NS), wait for them while
+ * they keep ending, close the states of those that ended. A ractor that has not ended when none ended for EXIT_GRACE_NS is left
+ * running: its state is never closed, and the process ends around it (the main thread, seeing more
+ * than one ractor left in mn_ractor_count, ends it without closing anything: mnrb-thread's vm.c). */
 static void main_exit(mrb_state *mrb) {
   if (main_record.mrb != mrb) return;
+  size_t seen = SIZE_MAX;
+  uint64_t quiet_since = mn_now_ns();
   for (;;) {
     pthread_mutex_lock(&reg_lock);
     for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
-      if (r->is_main || r->terminating) continue;
+      if (r->is_main) continue;
+      pthread_mutex_lock(&r->lock);
+      mrb_bool running = r->state == MNRB_R_RUNNING;
+      pthread_mutex_unlock(&r->lock);
       r->terminating = TRUE;
-      mnrb_vm_terminate(r->mrb);
+      if (running) mnrb_vm_terminate(r->mrb);   /* again: it may have missed the first request */
     }
     size_t n = live;
     exit_waiter = n > 1 ? mnrb_current_core(mrb) : NULL;
     pthread_mutex_unlock(&reg_lock);
     if (n <= 1) break;
-    mnrb_wait(mrb, MN_WAIT_RACTOR, MN_FOREVER, "Ractor termination");
+    uint64_t now = mn_now_ns();
+    if (n < seen) { seen = n; quiet_since = now; }
+    else if (now - quiet_since >= EXIT_GRACE_NS) break;
+    uint64_t resend = now + EXIT_RESEND_NS, give_up = quiet_since + EXIT_GRACE_NS;
+    mnrb_wait(mrb, MN_WAIT_RACTOR, resend < give_up ? resend : give_up, "Ractor termination");
   }
+  pthread_mutex_lock(&reg_lock);
+  exit_waiter = NULL;
+  pthread_mutex_unlock(&reg_lock);
   for (;;) {
     mnrb_registry_reap();
     pthread_mutex_lock(&reg_lock);
-    mrb_bool left = reg_head && (reg_head != &main_record || main_record.reg_next);
+    mrb_bool left = unclosed_ended > 0;   /* ended, their last switch not done yet */
     pthread_mutex_unlock(&reg_lock);
     if (!left) break;
     mnrb_wait(mrb, MN_WAIT_RACTOR, mn_now_ns() + 1000000, "Ractor termination");   /* their last switch */
   }
 }
 
+/* Once per process (every ractor's state runs the gem init: setting the hook again would race with
+ * the main thread reading it at its end). */
+static void register_once(void) {
+  mnrb_main_exit_hook_set(main_exit);
+  pthread_atfork(NULL, NULL, after_fork_child);
+}
+
 void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
-  mnrb_main_exit_hook_set(main_exit);
-  pthread_once(&once, atfork_register);
+  pthread_once(&once, register_once);
   mnrb_registry_state_opened(mrb, ractor_class);
 }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/error.h>
@@ -35,6 +36,7 @@
 #include <mruby/throw.h>
 #include <mruby/variable.h>
 #include "mnrb/compat.h"
+#include "mnrb/trace.h"
 
 enum { ARENA_INIT = 32, STACK_INIT = 64, CI_INIT = 8 };
 
@@ -470,6 +472,17 @@ static mrb_value kill_and_join_others(mrb_state *mrb, void *ud) {
   return mrb_nil_value();
 }
 
+/* Ractors that would not end were left running at the main thread's end (mnrb-ractor's registry.c:
+ * an endless ensure clause, a call that never returns): nothing may be freed under them, and the
+ * native thread the embedder waits on may be stuck in one of their calls. The process ends here,
+ * as exit! would, once the trace (if any) is written. */
+static mrb_noreturn void exit_beside_ractors(int status) {
+  fflush(stdout);
+  fflush(stderr);
+  if (mn_trace_running()) mn_trace_stop();
+  _exit(status);
+}
+
 static void main_entry(mn_thread *core, void *arg) {
   main_ctx *m = arg;
   mnrb_thread *th = mn_thread_user(core);
@@ -488,6 +501,7 @@ static void main_entry(mn_thread *core, void *arg) {
   }
   mrb_protect_error(mrb, run_main_exit_hook, NULL, &failed);   /* other ractors end */
   mrb->exc = NULL;
+  if (mn_ractor_count() > 1) exit_beside_ractors(m->status);
   th->finished = TRUE;
   save(mrb, th);                  /* the live arena (mruby may have moved it) for mnrb_close */
   mn_runtime_stop();
