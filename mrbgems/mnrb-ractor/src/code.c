@@ -7,8 +7,8 @@
  *   - the block: its irep dumped with mruby's own dumper (mrb_dump_irep, with debug info so that
  *     backtraces keep file:line) and loaded into the new state (mrb_read_irep re-interns the
  *     symbols), made a proc with no outer scope: the block must not use outer local variables, which
- *     is checked first (CRuby's ArgumentError "can not isolate a Proc because it accesses outer
- *     variables (a).");
+ *     is checked first (CRuby 4.0's Ractor::IsolationError "can not isolate a Proc because it
+ *     accesses outer variables (a)."; 3.x raised ArgumentError);
  *   - the definitions: every class and module reachable by name from Object whose name the new
  *     state lacks is created (superclass and outer module first), the modules each class includes
  *     are included, every Ruby method defined by the program (not the built-in, cdump'd ones, and not
@@ -21,9 +21,9 @@
  * A ractor sees the definitions as they were when it was created: later ones are not copied to it
  * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
  * from blocks that use outer variables (in their place, a method raising CRuby's RuntimeError
- * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables,
- * class-level instance variables holding unshareable values (shareable ones are copied, as
- * constants are), global variables. A copied singleton method of a class gets
+ * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables
+ * and class-level instance variables holding unshareable values (shareable ones are copied, as
+ * constants are; the others are listed, for isolation.c's errors), global variables. A copied singleton method of a class gets
  * an outer scope (a C proc targeting the class) so that class variable and constant lookups, which
  * walk outer scopes past singleton classes, end at the class.
  */
@@ -139,7 +139,7 @@ void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
   if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");
   mrb_value names = outer_variables(mrb, p);
   if (RARRAY_LEN(names) > 0)
-    mrb_raisef(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc because it accesses outer variables (%v).",
+    mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"), "can not isolate a Proc because it accesses outer variables (%v).",
                mrb_ary_join(mrb, names, mrb_str_new_lit(mrb, ", ")));
 }
 
@@ -484,13 +484,14 @@ static mnrb_msg *shareable_copy_out(mrb_state *from, mrb_value v) {
   return failed ? NULL : mrb_cptr(out);
 }
 
-/* A class-level instance variable (@x, not @@x) which the class in `to` lacks (a gem's own class
- * state is the new ractor's): copied if its value is shareable, as CRuby lets any ractor read it;
- * otherwise listed, so that reading it raises CRuby's IsolationError instead of giving nil. */
+/* A class-level instance variable (@x) or class variable (@@x) which the class in `to` lacks (a gem's
+ * own class state is the new ractor's): copied if its value is shareable, as CRuby lets any ractor
+ * read it; otherwise listed, so that reading it raises CRuby's IsolationError (isolation.c) instead
+ * of giving nil or a NameError. */
 static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value v) {
   mrb_int len;
   const char *name = mrb_sym_name_len(d->from, sym, &len);
-  if (!name || len < 2 || name[0] != '@' || name[1] == '@') return;
+  if (!name || len < 2 || name[0] != '@') return;      /* @x and class variables (@@x) */
   mrb_sym to_sym = sym_in(d->from, d->to, sym);
   if (mrb_iv_defined(d->to, mrb_obj_value(to_c), to_sym)) return;
   mnrb_msg *m = shareable_copy_out(d->from, v);
