@@ -131,6 +131,7 @@ typedef struct writer {
   mrb_value keep;              /* roots the snapshots (hash pairs, backtraces, ivars): made at the
                                   first one, when the arena mark `ai` moves above it */
   int ai;
+  mrb_bool move;               /* move: true (the error says which) */
 } writer;
 
 static void keep(mrb_state *mrb, writer *w, mrb_value v) {
@@ -265,8 +266,11 @@ static mrb_bool has_hidden_ivars(mrb_state *mrb, mrb_value obj) {
   return found;
 }
 
-static void cannot_copy(mrb_state *mrb, mrb_value v) {
-  mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", mrb_obj_class(mrb, v));
+/* An object that cannot cross (a Thread, a Mutex, a Queue, a Proc that is not shareable, a Method):
+ * CRuby's Ractor::Error. */
+static void cannot_copy(mrb_state *mrb, writer *w, mrb_value v) {
+  mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not %s %C object.", w->move ? "move" : "copy",
+             mrb_obj_class(mrb, v));
 }
 
 /* Writes v's header; a container's children follow (its frame is pushed). */
@@ -340,7 +344,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   case MRB_TT_OBJECT:
-    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, v);
+    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, w, v);
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_OBJ);
     write_class(mrb, w, c, NULL);
@@ -367,7 +371,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
       put(mrb, w->m, &usec, 8);
       return;
     }
-    if (!r) cannot_copy(mrb, v);
+    if (!r) cannot_copy(mrb, w, v);
     mnrb_msg *m = w->m;
     if (m->nrefs == m->refs_capa) {
       size_t capa = m->refs_capa ? m->refs_capa * 2 : 4;
@@ -383,7 +387,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   default:
-    cannot_copy(mrb, v);
+    cannot_copy(mrb, w, v);
   }
 }
 
@@ -419,7 +423,7 @@ static void write_value(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, T_SYM);
     put_bytes(mrb, w->m, name, (size_t)len);
   }
-  else if (mrb_immediate_p(v)) cannot_copy(mrb, v);
+  else if (mrb_immediate_p(v)) cannot_copy(mrb, w, v);
   else if (mrb_type(v) == MRB_TT_RATIONAL || mrb_type(v) == MRB_TT_COMPLEX) {
     /* immutable numbers (their C structs are private to their gems): the two parts, rebuilt by
      * Kernel#Rational / #Complex on the other side */
@@ -460,6 +464,7 @@ static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
   co.m->buf = co.m->small;
   co.m->capa = sizeof co.m->small;
   co.w.m = co.m;
+  co.w.move = move;
   co.v = v;
   if (mrb_nil_p(v) || mrb_true_p(v) || mrb_false_p(v) || mrb_integer_p(v) || mrb_float_p(v)) {
     write_value(mrb, &co.w, v);             /* fits `small`: cannot raise, nothing to protect */
@@ -525,8 +530,13 @@ static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
     w->ok = FALSE;
     return;
   }
-  if (w->freeze) MRB_SET_FROZEN_FLAG(b);
-  else if (!MRB_FROZEN_P(b)) { w->ok = FALSE; return; }
+  if (w->freeze) {
+    if (!MRB_FROZEN_P(b)) {            /* its own #freeze, as CRuby calls it (a class may extend it) */
+      mrb_funcall_id(mrb, v, MRB_SYM(freeze), 0);
+      if (!MRB_FROZEN_P(b)) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "#freeze does not freeze object correctly");
+    }
+  }
+  else if (!MRB_FROZEN_P(b) && mrb_type(v) != MRB_TT_RANGE) { w->ok = FALSE; return; }   /* CRuby's Ranges are always frozen */
   switch (mrb_type(v)) {
   case MRB_TT_ARRAY: case MRB_TT_STRUCT:
     for (mrb_int i = 0; i < RARRAY_LEN(v) && w->ok; i++) walk_value(mrb, w, RARRAY_PTR(v)[i]);
