@@ -147,6 +147,28 @@ class RactorMakeShareableTest < MnTest::Case
     assert e.message.start_with?("Proc's self is not shareable: #<Proc:"), e.message
   end
 
+  # A variable the proc only reads is snapshotted when its value is shareable (later assignments do
+  # not reach the proc), refused with IsolationError otherwise.
+  def test_a_proc_reading_shareable_outer_values_takes_a_snapshot
+    b = 1
+    s = "x".freeze
+    pr = nil.instance_eval { proc { [b, s, [10].map { |x| x + b }] } }
+    assert_same pr, Ractor.make_shareable(pr)
+    b = 5
+    assert_equal [1, "x", [11]], pr.call
+    assert_equal 5, b
+    assert Ractor.shareable?(pr)
+    assert_equal [1, "x", [11]], Ractor.new(pr) { |q| q.call }.take
+  end
+
+  def test_a_proc_reading_an_unshareable_outer_value_is_refused
+    b = +"s"
+    pr = nil.instance_eval { proc { b } }
+    e = assert_raise(Ractor::IsolationError) { Ractor.make_shareable(pr) }
+    quote = mnrb? || RUBY_VERSION >= "3.4" ? "'b'" : "`b'"
+    assert_equal "can not make shareable Proc because it can refer unshareable object \"s\" from variable #{quote}", e.message
+  end
+
   def test_a_proc_writing_an_outer_variable_is_refused
     b = 1
     pr = nil.instance_eval { proc { b = 2 } }

@@ -134,6 +134,26 @@ static mrb_value outer_variables(mrb_state *mrb, const struct RProc *p) {
 
 mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p) { return outer_variables(mrb, p); }
 
+/* Every use of an outer variable by `irep`, nested `level` blocks deep in the proc. */
+static void each_outer_use(const mrb_irep *irep, uint32_t level, mnrb_outer_use_fn *fn, void *data) {
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen;
+  while (pc < end) {
+    uint8_t op;
+    uint32_t a, b, c;
+    pc += decode(pc, &op, &a, &b, &c);
+    if ((op == OP_GETUPVAR || op == OP_SETUPVAR) && c >= level) fn(c - level, b, op == OP_SETUPVAR, data);
+    else if ((op == OP_BLOCK || op == OP_LAMBDA) && b < irep->rlen) each_outer_use(irep->reps[b], level + 1, fn, data);
+  }
+}
+
+void mnrb_code_each_outer_use(const struct RProc *p, mnrb_outer_use_fn *fn, void *data) {
+  if (!MRB_PROC_CFUNC_P(p) && p->body.irep) each_outer_use(p->body.irep, 0, fn, data);
+}
+
+mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t up, uint32_t idx) {
+  return outer_name(mrb, p, up, idx);
+}
+
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
   struct RProc *p = mrb_proc_ptr(block);
   if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");

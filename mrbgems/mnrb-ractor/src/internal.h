@@ -134,6 +134,12 @@ mnrb_ractor_rec *mnrb_registry_main(void);
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block);
 /* The names of the outer local variables a proc (not a C one) reads or writes (an Array of Strings). */
 mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p);
+/* Calls fn for every use of an outer local variable by a proc's code and its nested blocks: `up`
+ * scopes above the proc's (0: the scope it was made in, its env), slot `idx`, written or read. */
+typedef void mnrb_outer_use_fn(uint32_t up, uint32_t idx, mrb_bool written, void *data);
+void mnrb_code_each_outer_use(const struct RProc *p, mnrb_outer_use_fn *fn, void *data);
+/* The name (a String) of the outer variable of slot idx, `up` scopes above the proc's. */
+mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t up, uint32_t idx);
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
