@@ -224,3 +224,37 @@ class RactorUncopyableTest < MnTest::Case
     assert_equal :done, r.take
   end
 end
+
+# An IO crosses as CRuby copies one: a new IO of the same class on a duplicate of its descriptor.
+class RactorIoCrossingTest < MnTest::Case
+  def test_a_pipe_end_is_usable_in_the_ractor
+    rd, wr = IO.pipe
+    r = Ractor.new(wr) do |w|
+      w.write("from the ractor")
+      w.close
+      [w.class, w.closed?]
+    end
+    assert_equal [IO, true], r.take
+    assert !wr.closed?                  # the sender's IO is its own
+    assert_equal "from the ractor", rd.readpartial(100)
+  ensure
+    rd&.close
+    wr&.close
+  end
+
+  def test_a_file_arrives_as_a_file
+    File.open(__FILE__) do |f|
+      klass, line = Ractor.new(f) { |g| [g.class, g.gets] }.take
+      assert_equal File, klass
+      assert_equal "# Ractor.shareable?, Ractor.make_shareable (deep freezing: Struct, Range, objects with instance\n", line
+    end
+  end
+
+  def test_a_closed_io_cannot_be_sent
+    rd, wr = IO.pipe
+    wr.close
+    assert_raise(IOError) { Ractor.new(wr) { |w| w } }
+  ensure
+    rd&.close
+  end
+end
