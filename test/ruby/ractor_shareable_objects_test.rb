@@ -250,6 +250,24 @@ class RactorIoCrossingTest < MnTest::Case
     end
   end
 
+  # A message dropped unread (its ractor ends first) closes the descriptor it duplicated. (CRuby's
+  # copies are IO objects: closed when its GC finalizes them, later.)
+  def test_an_unread_io_message_leaves_no_descriptor
+    mnrb_only
+    skip "needs /proc/self/fd" unless File.directory?("/proc/self/fd")
+    fds = -> { Dir.children("/proc/self/fd").size }
+    before = fds.call
+    3.times do
+      r = Ractor.new { :never_receives }
+      r.send($stderr)
+      r.take
+    end
+    r = Ractor.new { Ractor.receive.fileno }   # one that did receive closes it at its end
+    r.send($stderr)
+    r.take
+    assert_equal before, fds.call
+  end
+
   def test_a_closed_io_cannot_be_sent
     rd, wr = IO.pipe
     wr.close
