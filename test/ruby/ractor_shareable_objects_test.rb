@@ -216,6 +216,30 @@ class RactorUncopyableTest < MnTest::Case
     assert_equal :after, r.take
   end
 
+  def test_yield_refuses_them_in_the_yielding_ractor
+    r = Ractor.new do
+      Ractor.yield(Thread.current)
+    rescue => e
+      [e.class, e.message]
+    end
+    klass, message = r.take
+    if ractor4?
+      assert_equal [Ractor::Error, "can not copy Thread object."], [klass, message]
+    else
+      assert_equal TypeError, klass
+    end
+  end
+
+  def test_yield_with_move_refuses_them
+    mnrb_only   # CRuby 3.1's take never returns here
+    r = Ractor.new do
+      Ractor.yield([Thread::Mutex.new], move: true)
+    rescue => e
+      [e.class, e.message]
+    end
+    assert_equal [Ractor::Error, "can not move Thread::Mutex object."], r.take
+  end
+
   def test_move_refuses_them
     r = Ractor.new { Ractor.receive }
     e = assert_raise(Ractor::Error) { r.send([Thread::Mutex.new], move: true) }
