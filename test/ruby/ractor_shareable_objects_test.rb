@@ -62,6 +62,14 @@ class RactorShareableAnswersTest < MnTest::Case
     assert !Ractor.shareable?(RactorShareablePoint.new(1, [+"a"]).freeze)
   end
 
+  def test_regexps_and_times_once_frozen
+    assert Ractor.shareable?(/literal/)           # literals are frozen
+    assert !Ractor.shareable?(Regexp.new("a"))
+    assert Ractor.shareable?(Regexp.new("a").freeze)
+    assert !Ractor.shareable?(Time.at(0))
+    assert Ractor.shareable?(Time.at(0).freeze)
+  end
+
   def test_a_cycle_of_frozen_containers_with_an_unshareable_member
     y = []
     x = [y, {}].freeze
@@ -140,6 +148,24 @@ class RactorMakeShareableTest < MnTest::Case
     assert e.message.start_with?("can not make shareable object for #<Thread:"), e.message
     e = assert_raise(Ractor::Error) { Ractor.make_shareable([Thread::Mutex.new]) }
     assert e.message.start_with?("can not make shareable object for #<Thread::Mutex:"), e.message
+  end
+
+  def test_times_and_match_data_are_frozen
+    t = Time.at(0)
+    m = "ab".match(/a/)
+    Ractor.make_shareable([t, m])
+    assert t.frozen?
+    assert m.frozen?
+    assert Ractor.shareable?(t) && Ractor.shareable?(m)
+  end
+
+  def test_methods_and_enumerators_cannot_be_made_shareable
+    e = assert_raise(Ractor::Error) { Ractor.make_shareable(Object.new.method(:__id__)) }
+    assert e.message.start_with?("can not make shareable object for #<Method: "), e.message
+    e = assert_raise(Ractor::Error) { Ractor.make_shareable(Object.instance_method(:__id__)) }
+    assert e.message.start_with?("can not make shareable object for #<UnboundMethod: "), e.message
+    e = assert_raise(Ractor::Error) { Ractor.make_shareable([1].each) }
+    assert e.message.start_with?("can not make shareable object for #<Enumerator:"), e.message
   end
 
   def test_a_proc_needs_a_shareable_self
@@ -298,5 +324,15 @@ class RactorIoCrossingTest < MnTest::Case
     assert_raise(IOError) { Ractor.new(wr) { |w| w } }
   ensure
     rd&.close
+  end
+end
+
+class RactorRegexpCrossingTest < MnTest::Case
+  def test_a_regexp_crosses_with_its_options
+    re, frozen, match = Ractor.new(/a+b/i) { |r| [r, r.frozen?, "xAAB" =~ r] }.take
+    assert_equal /a+b/i, re
+    assert frozen
+    assert_equal 1, match
+    assert_equal [/x/m, false], Ractor.new(Regexp.new("x", Regexp::MULTILINE)) { |r| [r, r.frozen?] }.take
   end
 end

@@ -12,7 +12,8 @@
  *   CLASS/MODULE   by path (anonymous ones cannot be copied)
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
- *   XREF i         xrefs[i]: a Ractor::Port or a shareable Proc, by reference (xref.c)
+ *   REGEXP         frozen bit, options, source (rebuilt by Regexp.new; mnrb's Regexp is C data)
+ *   XREF i         xrefs[i]: a Ractor::Port, a shareable Proc or an IO, by reference (xref.c)
  *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
  *                  so they are neither numbered nor REFed)
  * Objects get their numbers in the order they are first met, on both sides (materialize.c reads).
@@ -299,6 +300,8 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   case MRB_TT_ARRAY:
   case MRB_TT_STRUCT: {
     mrb_bool ary = mrb_type(v) == MRB_TT_ARRAY;
+    if (!ary && mrb_class_defined(mrb, "MatchData") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "MatchData")))
+      cannot_copy(mrb, w, v);             /* mnrb's MatchData is not a Struct of its members */
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, ary ? T_ARY : T_STRUCT);
     write_class(mrb, w, c, ary ? mrb->array_class : NULL);
@@ -369,6 +372,17 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
       put_u8(mrb, w->m, flags | (mrb_test(mrb_funcall_id(mrb, v, MRB_SYM_Q(utc), 0)) ? 2 : 0));
       put(mrb, w->m, &sec, 8);
       put(mrb, w->m, &usec, 8);
+      return;
+    }
+    if (!r && mrb_class_defined(mrb, "Regexp") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "Regexp"))) {
+      mrb_value src = mrb_funcall_id(mrb, v, MRB_SYM(source), 0);   /* as Regexp.new(source, options) */
+      int32_t opts = (int32_t)mrb_as_int(mrb, mrb_funcall_id(mrb, v, MRB_SYM(options), 0));
+      if (!mrb_string_p(src)) cannot_copy(mrb, w, v);
+      seen_add(mrb, &w->seen, b);
+      put_u8(mrb, w->m, T_REGEXP);
+      put_u8(mrb, w->m, flags);
+      put(mrb, w->m, &opts, 4);
+      put_bytes(mrb, w->m, RSTRING_PTR(src), (size_t)RSTRING_LEN(src));
       return;
     }
     if (!r) cannot_copy(mrb, w, v);
@@ -504,6 +518,18 @@ static int walk_pair(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
   return w->ok ? 0 : 1;
 }
 
+static mrb_bool enumerator_p(mrb_state *mrb, mrb_value v) {
+  return mrb_class_defined(mrb, "Enumerator") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "Enumerator"));
+}
+
+/* A C-data object that refers to no other object and cannot change once frozen. */
+static mrb_bool leaf_data_p(mrb_state *mrb, mrb_value v) {
+  static const char *const names[] = { "Regexp", "Time" };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (mrb_class_defined(mrb, names[i]) && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, names[i]))) return TRUE;
+  return FALSE;
+}
+
 /* Visits v's graph; freezing it (make_shareable) or checking it is frozen (shareable?). */
 static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v) || mrb_bigint_p(v)) return;
@@ -523,9 +549,16 @@ static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (++w->depth > MAX_DEPTH) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "the object graph is nested too deeply");
   switch (mrb_type(v)) {
   case MRB_TT_STRING: case MRB_TT_ARRAY: case MRB_TT_HASH: case MRB_TT_RANGE: case MRB_TT_STRUCT:
-  case MRB_TT_EXCEPTION: case MRB_TT_OBJECT:
+  case MRB_TT_EXCEPTION:
     break;
+  case MRB_TT_OBJECT:                     /* not a Method / UnboundMethod (state in hidden ivars), */
+    if (!has_hidden_ivars(mrb, v) && !enumerator_p(mrb, v)) break;   /* not an Enumerator: CRuby's C data */
+    goto refused;
+  case MRB_TT_DATA:
+    if (leaf_data_p(mrb, v)) break;       /* a Regexp, a Time: shareable once frozen, as CRuby */
+    /* fall through */
   default:
+  refused:
     if (w->freeze) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not make shareable object for %v", mrb_inspect(mrb, v));
     w->ok = FALSE;
     return;
