@@ -335,4 +335,12 @@ class RactorRegexpCrossingTest < MnTest::Case
     assert_equal 1, match
     assert_equal [/x/m, false], Ractor.new(Regexp.new("x", Regexp::MULTILINE)) { |r| [r, r.frozen?] }.take
   end
+
+  def test_match_data_crosses
+    m = "xxab".match(/a(b)?/)
+    r = Ractor.new(m) { |x| [x[0], x[1], x.begin(0), x.pre_match, x.regexp, x.string] }
+    assert_equal ["ab", "b", 2, "xx", /a(b)?/, "xxab"], r.take
+    named = /(?<n>a)/.match("zza")
+    assert_equal ["a", MatchData], Ractor.new(named) { |x| [x[:n], x.class] }.take
+  end
 end

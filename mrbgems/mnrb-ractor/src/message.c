@@ -13,6 +13,8 @@
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
  *   REGEXP         frozen bit, options, source (rebuilt by Regexp.new; mnrb's Regexp is C data)
+ *   MATCH          frozen bit, where the match began, the string, then its Regexp: matched again by
+ *                  the receiver (a value: not numbered, as RATIONAL)
  *   XREF i         xrefs[i]: a Ractor::Port, a shareable Proc or an IO, by reference (xref.c)
  *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
  *                  so they are neither numbered nor REFed)
@@ -300,8 +302,20 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   case MRB_TT_ARRAY:
   case MRB_TT_STRUCT: {
     mrb_bool ary = mrb_type(v) == MRB_TT_ARRAY;
-    if (!ary && mrb_class_defined(mrb, "MatchData") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "MatchData")))
-      cannot_copy(mrb, w, v);             /* mnrb's MatchData is not a Struct of its members */
+    if (!ary && mrb_class_defined(mrb, "MatchData") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "MatchData"))) {
+      /* mnrb's MatchData is not a Struct of its members: its regexp (a leaf value), where the match
+       * began and the string, matched again by the receiver (not numbered: a leaf, as Rational) */
+      mrb_value re = mrb_funcall_id(mrb, v, MRB_SYM(regexp), 0);
+      mrb_value str = mrb_funcall_id(mrb, v, MRB_SYM(string), 0);
+      int64_t pos = mrb_as_int(mrb, mrb_funcall_id(mrb, v, MRB_SYM(begin), 1, mrb_int_value(mrb, 0)));
+      if (!mrb_string_p(str)) cannot_copy(mrb, w, v);
+      put_u8(mrb, w->m, T_MATCH);
+      put_u8(mrb, w->m, flags);
+      put(mrb, w->m, &pos, 8);
+      put_bytes(mrb, w->m, RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
+      write_value(mrb, w, re);
+      return;
+    }
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, ary ? T_ARY : T_STRUCT);
     write_class(mrb, w, c, ary ? mrb->array_class : NULL);
