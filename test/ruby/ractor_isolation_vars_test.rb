@@ -1,12 +1,14 @@
-# Isolation in non-main ractors: class variables, the variables of classes and modules the ractor
-# did not create, constants set from a ractor, the instance variables of shareable objects, and
-# Kernel#global_variables. Error classes are checked on CRuby 3.1 too; the messages are CRuby 4.0's
-# (its newest source) on mnrb or a CRuby >= 4.0, 3.1's otherwise. Where 3.1 refused what 4.0
-# allows (a shareable class variable, a ractor's own class), the test says so.
+# Isolation in non-main ractors as CRuby 4.0 has it: class variables, the variables of classes and
+# modules, constants set from a ractor (class definitions, reopened classes, shareable values), the
+# instance variables of shareable objects, and Kernel#global_variables. The checks pass on CRuby 3.1
+# and 3.3 too: 4.0 kept their rules and added the variable and class to two messages, which are
+# checked where RUBY_VERSION says 4.0 or on mnrb.
 
 module RactorIsolationVars
   def ractor4? = mnrb? || RUBY_VERSION >= "4.0"
   def text(newer, older) = ractor4? ? newer : older
+  def cvar_text(name, klass) = text("can not access class variables from non-main Ractors (#{name} from #{klass})",
+                                    "can not access class variables from non-main Ractors")
 end
 
 class RactorIsolationCvars
@@ -37,20 +39,19 @@ class RactorIsolationCvarsTest < MnTest::Case
   include RactorIsolationVars
   K = RactorIsolationCvars
 
-  def test_a_shareable_class_variable_is_read
-    r = Ractor.new { [K.shared, K.frozen, RactorIsolationCvarUser.greeting] }
-    if ractor4?
-      assert_equal [42, "frozen", "hello"], r.take
-    else                                  # CRuby 3.1 refused every class variable access
-      assert_kind_of Ractor::IsolationError, remote_cause(r)
-    end
+  # Every class variable access raises, whatever the value (a shareable one too).
+  def test_a_shareable_class_variable_is_refused
+    e = remote_cause(Ractor.new { K.shared })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal cvar_text("@@shared", "RactorIsolationCvars"), e.message
+    assert_kind_of Ractor::IsolationError, remote_cause(Ractor.new { K.frozen })
+    assert_kind_of Ractor::IsolationError, remote_cause(Ractor.new { RactorIsolationCvarUser.greeting })
   end
 
   def test_reading_an_unshareable_class_variable_raises
     e = remote_cause(Ractor.new { K.list })
     assert_kind_of Ractor::IsolationError, e
-    assert_equal text("can not read non-shareable class variable @@list from non-main Ractors (RactorIsolationCvars)",
-                      "can not access class variables from non-main Ractors"), e.message
+    assert_equal cvar_text("@@list", "RactorIsolationCvars"), e.message
     e = remote_cause(Ractor.new { K.class_variable_get(:@@list) })
     assert_kind_of Ractor::IsolationError, e
   end
@@ -58,17 +59,22 @@ class RactorIsolationCvarsTest < MnTest::Case
   def test_setting_a_class_variable_raises
     e = remote_cause(Ractor.new { K.shared = 1 })
     assert_kind_of Ractor::IsolationError, e
-    assert_equal text("can not set class variables from non-main Ractors (@@shared from RactorIsolationCvars)",
-                      "can not access class variables from non-main Ractors"), e.message
+    assert_equal cvar_text("@@shared", "RactorIsolationCvars"), e.message
     assert_kind_of Ractor::IsolationError, remote_cause(Ractor.new { K.list = [3] })
     assert_kind_of Ractor::IsolationError, remote_cause(Ractor.new { K.class_variable_set(:@@list, 1) })
     assert_equal [42, [1, 2]], [K.shared, K.list]
   end
 
-  def test_a_missing_class_variable_is_still_a_name_error
+  # Even a missing one is an IsolationError, not a NameError: the check comes first.
+  def test_a_missing_class_variable_raises_isolation_error
     e = remote_cause(Ractor.new { K.class_variable_get(:@@nothing) })
-    assert_kind_of NameError, e if ractor4?
-    assert_kind_of StandardError, e
+    assert_kind_of Ractor::IsolationError, e
+  end
+
+  def test_a_ractors_own_class_variables_are_refused_too
+    e = remote_cause(Ractor.new { eval("class ::RactorIsolationOwnCvar; @@n = 1; end") })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal cvar_text("@@n", "RactorIsolationOwnCvar"), e.message
   end
 
   def test_the_main_ractor_reads_and_writes_them
@@ -86,59 +92,71 @@ class RactorIsolationOwner
   end
 end
 
-# A ractor may set the instance variables and constants of the classes it creates itself (CRuby 4.0);
-# the classes it was given are "created by another Ractor".
-class RactorIsolationOwnershipTest < MnTest::Case
+# Constants: a ractor sets any constant to a shareable value (a class or module it defines, a
+# number, a frozen string), reopens classes and adds methods to them; an unshareable value raises.
+# Class-level instance variables are never set from a ractor, even those of a class it made.
+class RactorIsolationConstantsSetTest < MnTest::Case
   include RactorIsolationVars
+  SET_MSG = "can not set constants with non-shareable objects by non-main Ractors"
+  IVAR_MSG = "can not set instance variables of classes/modules by non-main Ractors"
 
-  def test_a_ractor_sets_its_own_class_variables
-    r = Ractor.new do
-      k = Class.new do
-        @count = 1
-        class << self
-          attr_accessor :count
-        end
-      end
-      k.count = 5
-      k.const_set(:LIMIT, [1, 2])
-      [k.count, k::LIMIT]
-    end
-    if ractor4?
-      assert_equal [5, [1, 2]], r.take
-    else                                  # 3.1 refused every class-level instance variable write
-      assert_kind_of Ractor::IsolationError, remote_cause(r)
-    end
+  def test_a_class_defined_inside_a_ractor_works
+    r = Ractor.new { eval("class ::RactorIsolationDefinedInside; def hi = :hi; end; ::RactorIsolationDefinedInside.new.hi") }
+    assert_equal :hi, r.take
   end
 
-  def test_setting_a_constant_of_a_given_class_raises
-    r = Ractor.new { eval("RactorIsolationOwner::NEW_ONE = 1") }
-    if ractor4?
-      e = remote_cause(r)
-      assert_kind_of Ractor::IsolationError, e
-      assert_equal "can not set constants of classes/modules created by another Ractor", e.message
-    else                                  # 3.1 only refused unshareable values
-      assert_equal 1, r.take
+  def test_a_constant_set_to_a_shareable_value_works
+    assert_equal [1, "s", 3], Ractor.new { eval("RIC_ONE = 1; RIC_STR = 's'.freeze; [RIC_ONE, RIC_STR, RactorIsolationOwner::RIC_THREE = 3]") }.take
+    assert_equal 7, Ractor.new { Object.const_set(:RactorIsolationConstSet, 7) }.take
+  end
+
+  def test_reopening_a_class_of_the_main_ractor_adds_methods
+    r = Ractor.new do
+      eval("class ::RactorIsolationOwner; def self.added_in_a_ractor = :added; end")
+      RactorIsolationOwner.added_in_a_ractor
     end
+    assert_equal :added, r.take
+  end
+
+  def test_a_module_defined_inside_a_ractor_works
+    assert_equal 2, Ractor.new { eval("module ::RactorIsolationModInside; def self.two = 2; end; ::RactorIsolationModInside.two") }.take
+  end
+
+  def test_a_constant_set_to_an_unshareable_value_raises
     e = remote_cause(Ractor.new { eval("RactorIsolationOwner::NEW_TWO = [1]") })
     assert_kind_of Ractor::IsolationError, e
+    assert_equal SET_MSG, e.message
     assert !RactorIsolationOwner.const_defined?(:NEW_TWO)
+    e = remote_cause(Ractor.new { eval("RIC_LIST = [1, 2]") })
+    assert_equal SET_MSG, e.message
+    e = remote_cause(Ractor.new { Object.const_set(:RactorIsolationConstSetList, [1]) })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal SET_MSG, e.message
+    e = remote_cause(Ractor.new { eval("class ::RactorIsolationOwnConst; LIMIT = 'x'.dup; end") })
+    assert_equal SET_MSG, e.message
   end
 
-  def test_a_top_level_class_definition_is_a_constant_of_object
-    mnrb_only   # 3.1 allowed it
-    e = remote_cause(Ractor.new { eval("class RactorIsolationDefinedInside; end") })
+  def test_a_one_letter_constant_is_checked
+    e = remote_cause(Ractor.new { eval("Z = 'z'.dup") })
     assert_kind_of Ractor::IsolationError, e
-    assert_equal "can not set constants of classes/modules created by another Ractor", e.message
-    e = remote_cause(Ractor.new { Object.const_set(:RactorIsolationConstSet, 1) })
-    assert_kind_of Ractor::IsolationError, e
+    assert_equal SET_MSG, e.message
   end
 
   def test_setting_an_ivar_of_a_given_class_raises
     e = remote_cause(Ractor.new { RactorIsolationOwner.plain = 2 })
     assert_kind_of Ractor::IsolationError, e
-    assert_equal text("can not set instance variables of classes/modules created by another Ractor",
-                      "can not set instance variables of classes/modules by non-main Ractors"), e.message
+    assert_equal IVAR_MSG, e.message
     assert_equal 1, RactorIsolationOwner.plain
+  end
+
+  def test_setting_an_ivar_of_the_ractors_own_class_raises_too
+    e = remote_cause(Ractor.new { Class.new { @count = 1 } })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal IVAR_MSG, e.message
+  end
+
+  def test_a_shareable_class_ivar_is_read
+    assert_equal 1, Ractor.new { RactorIsolationOwner.plain }.take
   end
 end
 

@@ -504,14 +504,14 @@ static mnrb_msg *shareable_copy_out(mrb_state *from, mrb_value v) {
   return failed ? NULL : mrb_cptr(out);
 }
 
-/* A class-level instance variable (@x) or class variable (@@x) which the class in `to` lacks (a gem's
- * own class state is the new ractor's): copied if its value is shareable, as CRuby lets any ractor
- * read it; otherwise listed, so that reading it raises CRuby's IsolationError (isolation.c) instead
+/* A class-level instance variable (@x) which the class in `to` lacks (a gem's own class state is the
+ * new ractor's): copied if its value is shareable, as CRuby lets any ractor read it; otherwise listed, so that reading it raises CRuby's IsolationError (isolation.c) instead
  * of giving nil or a NameError. */
 static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value v) {
   mrb_int len;
   const char *name = mrb_sym_name_len(d->from, sym, &len);
   if (!name || len < 2 || name[0] != '@') return;      /* @x and class variables (@@x) */
+  if (name[1] == '@') return;       /* class variables: none (CRuby 4.0 refuses any access; isolation.c) */
   mrb_sym to_sym = sym_in(d->from, d->to, sym);
   if (mrb_iv_defined(d->to, mrb_obj_value(to_c), to_sym)) return;
   mnrb_msg *m = shareable_copy_out(d->from, v);

@@ -1,46 +1,44 @@
 /*
- * Isolation in non-main ractors: CRuby's Ractor::IsolationError for global variables, the
- * variables of classes and modules, and the instance variables of shareable objects.
+ * Isolation in non-main ractors: CRuby 4.0's Ractor::IsolationError for global variables, the
+ * variables of classes and modules, constants and the instance variables of shareable objects.
  *
  * Every ractor has its own mrb_state, so its globals, classes and objects are its own anyway (a class
  * the ractor was given is a copy made by code.c). What CRuby adds, and this file gives, are the
- * errors a program of a non-main ractor gets (CRuby's newest messages, word for word):
- *   - global variables, read or written: "can not access global variable $x from non-main Ractor",
- *     except the ones CRuby keeps per ractor, thread or frame ($stdout $stderr $stdin $> $VERBOSE
- *     $-v $-w $-W $DEBUG $-d $-i $-p $-l $-a, the frame's $_ $~ $& $` $' $+ $1..$9, $! $@, $$, $?);
- *     Kernel#global_variables raises too;
- *   - instance variables of a class or module the ractor did not create ("created by another
- *     Ractor": the ones that were there when it started, built in or copied): setting one; reading one
- *     whose value was unshareable (code.c left it out and listed it);
- *   - constants: setting one in such a class or module (reading a left-out one: ractor.c's
- *     const_missing);
- *   - class variables: setting any; reading one whose value was unshareable (left out and listed by
- *     code.c; shareable ones were copied);
+ * errors a program of a non-main ractor gets (CRuby 4.0's messages; where no 4.0 source could be
+ * read, CRuby 3.3.8's, which the 4.0 reports quoted agree with):
+ *   - global variables, read or written: "can not access global variables $x from non-main
+ *     Ractors", except the ones CRuby keeps per ractor, thread or frame ($stdout $stderr $stdin $>
+ *     $VERBOSE $-v $-w $-W $DEBUG $-d $-i $-p $-l $-a, the frame's $_ $~ $& $` $' $+ $1..$9, $! $@,
+ *     $$, $?); Kernel#global_variables raises too;
+ *   - instance variables of any class or module (4.0 has no owner ractor for classes): setting one;
+ *     reading one whose value was unshareable (code.c left it out and listed it);
+ *   - class variables: any access, read or set (code.c copies none, so a read misses and lands here);
+ *   - constants: setting one to an unshareable value (defining or reopening a class or module, and
+ *     shareable values, are allowed); reading one whose value was unshareable: ractor.c's
+ *     const_missing;
  *   - instance variables of a shareable object that is not frozen (a Ractor): reading or setting.
+ * While the program loads a file (require, load), sets are not refused: CRuby 4.0 runs a non-main
+ * ractor's require in the main ractor.
  *
  * How: mrb_gv_get/mrb_gv_set ask mrb->special_gv first (patches/mruby/0005); a new ractor's state
  * gets a hook that wraps the one its gems set (mnrb-regexp's, which serves $~ and friends) and
  * refuses the rest when the access comes from a Ruby frame of the program. mrb->class_ivar
- * (patches/mruby/0010, 0028) is called before a class's or a Data object's instance variable or a
- * class variable is set and when one is read but missing. C code (gems keeping their state in
- * globals, a feature loaded by `require`) and the built-in Ruby of the gems (cdump'd ireps,
- * MRB_IREP_NO_FREE: the require loader's $LOADED_FEATURES) are not refused.
- * The classes "created by another Ractor" are marked once, when the ractor's program is about to
- * start (mnrb_isolation_enter), by walking the constants from Object: every class and module the
- * state has then is reachable by name (code.c copies only named ones).
+ * (patches/mruby/0010, 0028) is called before a class's or a Data object's instance variable, a
+ * constant or a class variable is set and when one is read but missing. The hook has no value: a
+ * constant's comes from the program's frame (the register operand of the OP_SETCONST/OP_SETMCNST
+ * just run) or from const_set's arguments. C code (gems keeping their state in globals, a feature
+ * loaded by `require`) and the built-in Ruby of the gems (cdump'd ireps, MRB_IREP_NO_FREE: the
+ * require loader's $LOADED_FEATURES) are not refused.
  */
 #include "internal.h"
 #include <string.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/irep.h>
+#include <mruby/opcode.h>
 #include <mruby/proc.h>
 #include <mruby/variable.h>
 #include <mruby/presym.h>
-
-/* A class or module that was in the ractor's state when its program started (a free flag bit of
- * classes: mruby uses bits 0-6 and 17-20 of a class's flags). */
-#define MNRB_FL_CLASS_FOREIGN (1 << 16)
 
 static const char *const allowed[] = {
   "$stdout", "$stderr", "$stdin", "$>", "$VERBOSE", "$-v", "$-w", "$-W", "$DEBUG", "$-d", "$-i",
@@ -84,7 +82,7 @@ static mrb_bool isolated_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_boo
   mrb_int len;
   const char *name = mrb_sym_name_len(mrb, sym, &len);
   if (!name || len < 2 || name[0] != '$' || allowed_name(name, len) || !from_program(mrb)) return FALSE;
-  mrb_raisef(mrb, isolation_error(mrb), "can not access global variable %n from non-main Ractor", sym);
+  mrb_raisef(mrb, isolation_error(mrb), "can not access global variables %n from non-main Ractors", sym);
   return FALSE;
 }
 
@@ -93,29 +91,7 @@ static mrb_value global_variables_refused(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
-/* ---------------- classes created by another ractor ---------------- */
-
-static mrb_bool foreign_p(const struct RObject *mod) { return (mod->flags & MNRB_FL_CLASS_FOREIGN) != 0; }
-
-static void mark_foreign(mrb_state *mrb, struct RClass *c);
-
-static int mark_const_cb(mrb_state *mrb, mrb_sym sym, mrb_value v, void *p) {
-  if (mrb_class_p(v) || mrb_module_p(v) || mrb_sclass_p(v)) mark_foreign(mrb, mrb_class_ptr(v));
-  return 0;
-}
-
-static void mark_foreign(mrb_state *mrb, struct RClass *c) {
-  while (c && !(c->flags & MNRB_FL_CLASS_FOREIGN)) {
-    if (c->tt == MRB_TT_CLASS || c->tt == MRB_TT_MODULE || c->tt == MRB_TT_SCLASS) {
-      c->flags |= MNRB_FL_CLASS_FOREIGN;
-      if (c->c && c->c->tt == MRB_TT_SCLASS) mark_foreign(mrb, c->c);   /* its singleton class */
-      if (c->tt != MRB_TT_SCLASS) mrb_iv_foreach(mrb, mrb_obj_value(c), mark_const_cb, NULL);
-    }
-    c = c->super;                               /* superclasses (and included modules' iclasses) */
-  }
-}
-
-/* ---------------- class variables, class and object instance variables ---------------- */
+/* ---------------- class variables, class and object instance variables, constants ---------------- */
 
 /* sym is listed by c as left out (its value was unshareable when the ractor was made). */
 static mrb_bool listed(mrb_state *mrb, struct RClass *c, mrb_sym sym) {
@@ -126,36 +102,8 @@ static mrb_bool listed(mrb_state *mrb, struct RClass *c, mrb_sym sym) {
   return FALSE;
 }
 
-/* ... by c or an ancestor of c (where a class variable lookup goes). */
-static mrb_bool left_out(mrb_state *mrb, struct RClass *c, mrb_sym sym) {
-  for (; c; c = c->super) {
-    struct RClass *owner = c->tt == MRB_TT_ICLASS ? c->c : c;
-    if (owner && listed(mrb, owner, sym)) return TRUE;
-  }
-  return FALSE;
-}
-
-/* The class a singleton class is attached to (class variables of `class << self` are the class's). */
-static struct RClass *cvar_base(mrb_state *mrb, struct RClass *c) {
-  if (c->tt != MRB_TT_SCLASS) return c;
-  mrb_value a = mrb_obj_iv_get(mrb, (struct RObject *)c, MRB_SYM(__attached__));
-  return (mrb_class_p(a) || mrb_module_p(a)) ? mrb_class_ptr(a) : c;
-}
-
-static void class_variable(mrb_state *mrb, struct RClass *c, mrb_sym sym, mrb_bool set) {
-  if (set) {
-    if (program_frame(mrb))
-      mrb_raisef(mrb, isolation_error(mrb), "can not set class variables from non-main Ractors (%n from %v)",
-                 sym, mrb_obj_value(cvar_base(mrb, c)));
-    return;
-  }
-  if (left_out(mrb, c, sym) || left_out(mrb, cvar_base(mrb, c), sym))
-    mrb_raisef(mrb, isolation_error(mrb), "can not read non-shareable class variable %n from non-main Ractors (%v)",
-               sym, mrb_obj_value(c));
-}
-
-/* A constant set by the program while it loads a file (require, load) is the file's definition:
- * CRuby would load it in the main ractor, mnrb loads it in this one. */
+/* The program is loading a file (require, load): CRuby 4.0 runs a non-main ractor's `require` in the
+ * main ractor, where the file may set what it likes; mnrb loads it in this ractor. */
 static mrb_bool loading_a_file(mrb_state *mrb) {
   for (const mrb_callinfo *ci = mrb->c->ci; ci >= mrb->c->cibase; ci--) {
     const char *m = ci->mid ? mrb_sym_name(mrb, ci->mid) : NULL;
@@ -164,39 +112,71 @@ static mrb_bool loading_a_file(mrb_state *mrb) {
   return FALSE;
 }
 
-/* A constant set directly by the program (OP_SETCONST, a class definition) or by its const_set. */
-static mrb_bool program_sets_constant(mrb_state *mrb) {
-  if (from_program(mrb)) return TRUE;
+/* The value a constant is being set to, when the program sets it: OP_SETCONST / OP_SETMCNST in the
+ * program's frame (ci->pc is just past the instruction; its register operand holds the value, and its
+ * symbol operand must name the constant), or Module#const_set called from the program. Anything else
+ * (a class or module definition, C code) sets a class or module or is not the program's: FALSE. */
+static mrb_bool constant_value(mrb_state *mrb, mrb_sym sym, mrb_value *val) {
   const mrb_callinfo *ci = mrb->c ? mrb->c->ci : NULL;
-  return ci && ci > mrb->c->cibase && ci->mid == MRB_SYM(const_set) && program_proc(ci[-1].proc);
+  if (!ci) return FALSE;
+  if (ci->mid == MRB_SYM(const_set) && ci > mrb->c->cibase && program_proc(ci[-1].proc)) {
+    mrb_int argc = mrb_get_argc(mrb);
+    if (argc < 2) return FALSE;
+    *val = mrb_get_argv(mrb)[1];
+    return TRUE;
+  }
+  if (!program_proc(ci->proc) || !ci->pc) return FALSE;
+  const mrb_irep *irep = ci->proc->body.irep;
+  const mrb_code *pc = ci->pc;
+  uint32_t a, b;
+  if (pc - 5 >= irep->iseq && pc[-5] == OP_EXT1 && (pc[-4] == OP_SETCONST || pc[-4] == OP_SETMCNST)) {
+    a = (uint32_t)pc[-3] << 8 | pc[-2]; b = pc[-1];
+  } else if (pc - 5 >= irep->iseq && pc[-5] == OP_EXT2 && (pc[-4] == OP_SETCONST || pc[-4] == OP_SETMCNST)) {
+    a = pc[-3]; b = (uint32_t)pc[-2] << 8 | pc[-1];
+  } else if (pc - 6 >= irep->iseq && pc[-6] == OP_EXT3 && (pc[-5] == OP_SETCONST || pc[-5] == OP_SETMCNST)) {
+    a = (uint32_t)pc[-4] << 8 | pc[-3]; b = (uint32_t)pc[-2] << 8 | pc[-1];
+  } else if (pc - 3 >= irep->iseq && (pc[-3] == OP_SETCONST || pc[-3] == OP_SETMCNST)) {
+    a = pc[-2]; b = pc[-1];
+  } else {
+    return FALSE;
+  }
+  if (b >= irep->slen || irep->syms[b] != sym || a >= irep->nregs) return FALSE;
+  *val = ci->stack[a];
+  return TRUE;
 }
 
 static void isolated_ivar(mrb_state *mrb, struct RObject *obj, mrb_sym sym, mrb_bool set) {
   mrb_int len;
   const char *name = mrb_sym_name_len(mrb, sym, &len);
-  if (!name || len < 2) return;
+  if (!name || len < 1 || (name[0] == '@' && len < 2)) return;
   if (obj->tt == MRB_TT_DATA) {          /* a shareable object that is not frozen: a Ractor */
     if (name[0] == '@' && name[1] != '@' && !MRB_FROZEN_P(obj) && mnrb_ractor_unwrap(mrb, mrb_obj_value(obj)) &&
         program_frame(mrb))
       mrb_raise(mrb, isolation_error(mrb), "can not access instance variables of shareable objects from non-main Ractors");
     return;
   }
-  if (name[0] == '@' && name[1] == '@') { class_variable(mrb, (struct RClass *)obj, sym, set); return; }
-  if (!foreign_p(obj)) return;           /* the ractor's own class: no restriction */
-  if (name[0] >= 'A' && name[0] <= 'Z') {
-    if (set && program_sets_constant(mrb) && !loading_a_file(mrb))
-      mrb_raise(mrb, isolation_error(mrb), "can not set constants of classes/modules created by another Ractor");
+  if (name[0] == '@' && name[1] == '@') {      /* class variables: any access, set or read */
+    /* a read only reaches here when the variable is missing: code.c copies none into a ractor */
+    if (program_frame(mrb) && !(set && loading_a_file(mrb)))
+      mrb_raisef(mrb, isolation_error(mrb), "can not access class variables from non-main Ractors (%n from %v)",
+                 sym, mrb_obj_value((struct RClass *)obj));
     return;
   }
-  if (name[0] != '@') return;
+  if (name[0] >= 'A' && name[0] <= 'Z') {      /* constants: setting one to an unshareable value */
+    mrb_value val;
+    if (set && constant_value(mrb, sym, &val) && !mnrb_shareable_p(mrb, val) && !loading_a_file(mrb))
+      mrb_raise(mrb, isolation_error(mrb), "can not set constants with non-shareable objects by non-main Ractors");
+    return;
+  }
+  if (name[0] != '@') return;                  /* mruby's own hidden variables (__classname__, ...) */
   if (set) {
-    if (program_frame(mrb))
-      mrb_raise(mrb, isolation_error(mrb), "can not set instance variables of classes/modules created by another Ractor");
+    if (program_frame(mrb) && !loading_a_file(mrb))
+      mrb_raise(mrb, isolation_error(mrb), "can not set instance variables of classes/modules by non-main Ractors");
     return;
   }
   if (listed(mrb, (struct RClass *)obj, sym))
     mrb_raisef(mrb, isolation_error(mrb),
-               "can not get unshareable values from instance variables of classes/modules created by another Ractor (%n from %v)",
+               "can not get unshareable values from instance variables of classes/modules from non-main Ractors (%n from %v)",
                sym, mrb_obj_value(obj));
 }
 
@@ -205,9 +185,6 @@ void mnrb_isolation_enter(mrb_state *mrb) {
   if (!st || st->self->is_main || mrb->special_gv == isolated_gv) return;
   st->outer_gv = mrb->special_gv;
   mrb->special_gv = isolated_gv;
-  mark_foreign(mrb, mrb->object_class);
-  mark_foreign(mrb, mrb->class_class);          /* and what hangs off the core classes' chain */
-  mark_foreign(mrb, mrb->module_class);
   mrb->class_ivar = isolated_ivar;
   mrb_define_method(mrb, mrb->kernel_module, "global_variables", global_variables_refused, MRB_ARGS_NONE());
 }

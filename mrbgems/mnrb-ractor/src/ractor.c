@@ -634,7 +634,7 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
     mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
     if (mrb_test(mrb_hash_get(mrb, left_out, key)))
       mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
-                 "can not access non-shareable objects in constant %v of a class/module created by another Ractor.", key);
+                 "can not access non-shareable objects in constant %v by non-main Ractor.", key);
   }
   if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
   mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);
