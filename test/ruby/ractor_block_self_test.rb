@@ -51,8 +51,8 @@ class RactorBlockSelfTest < MnTest::Case
     assert_equal "unknown keyword: :move", e.message
   end
 
-  # CRuby 4.0 raises Ractor::IsolationError (3.x: ArgumentError), with the same message.
-  def isolation_error_class = (mnrb? || RUBY_VERSION >= "4.0") ? Ractor::IsolationError : ArgumentError
+  # CRuby 3.x and 4.0 raise ArgumentError (4.1-dev: Ractor::IsolationError), with the same message.
+  def isolation_error_class = ArgumentError
 
   def test_a_block_reading_an_outer_variable_is_refused
     a = 1

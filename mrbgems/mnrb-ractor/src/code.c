@@ -7,8 +7,8 @@
  *   - the block: its irep dumped with mruby's own dumper (mrb_dump_irep, with debug info so that
  *     backtraces keep file:line) and loaded into the new state (mrb_read_irep re-interns the
  *     symbols), made a proc with no outer scope: the block must not use outer local variables, which
- *     is checked first (CRuby 4.0's Ractor::IsolationError "can not isolate a Proc because it
- *     accesses outer variables (a)."; 3.x raised ArgumentError);
+ *     is checked first (CRuby 4.0's ArgumentError "can not isolate a Proc because it accesses outer
+ *     variables (a)."; its Ractor.shareable_proc raises Ractor::IsolationError with the same text);
  *   - the definitions: every class and module reachable by name from Object whose name the new
  *     state lacks is created (superclass and outer module first), the modules each class includes
  *     are included, every Ruby method defined by the program (not the built-in, cdump'd ones, and not
@@ -154,12 +154,12 @@ mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t u
   return outer_name(mrb, p, up, idx);
 }
 
-void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
+void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *error) {
   struct RProc *p = mrb_proc_ptr(block);
   if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");
   mrb_value names = outer_variables(mrb, p);
   if (RARRAY_LEN(names) > 0)
-    mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"), "can not isolate a Proc because it accesses outer variables (%v).",
+    mrb_raisef(mrb, error, "can not isolate a Proc because it accesses outer variables (%v).",
                mrb_ary_join(mrb, names, mrb_str_new_lit(mrb, ", ")));
 }
 

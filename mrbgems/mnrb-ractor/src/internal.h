@@ -131,7 +131,7 @@ mnrb_ractor_rec *mnrb_registry_main(void);
 
 /* ---- code reaching a new ractor's heap (code.c) ---- */
 /* Raises Ractor::IsolationError (CRuby 4.0's message) if the block reads or writes outer local variables. */
-void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block);
+void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *error);
 /* The names of the outer local variables a proc (not a C one) reads or writes (an Array of Strings). */
 mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p);
 /* Calls fn for every use of an outer local variable by a proc's code and its nested blocks: `up`

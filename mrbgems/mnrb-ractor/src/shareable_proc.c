@@ -145,7 +145,7 @@ static mrb_value shareable_proc(mrb_state *mrb, mrb_bool lambda) {
   mrb_get_args(mrb, ":&", &kw, &block);
   if (mrb_nil_p(block)) mrb_raise(mrb, E_ARGUMENT_ERROR, "tried to create Proc object without a block");
   mrb_value self = mrb_undef_p(kv) ? mrb_nil_value() : kv;
-  mnrb_code_check_isolated(mrb, block);
+  mnrb_code_check_isolated(mrb, block, mnrb_ractor_error(mrb, "IsolationError"));
   check_self(mrb, self, "self should be shareable: %v", mrb_inspect(mrb, self));
   struct RProc *src = mrb_proc_ptr(block);
   struct RProc *p = proc_of_irep(mrb, src->body.irep, lambda ? MRB_PROC_STRICT : 0);
