@@ -82,6 +82,11 @@ class RactorGlobalsTest < MnTest::Case
   end
 end
 
+module RactorIsolationLexical
+  TABLE = { a: [1] }
+  def self.table = TABLE
+end
+
 class RactorConstantsTest < MnTest::Case
   include RactorIsolationVersion
 
@@ -96,6 +101,13 @@ class RactorConstantsTest < MnTest::Case
   def test_unshareable_constant_in_a_nested_module
     e = remote_cause(Ractor.new { RactorIsolationConsts::Inner::NAMES })
     assert_equal const_text("RactorIsolationConsts::Inner::NAMES"), e.message
+  end
+
+  # A bare name found in the class of the method's own lexical scope: CRuby writes "ractor." there.
+  def test_a_bare_name_in_a_method_of_its_module_says_ractor_in_lower_case
+    e = remote_cause(Ractor.new { RactorIsolationLexical.table })
+    assert_kind_of Ractor::IsolationError, e
+    assert_equal "can not access non-shareable objects in constant RactorIsolationLexical::TABLE by non-main ractor.", e.message
   end
 
   def test_shareable_constants_are_readable

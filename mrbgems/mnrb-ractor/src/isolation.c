@@ -112,10 +112,30 @@ static mrb_bool loading_a_file(mrb_state *mrb) {
   return FALSE;
 }
 
+/* The instruction of a program frame that ran last (ci->pc is just past it): its opcode and its a and b
+ * operands, read with the OP_EXT1/2/3 prefixes that widen them. Only BB-format instructions are asked
+ * for (OP_SETCONST, OP_SETMCNST, OP_GETCONST); FALSE when the bytes before pc are not one of `ops`. */
+static mrb_bool last_bb(const mrb_callinfo *ci, const uint8_t *ops, int nops, uint8_t *op, uint32_t *a, uint32_t *b) {
+  if (!program_proc(ci->proc) || !ci->pc) return FALSE;
+  const mrb_irep *irep = ci->proc->body.irep;
+  const mrb_code *pc = ci->pc, *start = irep->iseq;
+  for (int i = 0; i < nops; i++) {
+    uint8_t o = ops[i];
+    if (pc - 5 >= start && pc[-5] == OP_EXT1 && pc[-4] == o) { *a = (uint32_t)pc[-3] << 8 | pc[-2]; *b = pc[-1]; }
+    else if (pc - 5 >= start && pc[-5] == OP_EXT2 && pc[-4] == o) { *a = pc[-3]; *b = (uint32_t)pc[-2] << 8 | pc[-1]; }
+    else if (pc - 6 >= start && pc[-6] == OP_EXT3 && pc[-5] == o) { *a = (uint32_t)pc[-4] << 8 | pc[-3]; *b = (uint32_t)pc[-2] << 8 | pc[-1]; }
+    else if (pc - 3 >= start && pc[-3] == o) { *a = pc[-2]; *b = pc[-1]; }
+    else continue;
+    *op = o;
+    return *b < irep->slen && *a < irep->nregs;
+  }
+  return FALSE;
+}
+
 /* The value a constant is being set to, when the program sets it: OP_SETCONST / OP_SETMCNST in the
- * program's frame (ci->pc is just past the instruction; its register operand holds the value, and its
- * symbol operand must name the constant), or Module#const_set called from the program. Anything else
- * (a class or module definition, C code) sets a class or module or is not the program's: FALSE. */
+ * program's frame (its register operand holds the value, and its symbol operand must name the
+ * constant), or Module#const_set called from the program. Anything else (a class or module
+ * definition, C code) sets a class or module or is not the program's: FALSE. */
 static mrb_bool constant_value(mrb_state *mrb, mrb_sym sym, mrb_value *val) {
   const mrb_callinfo *ci = mrb->c ? mrb->c->ci : NULL;
   if (!ci) return FALSE;
@@ -125,24 +145,24 @@ static mrb_bool constant_value(mrb_state *mrb, mrb_sym sym, mrb_value *val) {
     *val = mrb_get_argv(mrb)[1];
     return TRUE;
   }
-  if (!program_proc(ci->proc) || !ci->pc) return FALSE;
-  const mrb_irep *irep = ci->proc->body.irep;
-  const mrb_code *pc = ci->pc;
+  static const uint8_t sets[] = { OP_SETCONST, OP_SETMCNST };
+  uint8_t op;
   uint32_t a, b;
-  if (pc - 5 >= irep->iseq && pc[-5] == OP_EXT1 && (pc[-4] == OP_SETCONST || pc[-4] == OP_SETMCNST)) {
-    a = (uint32_t)pc[-3] << 8 | pc[-2]; b = pc[-1];
-  } else if (pc - 5 >= irep->iseq && pc[-5] == OP_EXT2 && (pc[-4] == OP_SETCONST || pc[-4] == OP_SETMCNST)) {
-    a = pc[-3]; b = (uint32_t)pc[-2] << 8 | pc[-1];
-  } else if (pc - 6 >= irep->iseq && pc[-6] == OP_EXT3 && (pc[-5] == OP_SETCONST || pc[-5] == OP_SETMCNST)) {
-    a = (uint32_t)pc[-4] << 8 | pc[-3]; b = (uint32_t)pc[-2] << 8 | pc[-1];
-  } else if (pc - 3 >= irep->iseq && (pc[-3] == OP_SETCONST || pc[-3] == OP_SETMCNST)) {
-    a = pc[-2]; b = pc[-1];
-  } else {
-    return FALSE;
-  }
-  if (b >= irep->slen || irep->syms[b] != sym || a >= irep->nregs) return FALSE;
+  if (!last_bb(ci, sets, 2, &op, &a, &b) || ci->proc->body.irep->syms[b] != sym) return FALSE;
   *val = ci->stack[a];
   return TRUE;
+}
+
+/* Module#const_missing (ractor.c) was called for a bare constant name of the program (OP_GETCONST,
+ * not C::X): CRuby words the error "by non-main ractor." when such a lookup finds the constant in
+ * the class of the lexical scope itself. */
+mrb_bool mnrb_isolation_bare_constant_p(mrb_state *mrb) {
+  const mrb_callinfo *ci = mrb->c ? mrb->c->ci : NULL;
+  if (!ci || ci <= mrb->c->cibase) return FALSE;
+  static const uint8_t gets[] = { OP_GETCONST };
+  uint8_t op;
+  uint32_t a, b;
+  return last_bb(ci - 1, gets, 1, &op, &a, &b);
 }
 
 static void isolated_ivar(mrb_state *mrb, struct RObject *obj, mrb_sym sym, mrb_bool set) {
