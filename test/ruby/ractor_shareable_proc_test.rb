@@ -88,7 +88,7 @@ class RactorShareableProcTest < MnTest::Case
   def test_outer_variables_are_refused
     setup4
     a = 42
-    e = assert_raise(ArgumentError) { Ractor.shareable_proc { p a } }
+    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { p a } }   # ractor.rb's doc
     assert_equal "can not isolate a Proc because it accesses outer variables (a).", e.message
   end
 

@@ -7,8 +7,8 @@
  *   - the block: its irep dumped with mruby's own dumper (mrb_dump_irep, with debug info so that
  *     backtraces keep file:line) and loaded into the new state (mrb_read_irep re-interns the
  *     symbols), made a proc with no outer scope: the block must not use outer local variables, which
- *     is checked first (CRuby's ArgumentError "can not isolate a Proc because it accesses outer
- *     variables (a).");
+ *     is checked first (CRuby 4.0's ArgumentError "can not isolate a Proc because it accesses outer
+ *     variables (a)."; its Ractor.shareable_proc raises Ractor::IsolationError with the same text);
  *   - the definitions: every class and module reachable by name from Object whose name the new
  *     state lacks is created (superclass and outer module first), the modules each class includes
  *     are included, every Ruby method defined by the program (not the built-in, cdump'd ones, and not
@@ -21,9 +21,9 @@
  * A ractor sees the definitions as they were when it was created: later ones are not copied to it
  * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
  * from blocks that use outer variables (in their place, a method raising CRuby's RuntimeError
- * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables,
- * class-level instance variables holding unshareable values (shareable ones are copied, as
- * constants are), global variables. A copied singleton method of a class gets
+ * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables
+ * and class-level instance variables holding unshareable values (shareable ones are copied, as
+ * constants are; the others are listed, for isolation.c's errors), global variables. A copied singleton method of a class gets
  * an outer scope (a C proc targeting the class) so that class variable and constant lookups, which
  * walk outer scopes past singleton classes, end at the class.
  */
@@ -134,12 +134,32 @@ static mrb_value outer_variables(mrb_state *mrb, const struct RProc *p) {
 
 mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p) { return outer_variables(mrb, p); }
 
-void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block) {
+/* Every use of an outer variable by `irep`, nested `level` blocks deep in the proc. */
+static void each_outer_use(const mrb_irep *irep, uint32_t level, mnrb_outer_use_fn *fn, void *data) {
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen;
+  while (pc < end) {
+    uint8_t op;
+    uint32_t a, b, c;
+    pc += decode(pc, &op, &a, &b, &c);
+    if ((op == OP_GETUPVAR || op == OP_SETUPVAR) && c >= level) fn(c - level, b, op == OP_SETUPVAR, data);
+    else if ((op == OP_BLOCK || op == OP_LAMBDA) && b < irep->rlen) each_outer_use(irep->reps[b], level + 1, fn, data);
+  }
+}
+
+void mnrb_code_each_outer_use(const struct RProc *p, mnrb_outer_use_fn *fn, void *data) {
+  if (!MRB_PROC_CFUNC_P(p) && p->body.irep) each_outer_use(p->body.irep, 0, fn, data);
+}
+
+mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t up, uint32_t idx) {
+  return outer_name(mrb, p, up, idx);
+}
+
+void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *error) {
   struct RProc *p = mrb_proc_ptr(block);
   if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");
   mrb_value names = outer_variables(mrb, p);
   if (RARRAY_LEN(names) > 0)
-    mrb_raisef(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc because it accesses outer variables (%v).",
+    mrb_raisef(mrb, error, "can not isolate a Proc because it accesses outer variables (%v).",
                mrb_ary_join(mrb, names, mrb_str_new_lit(mrb, ", ")));
 }
 
@@ -524,13 +544,14 @@ static mnrb_msg *shareable_copy_out(mrb_state *from, mrb_value v) {
   return failed ? NULL : mrb_cptr(out);
 }
 
-/* A class-level instance variable (@x, not @@x) which the class in `to` lacks (a gem's own class
- * state is the new ractor's): copied if its value is shareable, as CRuby lets any ractor read it;
- * otherwise listed, so that reading it raises CRuby's IsolationError instead of giving nil. */
+/* A class-level instance variable (@x) which the class in `to` lacks (a gem's own class state is the
+ * new ractor's): copied if its value is shareable, as CRuby lets any ractor read it; otherwise listed, so that reading it raises CRuby's IsolationError (isolation.c) instead
+ * of giving nil or a NameError. */
 static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value v) {
   mrb_int len;
   const char *name = mrb_sym_name_len(d->from, sym, &len);
-  if (!name || len < 2 || name[0] != '@' || name[1] == '@') return;
+  if (!name || len < 2 || name[0] != '@') return;      /* @x and class variables (@@x) */
+  if (name[1] == '@') return;       /* class variables: none (CRuby 4.0 refuses any access; isolation.c) */
   mrb_sym to_sym = sym_in(d->from, d->to, sym);
   if (mrb_iv_defined(d->to, mrb_obj_value(to_c), to_sym)) return;
   mnrb_msg *m = shareable_copy_out(d->from, v);

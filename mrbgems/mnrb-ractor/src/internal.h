@@ -130,10 +130,16 @@ size_t mnrb_registry_count(void);
 mnrb_ractor_rec *mnrb_registry_main(void);
 
 /* ---- code reaching a new ractor's heap (code.c) ---- */
-/* Raises ArgumentError (CRuby's message) if the block reads or writes outer local variables. */
-void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block);
+/* Raises Ractor::IsolationError (CRuby 4.0's message) if the block reads or writes outer local variables. */
+void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *error);
 /* The names of the outer local variables a proc (not a C one) reads or writes (an Array of Strings). */
 mrb_value mnrb_code_outer_variables(mrb_state *mrb, const struct RProc *p);
+/* Calls fn for every use of an outer local variable by a proc's code and its nested blocks: `up`
+ * scopes above the proc's (0: the scope it was made in, its env), slot `idx`, written or read. */
+typedef void mnrb_outer_use_fn(uint32_t up, uint32_t idx, mrb_bool written, void *data);
+void mnrb_code_each_outer_use(const struct RProc *p, mnrb_outer_use_fn *fn, void *data);
+/* The name (a String) of the outer variable of slot idx, `up` scopes above the proc's. */
+mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t up, uint32_t idx);
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
@@ -200,12 +206,14 @@ void mnrb_wait_on_locked(mrb_state *mrb, mnrb_ractor_rec *o, mnrb_rwaitq *q, mnr
 mrb_value mnrb_materialize_owned(mrb_state *mrb, mnrb_msg *m);
 void mnrb_monitor_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_receive_if_init(mrb_state *mrb, struct RClass *ractor_class);
-/* In a new ractor's state, once its gems are initialized: global variables become isolated. */
+/* In a new ractor's state, once its definitions are copied: global variables, class variables, the
+ * variables of the classes it has then, and shareable objects' instance variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);
+mrb_bool mnrb_isolation_bare_constant_p(mrb_state *mrb);   /* isolation.c: OP_GETCONST asked */
 /* Ractor::ClosedError for a receive on the current ractor's closed incoming port (ractor.c). */
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb);
 /* The hidden instance variable of a class (in a new ractor) listing, as an Array of Symbols, its
- * instance variables code.c left out because their values were unshareable. */
+ * instance variables and class variables code.c left out because their values were unshareable. */
 #define MNRB_LEFT_OUT_IVARS(mrb) mrb_intern_lit(mrb, "__ractor_left_out_ivars__")
 void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor_class);
 /* Ractor.make_shareable(proc): the proc itself made shareable (in place), or Ractor::IsolationError /

@@ -258,6 +258,35 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
     *v = time;
     return TRUE;
   }
+  case T_REGEXP: {
+    uint8_t flags = get_u8(mrb, r);
+    int32_t opts;
+    get(mrb, r, &opts, 4);
+    size_t n;
+    const char *p = get_bytes(mrb, r, &n);
+    mrb_value re = mrb_funcall_id(mrb, mrb_obj_value(mrb_class_get(mrb, "Regexp")), MRB_SYM(new), 2,
+                                  mrb_str_new(mrb, p, (mrb_int)n), mrb_int_value(mrb, opts));
+    reg(mrb, r, re);
+    if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(re));
+    *v = re;
+    return TRUE;
+  }
+  case T_MATCH: {                       /* the regexp is a leaf (REGEXP, or a REF to one) */
+    uint8_t flags = get_u8(mrb, r);
+    int64_t pos;
+    get(mrb, r, &pos, 8);
+    size_t n;
+    const char *p = get_bytes(mrb, r, &n);
+    mrb_value str = mrb_str_new(mrb, p, (mrb_int)n);
+    MRB_SET_FROZEN_FLAG(mrb_basic_ptr(str));
+    mrb_value re;
+    if (!read_start(mrb, r, &re)) truncated(mrb);
+    mrb_value md = mrb_funcall_id(mrb, re, MRB_SYM(match), 2, str, mrb_int_value(mrb, (mrb_int)pos));
+    if (mrb_nil_p(md)) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy MatchData object.");
+    if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(md));
+    *v = md;
+    return TRUE;
+  }
   case T_XREF: *v = mnrb_xref_in(mrb, r->m, get_u32(mrb, r)); return TRUE;
   case T_RACTOR: {
     uint32_t i = get_u32(mrb, r);

@@ -12,7 +12,10 @@
  *   CLASS/MODULE   by path (anonymous ones cannot be copied)
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
- *   XREF i         xrefs[i]: a Ractor::Port or a shareable Proc, by reference (xref.c)
+ *   REGEXP         frozen bit, options, source (rebuilt by Regexp.new; mnrb's Regexp is C data)
+ *   MATCH          frozen bit, where the match began, the string, then its Regexp: matched again by
+ *                  the receiver (a value: not numbered, as RATIONAL)
+ *   XREF i         xrefs[i]: a Ractor::Port, a shareable Proc or an IO, by reference (xref.c)
  *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
  *                  so they are neither numbered nor REFed)
  * Objects get their numbers in the order they are first met, on both sides (materialize.c reads).
@@ -131,6 +134,7 @@ typedef struct writer {
   mrb_value keep;              /* roots the snapshots (hash pairs, backtraces, ivars): made at the
                                   first one, when the arena mark `ai` moves above it */
   int ai;
+  mrb_bool move;               /* move: true (the error says which) */
 } writer;
 
 static void keep(mrb_state *mrb, writer *w, mrb_value v) {
@@ -265,8 +269,11 @@ static mrb_bool has_hidden_ivars(mrb_state *mrb, mrb_value obj) {
   return found;
 }
 
-static void cannot_copy(mrb_state *mrb, mrb_value v) {
-  mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", mrb_obj_class(mrb, v));
+/* An object that cannot cross (a Thread, a Mutex, a Queue, a Proc that is not shareable, a Method):
+ * CRuby's Ractor::Error. */
+static void cannot_copy(mrb_state *mrb, writer *w, mrb_value v) {
+  mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not %s %C object.", w->move ? "move" : "copy",
+             mrb_obj_class(mrb, v));
 }
 
 /* Writes v's header; a container's children follow (its frame is pushed). */
@@ -295,6 +302,20 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   case MRB_TT_ARRAY:
   case MRB_TT_STRUCT: {
     mrb_bool ary = mrb_type(v) == MRB_TT_ARRAY;
+    if (!ary && mrb_class_defined(mrb, "MatchData") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "MatchData"))) {
+      /* mnrb's MatchData is not a Struct of its members: its regexp (a leaf value), where the match
+       * began and the string, matched again by the receiver (not numbered: a leaf, as Rational) */
+      mrb_value re = mrb_funcall_id(mrb, v, MRB_SYM(regexp), 0);
+      mrb_value str = mrb_funcall_id(mrb, v, MRB_SYM(string), 0);
+      int64_t pos = mrb_as_int(mrb, mrb_funcall_id(mrb, v, MRB_SYM(begin), 1, mrb_int_value(mrb, 0)));
+      if (!mrb_string_p(str)) cannot_copy(mrb, w, v);
+      put_u8(mrb, w->m, T_MATCH);
+      put_u8(mrb, w->m, flags);
+      put(mrb, w->m, &pos, 8);
+      put_bytes(mrb, w->m, RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
+      write_value(mrb, w, re);
+      return;
+    }
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, ary ? T_ARY : T_STRUCT);
     write_class(mrb, w, c, ary ? mrb->array_class : NULL);
@@ -340,7 +361,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   case MRB_TT_OBJECT:
-    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, v);
+    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, w, v);
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_OBJ);
     write_class(mrb, w, c, NULL);
@@ -367,7 +388,18 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
       put(mrb, w->m, &usec, 8);
       return;
     }
-    if (!r) cannot_copy(mrb, v);
+    if (!r && mrb_class_defined(mrb, "Regexp") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "Regexp"))) {
+      mrb_value src = mrb_funcall_id(mrb, v, MRB_SYM(source), 0);   /* as Regexp.new(source, options) */
+      int32_t opts = (int32_t)mrb_as_int(mrb, mrb_funcall_id(mrb, v, MRB_SYM(options), 0));
+      if (!mrb_string_p(src)) cannot_copy(mrb, w, v);
+      seen_add(mrb, &w->seen, b);
+      put_u8(mrb, w->m, T_REGEXP);
+      put_u8(mrb, w->m, flags);
+      put(mrb, w->m, &opts, 4);
+      put_bytes(mrb, w->m, RSTRING_PTR(src), (size_t)RSTRING_LEN(src));
+      return;
+    }
+    if (!r) cannot_copy(mrb, w, v);
     mnrb_msg *m = w->m;
     if (m->nrefs == m->refs_capa) {
       size_t capa = m->refs_capa ? m->refs_capa * 2 : 4;
@@ -383,7 +415,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   default:
-    cannot_copy(mrb, v);
+    cannot_copy(mrb, w, v);
   }
 }
 
@@ -419,7 +451,7 @@ static void write_value(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, T_SYM);
     put_bytes(mrb, w->m, name, (size_t)len);
   }
-  else if (mrb_immediate_p(v)) cannot_copy(mrb, v);
+  else if (mrb_immediate_p(v)) cannot_copy(mrb, w, v);
   else if (mrb_type(v) == MRB_TT_RATIONAL || mrb_type(v) == MRB_TT_COMPLEX) {
     /* immutable numbers (their C structs are private to their gems): the two parts, rebuilt by
      * Kernel#Rational / #Complex on the other side */
@@ -460,6 +492,7 @@ static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
   co.m->buf = co.m->small;
   co.m->capa = sizeof co.m->small;
   co.w.m = co.m;
+  co.w.move = move;
   co.v = v;
   if (mrb_nil_p(v) || mrb_true_p(v) || mrb_false_p(v) || mrb_integer_p(v) || mrb_float_p(v)) {
     write_value(mrb, &co.w, v);             /* fits `small`: cannot raise, nothing to protect */
@@ -499,6 +532,18 @@ static int walk_pair(mrb_state *mrb, mrb_value k, mrb_value v, void *p) {
   return w->ok ? 0 : 1;
 }
 
+static mrb_bool enumerator_p(mrb_state *mrb, mrb_value v) {
+  return mrb_class_defined(mrb, "Enumerator") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "Enumerator"));
+}
+
+/* A C-data object that refers to no other object and cannot change once frozen. */
+static mrb_bool leaf_data_p(mrb_state *mrb, mrb_value v) {
+  static const char *const names[] = { "Regexp", "Time" };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (mrb_class_defined(mrb, names[i]) && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, names[i]))) return TRUE;
+  return FALSE;
+}
+
 /* Visits v's graph; freezing it (make_shareable) or checking it is frozen (shareable?). */
 static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (!w->ok || mrb_immediate_p(v) || mrb_integer_p(v) || mrb_float_p(v) || mrb_bigint_p(v)) return;
@@ -518,15 +563,27 @@ static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   if (++w->depth > MAX_DEPTH) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "the object graph is nested too deeply");
   switch (mrb_type(v)) {
   case MRB_TT_STRING: case MRB_TT_ARRAY: case MRB_TT_HASH: case MRB_TT_RANGE: case MRB_TT_STRUCT:
-  case MRB_TT_EXCEPTION: case MRB_TT_OBJECT:
+  case MRB_TT_EXCEPTION:
     break;
+  case MRB_TT_OBJECT:                     /* not a Method / UnboundMethod (state in hidden ivars), */
+    if (!has_hidden_ivars(mrb, v) && !enumerator_p(mrb, v)) break;   /* not an Enumerator: CRuby's C data */
+    goto refused;
+  case MRB_TT_DATA:
+    if (leaf_data_p(mrb, v)) break;       /* a Regexp, a Time: shareable once frozen, as CRuby */
+    /* fall through */
   default:
+  refused:
     if (w->freeze) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not make shareable object for %v", mrb_inspect(mrb, v));
     w->ok = FALSE;
     return;
   }
-  if (w->freeze) MRB_SET_FROZEN_FLAG(b);
-  else if (!MRB_FROZEN_P(b)) { w->ok = FALSE; return; }
+  if (w->freeze) {
+    if (!MRB_FROZEN_P(b)) {            /* its own #freeze, as CRuby calls it (a class may extend it) */
+      mrb_funcall_id(mrb, v, MRB_SYM(freeze), 0);
+      if (!MRB_FROZEN_P(b)) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "#freeze does not freeze object correctly");
+    }
+  }
+  else if (!MRB_FROZEN_P(b) && mrb_type(v) != MRB_TT_RANGE) { w->ok = FALSE; return; }   /* CRuby's Ranges are always frozen */
   switch (mrb_type(v)) {
   case MRB_TT_ARRAY: case MRB_TT_STRUCT:
     for (mrb_int i = 0; i < RARRAY_LEN(v) && w->ok; i++) walk_value(mrb, w, RARRAY_PTR(v)[i]);

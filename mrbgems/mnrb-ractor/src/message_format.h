@@ -8,6 +8,7 @@ enum {
   T_BIGINT,
   T_XREF,
   T_RATIONAL, T_COMPLEX,
+  T_REGEXP, T_MATCH,
 };
 enum { F_FROZEN = 1, F_DEFAULT = 2 };
 

@@ -631,6 +631,7 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
   mrb_value path = c == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, c);
   /* the constant may have been left out where the lookup would have found it: in mod or an
    * ancestor (Object for a top-level constant read from a block inside a class) */
+  mrb_bool bare = mnrb_isolation_bare_constant_p(mrb);
   for (struct RClass *a = c; mrb_hash_p(left_out) && a; a = a->super) {
     struct RClass *owner = a->tt == MRB_TT_ICLASS ? a->c : a;
     mrb_value apath = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
@@ -638,9 +639,13 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
     mrb_value key = mrb_str_dup(mrb, apath);
     mrb_str_cat_lit(mrb, key, "::");
     mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
+    /* CRuby's wording differs (lower case) when a bare name is found in the lexical scope's own
+     * class, not in an ancestor nor at the top level */
     if (mrb_test(mrb_hash_get(mrb, left_out, key)))
       mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
-                 "can not access non-shareable objects in constant %v by non-main Ractor.", key);
+                 bare && a == c && owner != mrb->object_class
+                   ? "can not access non-shareable objects in constant %v by non-main ractor."
+                   : "can not access non-shareable objects in constant %v by non-main Ractor.", key);
   }
   if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
   mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);

@@ -365,7 +365,7 @@ static mnrb_msg *copy_arguments(mrb_state *mrb, mrb_value args) {
 }
 
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
-  mnrb_code_check_isolated(mrb, block);
+  mnrb_code_check_isolated(mrb, block, E_ARGUMENT_ERROR);   /* CRuby 4.0: ArgumentError */
   mnrb_registry_reap();
   mnrb_msg *start_args = copy_arguments(mrb, args);
   mnrb_ractor_rec *r = record_new(name, loc);
