@@ -73,6 +73,8 @@ static inline void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
 #else
 void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies);
 #endif
+/* mn_co_init again for a context whose stack holds only dead frames (a VM-parked thread's). */
+void mn_co_reset(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg);
 /* Must be the first call of a new coroutine's entry function (sanitizer bookkeeping). */
 void mn_co_started(void);
 void mn_co_destroy(mn_co *co);
@@ -82,6 +84,8 @@ typedef struct mn_stack { char *lo, *hi; bool guarded; } mn_stack;
 bool mn_stack_acquire(mn_stack *s, size_t size);
 void mn_stack_release(mn_stack *s);
 void mn_stack_counts(size_t *guarded, size_t *unguarded);
+/* ASan: forget the redzones of frames that were abandoned on s (they never return). */
+void mn_stack_unpoison(mn_stack *s);
 /* Tests: make guards with mprotect, as on kernels older than 6.13. Call before the first stack. */
 void mn_stack_pool_use_mprotect_guards(void);
 
@@ -99,10 +103,18 @@ struct mn_thread {
   void *user;
   mn_thread_fn fn;
   void *fn_arg;
+
+  /* The C stack and the context saved on it. Guarded by ractor->lock (changed only for a thread that
+   * is not running, or by the running thread itself): a VM-level hand-off (mn_park_vm) moves the
+   * running C stack to the thread it hands off to, and gives the parking thread that one's idle
+   * stack (or none). */
   mn_stack stack;
   const char *stack_limit;
-
   mn_co co;                 /* owned by whoever runs the thread; saved while it is not running */
+  bool vm_parked;           /* parked by mn_park_vm: no live C frames; `co` is started afresh
+                               (thread_entry) when it must run on a C stack of its own */
+  bool vm_entry;            /* thread_entry is resuming a VM-parked thread: RESUMED is the
+                               binding's to report (mn_vm_resumed), not thread_entry's */
   _Atomic(void *) specific[MN_THREAD_SPECIFIC_KEYS];  /* tools' slots (mn_thread_specific_*) */
 
   /* guarded by ractor->lock */

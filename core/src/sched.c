@@ -221,6 +221,31 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
 
 /* ---------------- switching ---------------- */
 
+static void thread_entry(void *arg);
+
+/* Room left below the limit: raising SystemStackError and printing it must still fit. */
+static void set_stack_limit(mn_thread *t) {
+  size_t size = (size_t)(t->stack.hi - t->stack.lo);
+  size_t margin = size / 8 < 32 * 1024 ? 32 * 1024 : size / 8;
+  t->stack_limit = t->stack.lo ? t->stack.lo + margin : NULL;
+}
+
+/* r->lock held, t about to be switched to. A thread parked at VM level has no C context: it starts
+ * afresh on its idle stack (or one from the pool) and its thread function resumes its interpreter
+ * context (mn_thread_vm_resuming). Whatever the stack held is dead frames of some earlier owner. */
+static void prepare_carrier(mn_thread *t) {
+  if (MN_LIKELY(!t->vm_parked)) return;
+  t->vm_parked = false;
+  t->vm_entry = true;
+  if (!t->stack.lo && !mn_stack_acquire(&t->stack, mn_cfg.stack_size))
+    mn_fatal("out of memory: no C stack to resume a thread");
+#ifdef MN_ASAN
+  mn_stack_unpoison(&t->stack);
+#endif
+  set_stack_limit(t);
+  mn_co_reset(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
+}
+
 void mn_finish_switch(mn_nt *nt) {
   mn_thread *dead = nt->dead;
   mn_lock *l = nt->release_lock;
@@ -236,8 +261,10 @@ void mn_finish_switch(mn_nt *nt) {
 
 /* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its
  * ractor, whose lock is held, at `released_at` (its SUSPENDED event's time, 0: no event). Returns
- * when self runs again, with the lock released. */
+ * when self runs again, with the lock released. `dies`: self is dead. `self->vm_parked`: self's
+ * C context is abandoned (it never resumes there; its stack is reused when it runs again). */
 static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
+  bool abandon = dies || self->vm_parked;
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   after_unlock a = { 0 };
@@ -252,7 +279,8 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
     next->nt = nt;
     next->handed_by = self;
     next->handoff_ns = released_at;  /* a direct hand-off is one instant (and one clock read) */
-    mn_co_transfer(&self->co, &next->co, dies);
+    prepare_carrier(next);
+    mn_co_transfer(&self->co, &next->co, abandon);
   } else {
     if (!next) {
       r->running = NULL;
@@ -273,7 +301,7 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
     /* Waking while still holding the lock is safe (lock order ractor -> pool -> nt); whoever
      * takes the ractor waits for the lock, which goes only once self's context is saved. */
     run_after_unlock(a);
-    mn_co_transfer(&self->co, &nt->sched_co, dies);
+    mn_co_transfer(&self->co, &nt->sched_co, abandon);
   }
   mn_finish_switch(self->nt);
 }
@@ -297,6 +325,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
     mn_lock_release(&r->lock);
     return;
   }
+  prepare_carrier(t);
   nt->release_lock = &r->lock;
   mn_nt_run(nt, t);
 }
@@ -307,7 +336,7 @@ static void thread_entry(void *arg) {
   mn_thread *t = arg;
   mn_co_started();
   mn_finish_switch(t->nt);
-  mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE, t->handoff_ns);
+  if (!t->vm_entry) mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE, t->handoff_ns);
   t->fn(t, t->fn_arg);
   mn_thread_exit(t);
 }
@@ -323,10 +352,7 @@ mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   t->fn_arg = arg;
   t->state = MN_CREATED;
   t->heap_index = SIZE_MAX;
-  /* Room left below the limit: raising SystemStackError and printing it must still fit. */
-  size_t size = (size_t)(t->stack.hi - t->stack.lo);
-  size_t margin = size / 8 < 32 * 1024 ? 32 * 1024 : size / 8;
-  t->stack_limit = t->stack.lo + margin;
+  set_stack_limit(t);
   mn_co_init(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
   return t;
 }
@@ -438,6 +464,60 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
   return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
 }
 
+
+mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable, mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
+  after_unlock a = { 0 };
+  *next_out = NULL;
+  mn_lock_acquire(&r->lock);
+  if (self->permit) {
+    self->permit = false;
+    mn_lock_release(&r->lock);
+    return MN_WOKEN;
+  }
+  if (deadlockable && all_wait_forever(r, 1)) wake_main_deadlock(r, &a);   /* self is not main */
+  self->state = MN_PARKED;
+  self->reason = why;
+  self->timed_out = false;
+  self->park_seq++;
+  self->deadlockable = deadlockable;
+  if (deadlockable) r->nwaiting_forever++;
+  self->vm_parked = true;
+  uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
+  run_after_unlock(a);
+  mn_thread *next = peek_next(r);
+  if (next && next->vm_parked && !next->bound_nt && !nt->bound) {
+    /* VM-level hand-off: next's interpreter context continues on this C stack, which is next's
+     * from now on; self takes next's idle stack (its own C frames are the stack's, not self's). */
+    pop_next(r);
+    MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
+    r->running = next;
+    next->state = MN_RUNNING;
+    next->nt = nt;
+    next->handed_by = self;
+    next->handoff_ns = released_at;
+    next->vm_parked = false;
+    mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
+    mn_co c = self->co; self->co = next->co; next->co = c;
+    const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;
+    mn_lock_release(&r->lock);
+    *next_out = next;
+    return MN_HANDED_OFF;
+  }
+  switch_away(self, false, released_at);
+  mn_fatal("a thread parked at VM level was resumed on an abandoned C stack");
+}
+
+mn_park_result mn_vm_resumed(mn_thread *self) {
+  self->vm_entry = false;
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
+  /* Read without the lock: they were written under it before self was readied. */
+  if (self->deadlock) { self->deadlock = false; return MN_DEADLOCK; }
+  return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
+}
+
+bool mn_thread_vm_resuming(const mn_thread *t) { return t->vm_entry; }
 
 void mn_unpark(mn_thread *t) {
   mn_ractor *r = t->ractor;

@@ -39,6 +39,10 @@ void mnrb_waitq_clear(mnrb_waitq *q);                  /* forgets every waiter (
 
 typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
 
+/* What a thread parked at VM level does when it runs again (handoff.c): returns the parked method's
+ * value, or raises, or parks again (inside C). */
+typedef mrb_value mnrb_vm_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
+
 struct mnrb_thread {
   mnrb_vm *vm;
   mn_thread *core;          /* NULL until started */
@@ -77,6 +81,14 @@ struct mnrb_thread {
    * room to spare), kept off its stack so that a forked child can empty the lists that held the
    * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
   mnrb_waitq *waits[4];
+
+  /* VM-level parking (handoff.c) */
+  mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
+  mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
+  mnrb_vm_cont *vm_cont;
+  mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
+  void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
+  mrb_value vm_self;        /* the receiver of the parked method (GC root) */
 };
 
 struct mnrb_vm {
@@ -128,6 +140,20 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj);
 void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_abandon_mutexes(mnrb_thread *th);   /* fork.c: for a thread the child lost */
+
+void mnrb_save(mrb_state *mrb, mnrb_thread *th);      /* the interpreter state it leaves */
+void mnrb_restore(mrb_state *mrb, mnrb_thread *th);   /* ... and takes back */
+
+/* handoff.c */
+/* May th, the running thread inside a C method, park at VM level (the design comment says when)? */
+mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th);
+/* Parks th at VM level (mnrb_vm_parkable must have said yes; no deadline). Returns the value the
+ * calling C method must return at once: it may be another thread's (the interpreter continues in
+ * that thread's context). `cont` runs when th runs again. */
+mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, mrb_bool deadlockable,
+                       const char *on, mnrb_vm_cont *cont);
+/* thread_main's body when the core resumes a VM-parked thread on a C stack of its own. */
+mrb_value mnrb_vm_resume_body(mrb_state *mrb, void *ud);
 
 /* thread.c */
 extern const struct mrb_data_type mnrb_thread_type;

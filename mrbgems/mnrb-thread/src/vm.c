@@ -53,6 +53,8 @@ static void save(mrb_state *mrb, mnrb_thread *th) {
 
 static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc);
 
+void mnrb_save(mrb_state *mrb, mnrb_thread *th) { save(mrb, th); }
+
 static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->c = th->c;
   mrb->root_c = th->root_c;
@@ -68,6 +70,8 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
   if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED))
     __atomic_store_n(&mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
 }
+
+void mnrb_restore(mrb_state *mrb, mnrb_thread *th) { restore(mrb, th); }
 
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on) {
@@ -315,6 +319,7 @@ static void mark_roots(mrb_state *mrb) {
     mrb_gc_mark_value(mrb, th->deferred);
     mrb_gc_mark_value(mrb, th->handoff);
     mrb_gc_mark_value(mrb, th->pending_error);
+    mrb_gc_mark_value(mrb, th->vm_self);
     if (th->ctx && th->ctx->fib) mrb_gc_mark(mrb, (struct RBasic *)th->ctx->fib);
     if (!th->started || th->finished) continue;
     mrb_gc_mark(mrb, (struct RBasic *)th->obj);     /* a live thread keeps its Thread object */
@@ -333,7 +338,7 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   th->vm = vm;
   th->obj = obj;
   th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
-  th->name = th->handoff = th->pending_error = mrb_nil_value();
+  th->name = th->handoff = th->pending_error = th->vm_self = mrb_nil_value();
   th->group = vm->current ? vm->current->group : mrb_nil_value();   /* inherited from the creator */
   th->masks = th->deferred = mrb_nil_value();
   th->report_on_exception = vm->report_on_exception;
@@ -354,15 +359,31 @@ static struct RFiber *fiber_for(mrb_state *mrb, struct mrb_context *c) {
 static mrb_value thread_body(mrb_state *mrb, void *ud) {
   mnrb_thread *th = ud;
   mnrb_check_ints(mrb, th);     /* killed or raised before it ever ran */
+  /* The block's frame sits on this carrier's prologue (handoff.c); with 15 or more arguments
+   * mrb_yield puts an Array in the arena, and the interpreter loop's arena index would not be 0. */
+  th->vm_ok = mrb->gc.arena_idx == 0 && RARRAY_LEN(th->args) < 15;
   return mrb_yield_argv(mrb, th->proc, RARRAY_LEN(th->args), RARRAY_PTR(th->args));
 }
 
+/* A carrier (handoff.c): starts thread `arg`, or resumes it when it parked at VM level; ends the
+ * thread whose block ends on it, which may be any thread handed this C stack meanwhile. */
 static void thread_main(mn_thread *core, void *arg) {
   mnrb_thread *th = arg;
   mrb_state *mrb = th->vm->mrb;
+  th->cstack_limit = mn_thread_stack_limit(core);    /* VM-level hand-offs move stacks */
   restore(mrb, th);
   mrb_bool failed;
-  mrb_value v = mrb_protect_error(mrb, thread_body, th, &failed);
+  mrb_value v;
+  if (mn_thread_vm_resuming(core)) {
+    mrb->gc.arena_idx = 0;        /* what its parked method held is dead: it returns now */
+    v = mrb_protect_error(mrb, mnrb_vm_resume_body, th, &failed);
+  } else {
+    v = mrb_protect_error(mrb, thread_body, th, &failed);
+  }
+  th = th->vm->current;
+  core = th->core;
+  th->vm_ok = FALSE;
+  mrb->c = th->ctx;               /* mrb_vm_run put back the context it started in */
   /* In a forked child this thread may have become the main one: its end is the process's. */
   if (th->vm->forked_child && th == th->vm->main)
     mnrb_forked_child_exit(mrb, failed && mrb_obj_ptr(v) != th->vm->kill_token ? v : mrb_nil_value());

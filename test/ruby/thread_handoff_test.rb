@@ -1,0 +1,197 @@
+# Threads that wait in Queue#pop called straight from Ruby code park at the VM level: the next
+# thread runs on the same C stack (mrbgems/mnrb-thread/src/handoff.c). These tests drive both ways
+# a thread parked like that runs again (handed the C stack by the thread parking before it, or on
+# a C stack of its own) and everything a parked thread must keep: its value, exceptions raised
+# into it and out of it, kill and ensure, its backtrace and status, deadlock detection, parking
+# inside C later (a method called from C), fibers, GC.
+
+class ThreadHandoffTest < MnTest::Case
+  def wait_until(what)
+    2000.times { return if yield; Thread.pass; sleep 0.001 }
+    flunk "timed out waiting for #{what}"
+  end
+
+  # A ring: each thread passes the token to the next one; every hand-off between two threads
+  # parked in pop is a VM-level one.
+  def ring(n, laps)
+    queues = Array.new(n) { Queue.new }
+    done = Queue.new
+    threads = Array.new(n) do |i|
+      inbox = queues[i]
+      outbox = queues[(i + 1) % n]
+      Thread.new do
+        seen = 0
+        while (v = inbox.pop) >= 0
+          seen += 1
+          if v == 0 then done << true else outbox << v - 1 end
+        end
+        seen
+      end
+    end
+    queues[0] << n * laps - 1
+    assert_equal true, done.pop
+    queues.each { |q| q << -1 }
+    assert_equal [laps] * n, threads.map(&:value)
+  end
+
+  def test_ring_passes_every_token
+    ring(50, 40)
+  end
+
+  def test_ring_of_one_thread
+    ring(1, 10)
+  end
+
+  def test_ring_survives_gc_in_every_thread
+    queues = Array.new(20) { Queue.new }
+    done = Queue.new
+    threads = Array.new(20) do |i|
+      Thread.new do
+        while (v = queues[i].pop) >= 0
+          GC.start if v % 7 == 0
+          s = "token #{v}" * 3             # garbage made between hand-offs
+          if v == 0 then done << s else queues[(i + 1) % 20] << v - 1 end
+        end
+      end
+    end
+    queues[0] << 399
+    assert_equal "token 0" * 3, done.pop
+    queues.each { |q| q << -1 }
+    threads.each(&:join)
+  end
+
+  def test_value_and_exception_after_a_vm_park
+    q = Queue.new
+    a = Thread.new { q.pop * 2 }
+    b = Thread.new { q.pop; raise ArgumentError, "late" }
+    b.report_on_exception = false
+    wait_until("both parked") { a.stop? && b.stop? }
+    q << 21
+    q << 0
+    assert_equal 42, a.value
+    e = assert_raise(ArgumentError) { b.join }
+    assert_equal "late", e.message
+  end
+
+  # b is readied with the exception pending; a takes 1, parks again and hands its C stack to b,
+  # whose continuation raises on that stack, into b's own frames.
+  def test_raise_into_a_thread_handed_the_stack
+    q1, q2, log = Queue.new, Queue.new, []
+    b = Thread.new do
+      begin
+        q1.pop
+        log << :not_raised
+      rescue IndexError => e
+        log << e.message
+      end
+    end
+    a = Thread.new { 2.times { log << q2.pop } }
+    wait_until("parked") { a.stop? && b.stop? }
+    b.raise(IndexError, "into b")
+    q2 << 1
+    b.join
+    assert_equal [1, "into b"], log.sort_by(&:to_s)    # CRuby may run b first
+    q2 << 2
+    a.join
+    assert_equal [1, 2, "into b"], log.sort_by(&:to_s)
+  end
+
+  def test_raise_into_a_thread_resumed_on_its_own_stack
+    q = Queue.new
+    t = Thread.new { q.pop }
+    wait_until("parked") { t.stop? }
+    t.raise(IndexError, "into t")
+    e = assert_raise(IndexError) { t.join }
+    assert_equal "into t", e.message
+  end
+
+  def test_kill_runs_ensure_of_a_parked_thread
+    q, log = Queue.new, []
+    t = Thread.new do
+      begin
+        q.pop
+      ensure
+        log << :ensured
+      end
+    end
+    wait_until("parked") { t.stop? }
+    t.kill
+    t.join
+    assert_equal [:ensured], log
+    assert_equal false, t.status
+  end
+
+  def test_status_and_backtrace_of_a_parked_thread
+    q = Queue.new
+    obj = Object.new
+    def obj.waiting_in(q) = q.pop
+    t = Thread.new { obj.waiting_in(q) }
+    wait_until("parked") { t.stop? }
+    assert_equal "sleep", t.status
+    bt = t.backtrace.join("\n")
+    assert bt.include?("waiting_in"), bt
+    q << :ok
+    assert_equal :ok, t.value
+  end
+
+  def test_parking_inside_c_after_parking_at_vm_level
+    q = Queue.new
+    popper = Object.new
+    popper.define_singleton_method(:to_s) { q.pop.to_s }   # called from C by interpolation
+    t = Thread.new do
+      a = q.pop                     # VM level
+      b = "#{popper}"               # inside C: to_s called by the interpreter's C code
+      c = q.pop                     # VM level again
+      [a, b, c]
+    end
+    3.times { |i| wait_until("parked #{i}") { t.stop? }; q << i }
+    assert_equal [0, "1", 2], t.value
+  end
+
+  def test_parking_inside_a_fiber
+    q = Queue.new
+    t = Thread.new { Fiber.new { q.pop + 1 }.resume }
+    wait_until("parked") { t.stop? }
+    q << 1
+    assert_equal 2, t.value
+  end
+
+  def test_many_arguments_to_the_block
+    q = Queue.new
+    t = Thread.new(*Array.new(16) { |i| i }) { |*a| a.sum + q.pop }
+    wait_until("parked") { t.stop? }
+    q << 1
+    assert_equal 121, t.value
+  end
+
+  def test_deadlock_is_still_detected
+    script = "q = Queue.new; t = Thread.new { q.pop }; sleep 0.01 until t.stop?; " \
+             "begin; t.join; rescue Exception => e; print e.class, ': ', e.message.lines.first; end"
+    out = IO.popen([RbConfig.ruby, "-e", script], &:read)
+    assert_equal "fatal: No live threads left. Deadlock?\n", out
+  end
+
+  def test_a_computing_thread_beside_the_ring_is_preempted_and_finishes
+    stop = false
+    busy = Thread.new { n = 0; n += 1 until stop; n }
+    ring(30, 30)
+    stop = true
+    assert busy.value > 0
+  end
+
+  def test_handoff_between_sized_queue_poppers
+    queues = Array.new(10) { SizedQueue.new(1) }
+    done = Queue.new
+    threads = Array.new(10) do |i|
+      Thread.new do
+        while (v = queues[i].pop) >= 0
+          if v == 0 then done << :done else queues[(i + 1) % 10] << v - 1 end
+        end
+      end
+    end
+    queues[0] << 99
+    assert_equal :done, done.pop
+    queues.each { |q| q << -1 }
+    threads.each(&:join)
+  end
+end
