@@ -113,6 +113,7 @@ struct mn_thread {
   mn_co co;                 /* owned by whoever runs the thread; saved while it is not running */
   bool vm_parked;           /* parked by mn_park_vm: no live C frames; `co` is started afresh
                                (thread_entry) when it must run on a C stack of its own */
+  bool fresh;               /* has no C context yet: prepare_carrier makes one before it runs */
   bool vm_entry;            /* thread_entry is resuming a VM-parked thread: RESUMED is the
                                binding's to report (mn_vm_resumed), not thread_entry's */
   _Atomic(void *) specific[MN_THREAD_SPECIFIC_KEYS];  /* tools' slots (mn_thread_specific_*) */
@@ -201,6 +202,7 @@ struct mn_nt {
   /* switch hand-over, written by the side that switches away on this native thread */
   mn_lock *release_lock;    /* to release after the switch */
   mn_thread *dead;          /* a thread that died: free its stack after the switch */
+  mn_stack idle_stack;      /* a VM-parked thread's stack: back to the pool after the switch */
   mn_nt *idle_next;         /* guarded by pool.lock */
   mn_nt *all_next;          /* immutable once published in the pool's list */
   _Atomic uint64_t switches;/* written only by this native thread (no lock prefix); read by stats */

@@ -164,11 +164,14 @@ static void run_after_unlock(after_unlock a) {
   if (a.submit) mn_pool_submit(a.submit);
 }
 
+static void prepare_carrier(mn_thread *t);
+
 /* Nobody runs r but a thread is ready: hand the GVL to the native thread that will run it. */
 static void dispatch_idle(mn_ractor *r, after_unlock *a) {
   mn_thread *head = peek_next(r);
   if (head->bound_nt) {
     pop_next(r);
+    prepare_carrier(head);
     head->handed_by = NULL;
     head->handoff_ns = 0;
     r->running = head;
@@ -230,17 +233,19 @@ static void set_stack_limit(mn_thread *t) {
   t->stack_limit = t->stack.lo ? t->stack.lo + margin : NULL;
 }
 
-/* r->lock held, t about to be switched to. A thread parked at VM level has no C context: it starts
- * afresh on its idle stack (or one from the pool) and its thread function resumes its interpreter
- * context (mn_thread_vm_resuming). Whatever the stack held is dead frames of some earlier owner. */
+/* r->lock held, t about to be switched to. A thread that never ran, or parked at VM level, has no C
+ * context: it starts on a C stack from the pool (stacks are taken when a thread first runs, not
+ * when it is created, and a thread parked at VM level gives its stack back: see switch_away), and
+ * the thread function resumes a VM-parked one's interpreter context (mn_thread_vm_resuming). */
 static void prepare_carrier(mn_thread *t) {
-  if (MN_LIKELY(!t->vm_parked)) return;
+  if (MN_LIKELY(!t->fresh)) return;
+  t->fresh = false;
+  t->vm_entry = t->vm_parked;
   t->vm_parked = false;
-  t->vm_entry = true;
   if (!t->stack.lo && !mn_stack_acquire(&t->stack, mn_cfg.stack_size))
-    mn_fatal("out of memory: no C stack to resume a thread");
+    mn_fatal("out of memory: no C stack for a thread");
 #ifdef MN_ASAN
-  mn_stack_unpoison(&t->stack);
+  if (t->vm_entry) mn_stack_unpoison(&t->stack);
 #endif
   set_stack_limit(t);
   mn_co_reset(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
@@ -249,14 +254,17 @@ static void prepare_carrier(mn_thread *t) {
 void mn_finish_switch(mn_nt *nt) {
   mn_thread *dead = nt->dead;
   mn_lock *l = nt->release_lock;
+  mn_stack idle = nt->idle_stack;   /* owned by no thread any more: nobody else can reach it */
   nt->dead = NULL;
   nt->release_lock = NULL;
+  nt->idle_stack.lo = NULL;
   if (dead) {             /* before the lock goes: once it does, the binding may free `dead` */
     mn_co_destroy(&dead->co);
     mn_stack_release(&dead->stack);
   }
   if (l) mn_lock_release(l);
   if (dead) mn_nt_thread_gone(dead);   /* compares the pointer only: `dead` may be freed by now */
+  if (idle.lo) mn_stack_release(&idle);
 }
 
 /* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its
@@ -273,6 +281,11 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
   MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
   nt->release_lock = &r->lock;
   nt->dead = dies ? self : NULL;
+  if (self->vm_parked) {             /* its stack goes back to the pool once the switch is done */
+    nt->idle_stack = self->stack;
+    self->stack.lo = self->stack.hi = NULL;
+    self->stack_limit = NULL;
+  }
   if (next && (next->bound_nt == nt || (!next->bound_nt && !nt->bound))) {
     r->running = next;               /* direct transfer on this native thread */
     next->state = MN_RUNNING;
@@ -287,6 +300,7 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
       r->state = MN_R_IDLE;
     } else if (next->bound_nt) {
       r->running = next;             /* the GVL goes to next's own native thread */
+      prepare_carrier(next);
       next->state = MN_RUNNING;
       next->handed_by = self;
       next->handoff_ns = 0;
@@ -316,6 +330,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
   }
   MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
   r->running = t;
+  prepare_carrier(t);
   t->state = MN_RUNNING;
   t->handed_by = NULL;
   t->handoff_ns = 0;
@@ -325,7 +340,6 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
     mn_lock_release(&r->lock);
     return;
   }
-  prepare_carrier(t);
   nt->release_lock = &r->lock;
   mn_nt_run(nt, t);
 }
@@ -344,7 +358,6 @@ static void thread_entry(void *arg) {
 mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   mn_thread *t = calloc(1, sizeof *t);
   if (!t) { errno = ENOMEM; return NULL; }
-  if (!mn_stack_acquire(&t->stack, mn_cfg.stack_size)) { free(t); errno = ENOMEM; return NULL; }
   t->ractor = r;
   t->id = atomic_fetch_add(&next_thread_id, 1) + 1;
   t->user = user;
@@ -352,8 +365,7 @@ mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   t->fn_arg = arg;
   t->state = MN_CREATED;
   t->heap_index = SIZE_MAX;
-  set_stack_limit(t);
-  mn_co_init(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
+  t->fresh = true;                   /* its stack is taken when it first runs (prepare_carrier) */
   return t;
 }
 
@@ -484,6 +496,7 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable
   self->deadlockable = deadlockable;
   if (deadlockable) r->nwaiting_forever++;
   self->vm_parked = true;
+  self->fresh = true;
   uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
   run_after_unlock(a);
   mn_thread *next = peek_next(r);
@@ -497,7 +510,7 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable
     next->nt = nt;
     next->handed_by = self;
     next->handoff_ns = released_at;
-    next->vm_parked = false;
+    next->vm_parked = next->fresh = false;
     mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
     mn_co c = self->co; self->co = next->co; next->co = c;
     const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;

@@ -77,7 +77,6 @@ mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th) {
  * which is the carrier's. */
 static void vm_resume_state(mrb_state *mrb, mnrb_thread *th) {
   struct mrb_jmpbuf *jmp = mrb->jmp;
-  th->cstack_limit = mn_thread_stack_limit(th->core);   /* its stack may have changed */
   mnrb_restore(mrb, th);
   mrb->jmp = jmp;
 }

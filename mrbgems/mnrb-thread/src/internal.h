@@ -49,7 +49,6 @@ struct mnrb_thread {
   struct RData *obj;        /* the Thread object */
   mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
 
-  const char *cstack_limit;  /* mn_thread_stack_limit(core), cached for the switch path */
   /* interpreter state while not running */
   struct mrb_context *c, *root_c, *ctx;   /* ctx: the thread's own root context */
   struct mrb_jmpbuf *jmp;

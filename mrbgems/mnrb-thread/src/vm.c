@@ -63,7 +63,9 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->gc.arena = th->arena;
   mrb->gc.arena_idx = th->arena_idx;
   mrb->gc.arena_capa = th->arena_capa;
-  mrb->cstack_limit = th->cstack_limit;
+  /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
+   * (handoff.c) move stacks between threads */
+  mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
   mnrb_vm *vm = mnrb_vm_of(mrb);
   vm->current = th;
   /* a signal caught while another thread ran: the main thread handles it at its next safepoint */
@@ -370,7 +372,6 @@ static mrb_value thread_body(mrb_state *mrb, void *ud) {
 static void thread_main(mn_thread *core, void *arg) {
   mnrb_thread *th = arg;
   mrb_state *mrb = th->vm->mrb;
-  th->cstack_limit = mn_thread_stack_limit(core);    /* VM-level hand-offs move stacks */
   restore(mrb, th);
   mrb_bool failed;
   mrb_value v;
@@ -423,7 +424,6 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
     c->status = MRB_FIBER_TERMINATED;
     mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
   }
-  th->cstack_limit = mn_thread_stack_limit(th->core);
   if (!mn_thread_start(th->core)) {
     int err = errno;
     mn_thread_free(th->core);
@@ -522,7 +522,6 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   if (!vm->main->core) { fputs("mnrb: cannot allocate the main thread's stack\n", stderr); return 1; }
   vm->main->started = TRUE;
   mn_thread_set_name(vm->main->core, "main");
-  vm->main->cstack_limit = mn_thread_stack_limit(vm->main->core);
   /* Gems initialized after this one may have grown (moved) the arena since mnrb_ractor_init. */
   vm->main->arena = mrb->gc.arena;
   vm->main->arena_idx = mrb->gc.arena_idx;
@@ -583,7 +582,6 @@ MRB_API mrb_bool mnrb_vm_start(mrb_state *mrb, mnrb_main_fn *body, mnrb_vm_end_f
   th->arena_capa = mrb->gc.arena_capa;
   th->core = mn_thread_new(vm->ractor, vm_main_entry, vm, th);
   if (!th->core) return FALSE;
-  th->cstack_limit = mn_thread_stack_limit(th->core);
   th->started = TRUE;
   if (!mn_thread_start(th->core)) {
     int err = errno;
