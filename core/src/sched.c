@@ -356,8 +356,9 @@ static void thread_entry(void *arg) {
 }
 
 mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
-  mn_thread *t = calloc(1, sizeof *t);
+  mn_thread *t = malloc(sizeof *t);
   if (!t) { errno = ENOMEM; return NULL; }
+  memset(t, 0, sizeof *t);
   t->ractor = r;
   t->id = atomic_fetch_add(&next_thread_id, 1) + 1;
   t->user = user;

@@ -44,50 +44,54 @@ typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
 typedef mrb_value mnrb_vm_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
 
 struct mnrb_thread {
+  /* The fields a hand-off touches come first, together (a 10,000-thread ring finds each thread's
+   * struct cold: every cache line of it a hop reads is a miss). */
   mnrb_vm *vm;
   mn_thread *core;          /* NULL until started */
-  struct RData *obj;        /* the Thread object */
-  mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
-
   /* interpreter state while not running */
-  struct mrb_context *c, *root_c, *ctx;   /* ctx: the thread's own root context */
+  struct mrb_context *c, *root_c;
   struct mrb_jmpbuf *jmp;
   struct RObject *exc;
   struct RBasic **arena;
   int arena_idx, arena_capa;
+  /* VM-level parking (handoff.c) */
+  mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
+  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
+   * room to spare), kept off its stack so that a forked child can empty the lists that held the
+   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
+  mnrb_waitq *waits[4];
+  mnrb_vm_cont *vm_cont;
+  void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
+  mrb_value vm_self;        /* the receiver of the parked method (GC root) */
+  mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
+  mnrb_intr pending;
+  mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
+  mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
+  mrb_bool sleeping;
+  mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
+  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
+  mrb_int ndeferred;        /* interrupts deferred (the fast path reads this, not the array) */
+
+  struct mrb_context *ctx;  /* the thread's own root context */
+  struct RData *obj;        /* the Thread object */
+  mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
 
   /* values reached by the GC through mnrb_vm_mark, also after the thread ended, as long as its Thread
    * object lives: what they reach must not lead back to that object, or a dead thread can never be
    * collected. So proc and args are let go when it ends (a block's environment usually holds the
    * Thread objects of its siblings); only what Thread#value, #[] and #name still need stays. */
-  mrb_value proc, args, value, error, locals, variables, name, handoff, pending_error;
+  mrb_value proc, args, value, error, locals, variables, name, pending_error;
   struct mrb_irep *block_irep; /* the block's code, referenced: where it was written (Thread#inspect) */
   mrb_value group;           /* its ThreadGroup: the creator's at creation (ThreadGroup#add moves it) */
   mrb_value masks;          /* Thread.handle_interrupt's hashes, innermost last (nil: none) */
   mrb_value deferred;       /* interrupts a mask deferred, oldest first: [kind, exception] pairs */
-  mrb_int ndeferred;        /* their count (the fast path reads this, not the array) */
 
-  mnrb_intr pending;
-  mrb_bool started, finished, killed, sleeping, wakeup;
-  mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
+  mrb_bool started, finished, killed, wakeup;
   mrb_bool report_on_exception, abort_on_exception;
   int priority;
-  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
   const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
   struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */
-  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
-   * room to spare), kept off its stack so that a forked child can empty the lists that held the
-   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
-  mnrb_waitq *waits[4];
-
-  /* VM-level parking (handoff.c) */
-  mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
-  mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
-  mnrb_vm_cont *vm_cont;
-  mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
-  void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
-  mrb_value vm_self;        /* the receiver of the parked method (GC root) */
 };
 
 struct mnrb_vm {
