@@ -110,6 +110,7 @@ struct mn_thread {
   bool vm_parked;           /* parked by mn_park_vm: no live C frames; `co` is started afresh
                                (thread_entry) when it must run on a C stack of its own */
   bool fresh;               /* has no C context yet: prepare_carrier makes one before it runs */
+  bool vm_timed;            /* parked by mn_park_vm with a deadline: mn_vm_resumed drops the timer */
   bool vm_entry;            /* thread_entry is resuming a VM-parked thread: RESUMED is the
                                binding's to report (mn_vm_resumed), not thread_entry's */
   uint32_t park_seq;        /* tells a stale timer expiry from the current park */

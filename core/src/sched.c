@@ -478,11 +478,13 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
 }
 
 
-mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable, mn_thread **next_out) {
+mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                          mn_thread **next_out) {
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   after_unlock a = { 0 };
   *next_out = NULL;
+  if (deadline != MN_FOREVER) deadlockable = false;
   mn_lock_acquire(&r->lock);
   if (self->permit) {
     self->permit = false;
@@ -496,6 +498,8 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable
   self->park_seq++;
   self->deadlockable = deadlockable;
   if (deadlockable) r->nwaiting_forever++;
+  self->vm_timed = deadline != MN_FOREVER;
+  if (self->vm_timed) mn_timer_add(self, deadline);
   self->vm_parked = true;
   self->fresh = true;
   uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
@@ -525,6 +529,10 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable
 
 mn_park_result mn_vm_resumed(mn_thread *self) {
   self->vm_entry = false;
+  if (self->vm_timed) {
+    self->vm_timed = false;
+    mn_timer_remove(self);
+  }
   mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
   /* Read without the lock: they were written under it before self was readied. */
   if (self->deadlock) { self->deadlock = false; return MN_DEADLOCK; }

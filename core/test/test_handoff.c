@@ -200,7 +200,7 @@ static void vcarrier(mn_thread *self, void *arg) {
       if (v == 0) vpost(&vmain, 1); else vpost(next, v - 1);
     }
     mn_thread *next;
-    mn_park_result r = mn_park_vm(cur->th, MN_WAIT_QUEUE, true, &next);
+    mn_park_result r = mn_park_vm(cur->th, MN_WAIT_QUEUE, MN_FOREVER, true, &next);
     if (r == MN_HANDED_OFF) {        /* this C stack is next's now: carry on as next */
       cur = mn_thread_user(next);
       CHECK(mn_thread_ractor(next) == mn_thread_ractor(self));
@@ -254,7 +254,7 @@ TEST(threads_parked_at_vm_level_hand_off_on_one_c_stack_with_two_native_threads)
 static void vpermit_main(mn_thread *self, void *arg) {
   mn_unpark(self);
   mn_thread *next = (mn_thread *)1;
-  CHECK_EQ(mn_park_vm(self, MN_WAIT_QUEUE, true, &next), MN_WOKEN);
+  CHECK_EQ(mn_park_vm(self, MN_WAIT_QUEUE, MN_FOREVER, true, &next), MN_WOKEN);
   CHECK(next == NULL);
   *(int *)arg = 1;
 }

@@ -61,13 +61,13 @@ class ThreadHandoffTest < MnTest::Case
   end
 
   def test_value_and_exception_after_a_vm_park
-    q = Queue.new
-    a = Thread.new { q.pop * 2 }
-    b = Thread.new { q.pop; raise ArgumentError, "late" }
+    qa, qb = Queue.new, Queue.new
+    a = Thread.new { qa.pop * 2 }
+    b = Thread.new { qb.pop; raise ArgumentError, "late" }
     b.report_on_exception = false
     wait_until("both parked") { a.stop? && b.stop? }
-    q << 21
-    q << 0
+    qa << 21
+    qb << 0
     assert_equal 42, a.value
     e = assert_raise(ArgumentError) { b.join }
     assert_equal "late", e.message
@@ -193,5 +193,86 @@ class ThreadHandoffTest < MnTest::Case
     assert_equal :done, done.pop
     queues.each { |q| q << -1 }
     threads.each(&:join)
+  end
+
+  # Waiting in Mutex#lock parks at VM level too; whoever unlocks wakes the first waiter, which may
+  # be handed a C stack by a thread parking in Queue#pop.
+  def test_mutex_waiters_parked_at_vm_level
+    m, q, log = Mutex.new, Queue.new, []
+    m.lock
+    threads = Array.new(6) { |i| Thread.new { m.synchronize { log << i }; q.pop } }
+    wait_until("all waiting") { threads.all?(&:stop?) }
+    assert_equal [], log
+    m.unlock
+    wait_until("all locked once") { log.size == 6 }
+    assert_equal [0, 1, 2, 3, 4, 5], log.sort
+    6.times { q << nil }
+    threads.each(&:join)
+    assert_equal false, m.locked?
+  end
+
+  def test_kill_a_thread_waiting_for_a_mutex
+    m, log = Mutex.new, []
+    m.lock
+    t = Thread.new do
+      m.lock
+      log << :locked
+    ensure
+      log << :ensured
+    end
+    wait_until("waiting") { t.stop? }
+    t.kill
+    t.join
+    assert_equal [:ensured], log
+    assert_equal true, m.owned?
+    m.unlock
+  end
+
+  def test_sleep_parked_at_vm_level_wakes_and_times_out
+    t = Thread.new { sleep }
+    wait_until("asleep") { t.stop? }
+    assert_equal "sleep", t.status
+    t.wakeup
+    assert_kind_of Integer, t.value
+    sleepers = Array.new(20) { |i| Thread.new { sleep 0.001 * (i % 3); i } }
+    assert_equal (0...20).to_a, sleepers.map(&:value)
+  end
+
+  def test_raise_into_a_sleeping_thread
+    t = Thread.new { sleep; :woke }
+    wait_until("asleep") { t.stop? }
+    t.raise(IndexError, "wake up")
+    e = assert_raise(IndexError) { t.join }
+    assert_equal "wake up", e.message
+  end
+
+  def test_sized_queue_pushers_parked_at_vm_level
+    sq = SizedQueue.new(1)
+    producers = Array.new(4) { |i| Thread.new { 5.times { |j| sq << [i, j] } } }
+    got = Array.new(20) { sq.pop }
+    producers.each(&:join)
+    assert_equal 20, got.uniq.size
+    4.times { |i| assert_equal (0...5).to_a, got.select { |a, _| a == i }.map(&:last) }
+  end
+
+  def test_kill_a_pusher_waiting_on_a_full_sized_queue
+    sq = SizedQueue.new(1)
+    sq << :first
+    t = Thread.new { sq << :second }
+    wait_until("waiting") { t.stop? }
+    t.kill
+    t.join
+    assert_equal 1, sq.size
+    assert_equal :first, sq.pop
+  end
+
+  def test_pop_with_a_timeout_parked_at_vm_level
+    return if RUBY_VERSION < "3.2"       # Queue#pop(timeout:) is CRuby 3.2's
+    q, first = Queue.new, Queue.new
+    t = Thread.new { first << q.pop(timeout: 0.01); q.pop(timeout: 10) }
+    assert_nil first.pop
+    wait_until("waiting again") { q.num_waiting == 1 }
+    q << :late
+    assert_equal :late, t.value
   end
 end

@@ -149,7 +149,7 @@ typedef enum mn_park_result {
  * not: a signal could end it). */
 mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable);
 /* VM-level park, for an interpreter whose thread can give its C stack away (the binding's design
- * comment, mrbgems/mnrb-thread/src/handoff.c, says when): parks self as mn_park does (no deadline),
+ * comment, mrbgems/mnrb-thread/src/handoff.c, says when): parks self as mn_park does,
  * but self keeps no C context: once this is called, the caller's C frames belong to the C stack,
  * not to self. Returns
  *  - MN_WOKEN at once when a permit was pending (self did not park);
@@ -160,7 +160,8 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
  *    readied it starts afresh on a C stack (its idle one, or one from the pool) by calling its
  *    thread function again with mn_thread_vm_resuming(self) true.
  * The main thread and threads pinned to a native thread must not call it. */
-mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, bool deadlockable, mn_thread **next);
+mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                          mn_thread **next);
 /* Called by a thread parked with mn_park_vm once it runs again (after MN_HANDED_OFF to it, or in its
  * thread function when mn_thread_vm_resuming): reports RESUMED and returns how its park ended. */
 mn_park_result mn_vm_resumed(mn_thread *self);

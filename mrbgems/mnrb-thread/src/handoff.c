@@ -105,8 +105,9 @@ static mrb_value vm_continue_here(mrb_state *mrb, mnrb_thread *th) {
   return v;
 }
 
-mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, mrb_bool deadlockable,
-                       const char *on, mnrb_vm_cont *cont) {
+mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
+                       mrb_bool deadlockable, const char *on, mnrb_vm_cont *cont) {
+  if (deadline != MN_FOREVER) deadlockable = FALSE;
   th->sleeping = TRUE;
   th->sleep_forever = deadlockable;
   th->waiting_on = on;
@@ -115,7 +116,7 @@ mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, mrb_
   mnrb_save(mrb, th);
   th->vm_parked = TRUE;
   mn_thread *next;
-  mn_park_result r = mn_park_vm(th->core, why, deadlockable, &next);
+  mn_park_result r = mn_park_vm(th->core, why, deadline, deadlockable, &next);
   if (r == MN_HANDED_OFF) return vm_continue_here(mrb, mn_thread_user(next));
   /* a permit was pending: th did not park (no events); its continuation runs at once */
   th->vm_parked = FALSE;

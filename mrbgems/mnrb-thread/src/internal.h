@@ -63,6 +63,8 @@ struct mnrb_thread {
   mnrb_vm_cont *vm_cont;
   void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
   mrb_value vm_self;        /* the receiver of the parked method (GC root) */
+  mrb_value vm_arg;         /* an argument of the parked method, for vm_cont (GC root) */
+  uint64_t vm_deadline, vm_start;   /* ... and its times */
   mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
   mnrb_intr pending;
   mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
@@ -150,11 +152,12 @@ void mnrb_restore(mrb_state *mrb, mnrb_thread *th);   /* ... and takes back */
 /* handoff.c */
 /* May th, the running thread inside a C method, park at VM level (the design comment says when)? */
 mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th);
-/* Parks th at VM level (mnrb_vm_parkable must have said yes; no deadline). Returns the value the
- * calling C method must return at once: it may be another thread's (the interpreter continues in
- * that thread's context). `cont` runs when th runs again. */
-mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, mrb_bool deadlockable,
-                       const char *on, mnrb_vm_cont *cont);
+/* Parks th at VM level (mnrb_vm_parkable must have said yes). Returns the value the calling C method
+ * must return at once, from its own function (not from a helper other callers share): it may be
+ * another thread's (the interpreter continues in that thread's context). `cont` runs when th runs
+ * again. */
+mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
+                       mrb_bool deadlockable, const char *on, mnrb_vm_cont *cont);
 /* thread_main's body when the core resumes a VM-parked thread on a C stack of its own. */
 mrb_value mnrb_vm_resume_body(mrb_state *mrb, void *ud);
 

@@ -84,8 +84,30 @@ static void mutex_unlock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) {
   mnrb_mutex_unlock_for(mrb, m, th);
 }
 
+/* A locker parked at VM level (handoff.c) runs again: the rest of mutex_lock's loop. */
+static mrb_value lock_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  mnrb_mutex *m = th->vm_obj;
+  mrb_value self = th->vm_self;
+  th->vm_self = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mnrb_waitq_remove(&m->waiters, &th->vm_waiter);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, th);
+  mutex_lock(mrb, m, th, TRUE);
+  return self;
+}
+
 static mrb_value m_lock(mrb_state *mrb, mrb_value self) {
-  mutex_lock(mrb, get_mutex(mrb, self), mnrb_current(mrb), TRUE);
+  mnrb_mutex *m = get_mutex(mrb, self);
+  mnrb_thread *th = mnrb_current(mrb);
+  if (m->owner && m->owner != th && mnrb_vm_parkable(mrb, th)) {
+    th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
+    mnrb_waitq_push(&m->waiters, &th->vm_waiter);
+    th->vm_obj = m;
+    th->vm_self = self;
+    return mnrb_park_vm(mrb, th, MN_WAIT_MUTEX, MN_FOREVER, TRUE, "Mutex#lock", lock_cont);
+  }
+  mutex_lock(mrb, m, th, TRUE);
   return self;
 }
 

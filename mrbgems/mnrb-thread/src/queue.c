@@ -126,12 +126,13 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
     if (q->max) wake_one(&q->pushers);      /* empty: there is room for one of them */
     const char *on = q->max ? "SizedQueue#pop" : "Queue#pop";
-    if (vm && deadline == MN_FOREVER && mnrb_vm_parkable(mrb, th)) {
+    if (vm && mnrb_vm_parkable(mrb, th)) {
       th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
       mnrb_waitq_push(&q->poppers, &th->vm_waiter);
       th->vm_obj = q;
       th->vm_self = self;
-      return mnrb_park_vm(mrb, th, MN_WAIT_QUEUE, TRUE, on, pop_cont);   /* maybe another thread's */
+      th->vm_deadline = deadline;
+      return mnrb_park_vm(mrb, th, MN_WAIT_QUEUE, deadline, TRUE, on, pop_cont);   /* maybe another thread's */
     }
     mnrb_waiter w = { th, NULL, NULL, FALSE };
     mn_park_result r = wait_in(mrb, &q->poppers, &w, deadline, on);
@@ -154,7 +155,8 @@ static mrb_value pop_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
   if (took_handoff(mrb, self, q, th, th->vm_waiter.done, &v)) return v;
   if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
   mnrb_check_ints_blocking(mrb, th);
-  return do_pop(mrb, self, FALSE, MN_FOREVER, FALSE);
+  if (r == MN_TIMEDOUT) return mrb_nil_value();
+  return do_pop(mrb, self, FALSE, th->vm_deadline, FALSE);
 }
 
 /* pop(non_block = false, timeout: nil) */
@@ -171,13 +173,26 @@ static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
   return do_pop(mrb, self, non_block, mnrb_deadline(mrb, timeout), TRUE);
 }
 
-static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline) {
+static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
+
+/* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
+static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline,
+                         mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   while (q->max && q->count >= q->max) {
     if (non_block) mrb_raise(mrb, th->vm->thread_error, "queue full");
     if (q->closed) raise_closed(mrb);
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
+    if (vm && mnrb_vm_parkable(mrb, th)) {
+      th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
+      mnrb_waitq_push(&q->pushers, &th->vm_waiter);
+      th->vm_obj = q;
+      th->vm_self = self;
+      th->vm_arg = v;
+      th->vm_deadline = deadline;
+      return mnrb_park_vm(mrb, th, MN_WAIT_QUEUE, deadline, TRUE, "SizedQueue#push", push_cont);
+    }
     mnrb_waiter w = { th, NULL, NULL, FALSE };
     mn_park_result r = wait_in(mrb, &q->pushers, &w, deadline, "SizedQueue#push");
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
@@ -198,9 +213,23 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
   return self;
 }
 
+/* A pusher parked at VM level runs again: the rest of do_push's loop. */
+static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  mnrb_queue *q = th->vm_obj;
+  mrb_value self = th->vm_self, v = th->vm_arg;
+  th->vm_self = th->vm_arg = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mrb_gc_protect(mrb, v);
+  mnrb_waitq_remove(&q->pushers, &th->vm_waiter);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, th);
+  if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
+  return do_push(mrb, self, v, FALSE, th->vm_deadline, FALSE);
+}
+
 static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
   mrb_value v = mrb_get_arg1(mrb);
-  return do_push(mrb, self, v, FALSE, MN_FOREVER);
+  return do_push(mrb, self, v, FALSE, MN_FOREVER, TRUE);
 }
 
 /* SizedQueue#push(obj, non_block = false, timeout: nil) */
@@ -213,7 +242,7 @@ static mrb_value sized_push(mrb_state *mrb, mrb_value self) {
   if (mrb_undef_p(timeout)) timeout = mrb_nil_value();
   if (non_block && !mrb_nil_p(timeout))
     mrb_raise(mrb, E_ARGUMENT_ERROR, "can't set a timeout if non_block is enabled");
-  return do_push(mrb, self, v, non_block, mnrb_deadline(mrb, timeout));
+  return do_push(mrb, self, v, non_block, mnrb_deadline(mrb, timeout), TRUE);
 }
 
 static mrb_value queue_close(mrb_state *mrb, mrb_value self) {

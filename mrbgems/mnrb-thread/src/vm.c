@@ -322,6 +322,7 @@ static void mark_roots(mrb_state *mrb) {
     mrb_gc_mark_value(mrb, th->handoff);
     mrb_gc_mark_value(mrb, th->pending_error);
     mrb_gc_mark_value(mrb, th->vm_self);
+    mrb_gc_mark_value(mrb, th->vm_arg);
     if (th->ctx && th->ctx->fib) mrb_gc_mark(mrb, (struct RBasic *)th->ctx->fib);
     if (!th->started || th->finished) continue;
     mrb_gc_mark(mrb, (struct RBasic *)th->obj);     /* a live thread keeps its Thread object */
@@ -340,7 +341,7 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   th->vm = vm;
   th->obj = obj;
   th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
-  th->name = th->handoff = th->pending_error = th->vm_self = mrb_nil_value();
+  th->name = th->handoff = th->pending_error = th->vm_self = th->vm_arg = mrb_nil_value();
   th->group = vm->current ? vm->current->group : mrb_nil_value();   /* inherited from the creator */
   th->masks = th->deferred = mrb_nil_value();
   th->report_on_exception = vm->report_on_exception;
