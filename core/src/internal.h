@@ -114,12 +114,11 @@ struct mn_thread {
   bool vm_entry;            /* thread_entry is resuming a VM-parked thread: RESUMED is the
                                binding's to report (mn_vm_resumed), not thread_entry's */
   uint32_t park_seq;        /* tells a stale timer expiry from the current park */
-  mn_thread *rq_next;       /* link in the ready queue */
-  mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
   mn_nt *nt;                /* native thread running it (valid while RUNNING) */
   mn_thread *handed_by;     /* gave the GVL to it at its last switch-in (NULL: from idle) */
   uint64_t handoff_ns;      /* ... directly, on this native thread: the time of that SUSPENDED,
                                which its RESUMED shares (0: none) */
+  mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
   void *user;               /* immutable */
 
   /* The C stack and the context saved on it. Guarded by ractor->lock (changed only for a thread that
@@ -128,7 +127,11 @@ struct mn_thread {
    * stack (or none); a thread takes a stack when it first runs. */
   mn_stack stack;
   const char *stack_limit;
-  mn_co co;                 /* owned by whoever runs the thread; saved while it is not running */
+  mn_thread *rq_next;       /* link in the ready queue */
+  mn_co co;                 /* owned by whoever runs the thread; saved while it is not running.
+                               Its saved sp means nothing while the thread runs or is VM-parked, nor
+                               do its bounds outside the sanitizers: a VM-level hand-off moves it
+                               only for them (mn_park_vm) */
 
   /* immutable after mn_thread_new */
   uint64_t id;

@@ -517,7 +517,9 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
     next->handoff_ns = released_at;
     next->vm_parked = next->fresh = false;
     mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
-    mn_co c = self->co; self->co = next->co; next->co = c;
+#if defined(MN_ASAN) || defined(MN_TSAN)
+    mn_co c = self->co; self->co = next->co; next->co = c;   /* the fiber the sanitizers track */
+#endif
     const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;
     mn_lock_release(&r->lock);
     *next_out = next;
