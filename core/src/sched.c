@@ -478,11 +478,12 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
 }
 
 
+static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out);
+
 mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
                           mn_thread **next_out) {
   mn_ractor *r = self->ractor;
-  mn_nt *nt = self->nt;
-  after_unlock a = { 0 };
+    after_unlock a = { 0 };
   *next_out = NULL;
   if (deadline != MN_FOREVER) deadlockable = false;
   mn_lock_acquire(&r->lock);
@@ -504,6 +505,34 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
   self->fresh = true;
   uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
   run_after_unlock(a);
+  return vm_switch(self, released_at, next_out);
+}
+
+mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  *next_out = NULL;
+  if (MN_RELAXED(&r->nready) == 0) return MN_WOKEN;
+  mn_lock_acquire(&r->lock);
+  if (!peek_next(r)) { mn_lock_release(&r->lock); return MN_WOKEN; }
+  if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
+    enqueue_tail(r, r->runnext);
+    r->runnext = NULL;
+  }
+  self->state = MN_READY;
+  enqueue_tail(r, self);
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+  self->timed_out = false;
+  self->vm_timed = false;
+  self->vm_parked = true;
+  self->fresh = true;
+  uint64_t released_at = mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_NONE, MN_EVENT_READY, self);
+  return vm_switch(self, released_at, next_out);
+}
+
+/* The rest of a VM-level park or yield: self (no C context any more) gives the GVL up, r->lock held. */
+static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
   mn_thread *next = peek_next(r);
   if (next && next->vm_parked && !next->bound_nt && !nt->bound) {
     /* VM-level hand-off: next's interpreter context continues on this C stack, which is next's

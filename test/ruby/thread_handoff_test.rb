@@ -275,4 +275,37 @@ class ThreadHandoffTest < MnTest::Case
     q << :late
     assert_equal :late, t.value
   end
+
+  def test_join_and_value_parked_at_vm_level
+    q = Queue.new
+    chain = [Thread.new { q.pop }]
+    20.times { prev = chain.last; chain << Thread.new { prev.value + 1 } }
+    wait_until("all waiting") { chain.all?(&:stop?) }
+    q << 0
+    assert_equal 20, chain.last.value
+    waiter = Thread.new { Thread.new { q.pop }.join(0.01) }
+    assert_nil waiter.value
+    q << nil
+  end
+
+  def test_join_reraises_the_joined_threads_exception
+    q = Queue.new
+    failing = Thread.new { q.pop; raise IndexError, "joined" }
+    failing.report_on_exception = false
+    joiner = Thread.new do
+      failing.join
+    rescue IndexError => e
+      e.message
+    end
+    wait_until("waiting") { joiner.stop? && failing.stop? }
+    q << nil
+    assert_equal "joined", joiner.value
+  end
+
+  def test_threads_passing_to_each_other
+    counts = Array.new(8, 0)
+    threads = Array.new(8) { |i| Thread.new { 200.times { counts[i] += 1; Thread.pass }; i } }
+    assert_equal (0...8).to_a, threads.map(&:value)
+    assert_equal [200] * 8, counts
+  end
 end

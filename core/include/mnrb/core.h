@@ -162,6 +162,10 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
  * The main thread and threads pinned to a native thread must not call it. */
 mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
                           mn_thread **next);
+/* mn_yield at VM level: the same contract as mn_park_vm (MN_WOKEN: nothing else was ready, self
+ * goes on; MN_HANDED_OFF: next runs on this C stack; otherwise self runs again, when its turn
+ * comes, from its thread function). */
+mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next);
 /* Called by a thread parked with mn_park_vm once it runs again (after MN_HANDED_OFF to it, or in its
  * thread function when mn_thread_vm_resuming): reports RESUMED and returns how its park ended. */
 mn_park_result mn_vm_resumed(mn_thread *self);

@@ -129,6 +129,22 @@ mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint
   return cont(mrb, th, r);
 }
 
+static mrb_value pass_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  (void)r;
+  mnrb_check_ints(mrb, th);
+  return mrb_nil_value();
+}
+
+mrb_value mnrb_pass_vm(mrb_state *mrb, mnrb_thread *th) {
+  th->vm_cont = pass_cont;
+  mnrb_save(mrb, th);
+  th->vm_parked = TRUE;
+  mn_thread *next;
+  if (mn_yield_vm(th->core, &next) == MN_HANDED_OFF) return vm_continue_here(mrb, mn_thread_user(next));
+  th->vm_parked = FALSE;              /* nothing else was ready */
+  return pass_cont(mrb, th, MN_WOKEN);
+}
+
 static mrb_value run_cont(mrb_state *mrb, void *ud) {
   mnrb_thread *th = ud;
   return th->vm_cont(mrb, th, vm_woken(mrb, th));

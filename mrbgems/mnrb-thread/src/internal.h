@@ -158,6 +158,9 @@ mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th);
  * again. */
 mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                        mrb_bool deadlockable, const char *on, mnrb_vm_cont *cont);
+/* Thread.pass at VM level (mnrb_vm_parkable must have said yes): returns nil, or the value of the
+ * thread it handed off to, which the calling C method must return at once. */
+mrb_value mnrb_pass_vm(mrb_state *mrb, mnrb_thread *th);
 /* thread_main's body when the core resumes a VM-parked thread on a C stack of its own. */
 mrb_value mnrb_vm_resume_body(mrb_state *mrb, void *ud);
 
