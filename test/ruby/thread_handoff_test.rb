@@ -308,4 +308,37 @@ class ThreadHandoffTest < MnTest::Case
     assert_equal (0...8).to_a, threads.map(&:value)
     assert_equal [200] * 8, counts
   end
+
+  def test_condition_variable_waiters_parked_at_vm_level
+    m, cv, items, out = Mutex.new, ConditionVariable.new, [], Queue.new
+    consumers = Array.new(4) do
+      Thread.new { 5.times { m.synchronize { cv.wait(m) while items.empty?; out << items.shift } } }
+    end
+    wait_until("all waiting") { consumers.all?(&:stop?) }
+    20.times { |i| m.synchronize { items << i; cv.signal } }
+    consumers.each(&:join)
+    assert_equal (0...20).to_a, Array.new(20) { out.pop }.sort
+  end
+
+  def test_kill_a_condition_variable_waiter_relocks_before_ensure
+    m, cv, log = Mutex.new, ConditionVariable.new, []
+    t = Thread.new do
+      m.synchronize do
+        cv.wait(m)
+      ensure
+        log << m.owned?
+      end
+    end
+    wait_until("waiting") { t.stop? }
+    t.kill
+    t.join
+    assert_equal [true], log
+    assert_equal false, m.locked?
+  end
+
+  def test_condition_variable_wait_times_out
+    m, cv = Mutex.new, ConditionVariable.new
+    t = Thread.new { m.synchronize { cv.wait(m, 0.01); m.owned? } }
+    assert_equal true, t.value
+  end
 end

@@ -103,6 +103,7 @@ struct mnrb_vm {
   mnrb_thread *main;
   mnrb_thread *all;
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
+  struct RClass *mutex_class;   /* Thread::Mutex (ConditionVariable#wait inlines its #sleep) */
   struct RObject *kill_token;   /* the non-Exception object Thread#kill "raises" */
   _Atomic int preempt;          /* set by the timer thread */
   mrb_bool handoff_check;       /* its running thread readied a ractor that waits for this native
@@ -179,5 +180,10 @@ void mnrb_init_condvar(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_init_queue(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_init_sleep(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_mutex_unlock_for(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
+/* `mutex` as a Thread::Mutex whose #sleep is the built-in one (not a subclass), else NULL. */
+struct mnrb_mutex *mnrb_mutex_plain(mrb_state *mrb, mrb_value mutex);
+/* Mutex#unlock's checks and unlock; Mutex#sleep's re-lock (not interruptible). */
+void mnrb_mutex_unlock(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
+void mnrb_mutex_relock(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
 
 #endif
