@@ -16,6 +16,12 @@
  * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Timeslices:
  * r->slices counts slices started; the timer thread preempts a ractor whose count has not moved for
  * a whole timeslice while other threads are ready (see timer.c).
+ *
+ * VM-level hand-offs (mn_park_vm, mn_yield_vm; the binding's side is mrbgems/mnrb-thread/src/
+ * handoff.c): a thread whose interpreter can give its C stack away parks without keeping a C
+ * context; when the next thread parked that way too, the GVL and the running C stack pass to it
+ * with no switch at all. A thread with no C context (never run, or VM-parked) gets one in
+ * prepare_carrier just before it is switched to: C stacks are taken when needed, not per thread.
  */
 #define _GNU_SOURCE
 #include "internal.h"

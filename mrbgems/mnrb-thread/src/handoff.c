@@ -1,11 +1,15 @@
 /*
- * VM-level hand-off: a thread that parks in a C method called straight from Ruby code gives up its
- * C stack, and when the thread to run next parked the same way, the switch is a change of VM
- * context on the running C stack, as mruby's Fiber#resume called from Ruby does: the C method
- * points mrb->c at the next thread's context and returns that thread's value; the interpreter
- * loop, back from the call, continues in the new context (OP_SEND's epilogue sees the marked frame).
+ * VM-level hand-off: a thread that parks in a C method called straight from Ruby code (Queue#pop,
+ * SizedQueue#push/#pop, Mutex#lock, ConditionVariable#wait with a Thread::Mutex, sleep,
+ * Thread#join/#value, Thread.pass) gives up its C stack, and when the thread to run next parked
+ * the same way, the switch is a change of VM context on the running C stack, as mruby's
+ * Fiber#resume called from Ruby does: the C method points mrb->c at the next thread's context and
+ * returns that thread's value; the interpreter loop, back from the call, continues in the new
+ * context (OP_SEND's epilogue sees the marked frame). No mruby patch is needed.
  * No C stack is switched and none of the next thread's C frames are touched: at 10,000 threads,
- * the cold C stack top of each hop was a good part of its cache misses (docs/PERFORMANCE.md).
+ * the cold C stack top of each hop was a good part of its cache misses (docs/PERFORMANCE.md). A
+ * thread parked so keeps no C stack at all (sched.c gives it back to the pool): 10,000 of them
+ * cost their VM contexts and records only, and C stacks are taken when a thread first runs.
  *
  * Carriers. Every thread started by Thread.new runs its block from the same C prologue
  * (thread_main -> mrb_protect_error -> mrb_yield -> mrb_vm_exec, vm.c), so the C frames below the
