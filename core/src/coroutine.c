@@ -109,6 +109,11 @@ void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
 }
 #endif
 
+void mn_co_reset(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg) {
+  mn_co_destroy(co);
+  mn_co_init(co, lo, hi, fn, arg);
+}
+
 void mn_co_started(void) {
 #ifdef MN_ASAN
   __sanitizer_finish_switch_fiber(NULL, NULL, NULL);

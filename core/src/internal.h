@@ -73,6 +73,8 @@ static inline void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
 #else
 void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies);
 #endif
+/* mn_co_init again for a context whose stack holds only dead frames (a VM-parked thread's). */
+void mn_co_reset(mn_co *co, char *lo, char *hi, void (*fn)(void *), void *arg);
 /* Must be the first call of a new coroutine's entry function (sanitizer bookkeeping). */
 void mn_co_started(void);
 void mn_co_destroy(mn_co *co);
@@ -82,6 +84,8 @@ typedef struct mn_stack { char *lo, *hi; bool guarded; } mn_stack;
 bool mn_stack_acquire(mn_stack *s, size_t size);
 void mn_stack_release(mn_stack *s);
 void mn_stack_counts(size_t *guarded, size_t *unguarded);
+/* ASan: forget the redzones of frames that were abandoned on s (they never return). */
+void mn_stack_unpoison(mn_stack *s);
 /* Tests: make guards with mprotect, as on kernels older than 6.13. Call before the first stack. */
 void mn_stack_pool_use_mprotect_guards(void);
 
@@ -93,35 +97,53 @@ typedef enum mn_state {
 } mn_state;
 
 struct mn_thread {
-  /* immutable after mn_thread_new */
-  mn_ractor *ractor;
-  uint64_t id;
-  void *user;
-  mn_thread_fn fn;
-  void *fn_arg;
-  mn_stack stack;
-  const char *stack_limit;
-
-  mn_co co;                 /* owned by whoever runs the thread; saved while it is not running */
-  _Atomic(void *) specific[MN_THREAD_SPECIFIC_KEYS];  /* tools' slots (mn_thread_specific_*) */
-
+  /* 64-byte aligned; the fields a hand-off touches (waking, parking, switching) come first, in two
+   * cache lines: at 10,000 threads every line of a thread's record a hop reads is a miss. */
+  mn_ractor *ractor;        /* immutable */
   /* guarded by ractor->lock */
   mn_state state;
+  mn_wait_reason reason;
   bool permit;              /* an unpark arrived while not parked */
   bool deadlockable;        /* parked waiting only for threads of this ractor */
   bool deadlock;            /* woken because of a deadlock (main thread only) */
   bool timed_out;
+  bool vm_parked;           /* parked by mn_park_vm: no live C frames; `co` is started afresh
+                               (thread_entry) when it must run on a C stack of its own */
+  bool fresh;               /* has no C context yet: prepare_carrier makes one before it runs */
+  bool vm_timed;            /* parked by mn_park_vm with a deadline: mn_vm_resumed drops the timer */
+  bool vm_entry;            /* thread_entry is resuming a VM-parked thread: RESUMED is the
+                               binding's to report (mn_vm_resumed), not thread_entry's */
   uint32_t park_seq;        /* tells a stale timer expiry from the current park */
-  mn_wait_reason reason;
-  mn_unblock_fn *ubf;       /* while BLOCKED: makes the call return (mn_unpark calls it) */
-  void *ubf_arg;
-  mn_thread *rq_next;       /* link in the ready queue */
-  mn_thread *all_next, *all_prev; /* link in ractor->threads (started, not dead) */
-  mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
   mn_nt *nt;                /* native thread running it (valid while RUNNING) */
   mn_thread *handed_by;     /* gave the GVL to it at its last switch-in (NULL: from idle) */
   uint64_t handoff_ns;      /* ... directly, on this native thread: the time of that SUSPENDED,
                                which its RESUMED shares (0: none) */
+  mn_nt *bound_nt;          /* dedicated native thread, or NULL for the shared pool */
+  void *user;               /* immutable */
+
+  /* The C stack and the context saved on it. Guarded by ractor->lock (changed only for a thread that
+   * is not running, or by the running thread itself): a VM-level hand-off (mn_park_vm) moves the
+   * running C stack to the thread it hands off to, and gives the parking thread that one's idle
+   * stack (or none); a thread takes a stack when it first runs. */
+  mn_stack stack;
+  const char *stack_limit;
+  mn_thread *rq_next;       /* link in the ready queue */
+  mn_co co;                 /* owned by whoever runs the thread; saved while it is not running.
+                               Its saved sp means nothing while the thread runs or is VM-parked, nor
+                               do its bounds outside the sanitizers: a VM-level hand-off moves it
+                               only for them (mn_park_vm) */
+
+  /* immutable after mn_thread_new */
+  uint64_t id;
+  mn_thread_fn fn;
+  void *fn_arg;
+
+  _Atomic(void *) specific[MN_THREAD_SPECIFIC_KEYS];  /* tools' slots (mn_thread_specific_*) */
+
+  /* guarded by ractor->lock */
+  mn_unblock_fn *ubf;       /* while BLOCKED: makes the call return (mn_unpark calls it) */
+  void *ubf_arg;
+  mn_thread *all_next, *all_prev; /* link in ractor->threads (started, not dead) */
   char *name;               /* mn_thread_set_name; owned */
   _Atomic(mn_nt *) call_nt; /* the native thread of its last blocking call that kept the GVL (a
                                hint for takers, who check it: t->nt may be written meanwhile) */
@@ -193,6 +215,7 @@ struct mn_nt {
   /* switch hand-over, written by the side that switches away on this native thread */
   mn_lock *release_lock;    /* to release after the switch */
   mn_thread *dead;          /* a thread that died: free its stack after the switch */
+  mn_stack idle_stack;      /* a VM-parked thread's stack: back to the pool after the switch */
   mn_nt *idle_next;         /* guarded by pool.lock */
   mn_nt *all_next;          /* immutable once published in the pool's list */
   _Atomic uint64_t switches;/* written only by this native thread (no lock prefix); read by stats */

@@ -16,6 +16,12 @@
  * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Timeslices:
  * r->slices counts slices started; the timer thread preempts a ractor whose count has not moved for
  * a whole timeslice while other threads are ready (see timer.c).
+ *
+ * VM-level hand-offs (mn_park_vm, mn_yield_vm; the binding's side is mrbgems/mnrb-thread/src/
+ * handoff.c): a thread whose interpreter can give its C stack away parks without keeping a C
+ * context; when the next thread parked that way too, the GVL and the running C stack pass to it
+ * with no switch at all. A thread with no C context (never run, or VM-parked) gets one in
+ * prepare_carrier just before it is switched to: C stacks are taken when needed, not per thread.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -177,11 +183,14 @@ static void run_after_unlock(after_unlock a) {
   }
 }
 
+static void prepare_carrier(mn_thread *t);
+
 /* Nobody runs r but a thread is ready: hand the GVL to the native thread that will run it. */
 static void dispatch_idle(mn_ractor *r, after_unlock *a) {
   mn_thread *head = peek_next(r);
   if (head->bound_nt) {
     pop_next(r);
+    prepare_carrier(head);
     head->handed_by = NULL;
     head->handoff_ns = 0;
     r->running = head;
@@ -245,23 +254,55 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
 
 /* ---------------- switching ---------------- */
 
+static void thread_entry(void *arg);
+
+/* Room left below the limit: raising SystemStackError and printing it must still fit. */
+static void set_stack_limit(mn_thread *t) {
+  size_t size = (size_t)(t->stack.hi - t->stack.lo);
+  size_t margin = size / 8 < 32 * 1024 ? 32 * 1024 : size / 8;
+  t->stack_limit = t->stack.lo ? t->stack.lo + margin : NULL;
+}
+
+/* r->lock held, t about to be switched to. A thread that never ran, or parked at VM level, has no C
+ * context: it starts on a C stack from the pool (stacks are taken when a thread first runs, not
+ * when it is created, and a thread parked at VM level gives its stack back: see switch_away), and
+ * the thread function resumes a VM-parked one's interpreter context (mn_thread_vm_resuming). */
+static void prepare_carrier(mn_thread *t) {
+  if (MN_LIKELY(!t->fresh)) return;
+  t->fresh = false;
+  t->vm_entry = t->vm_parked;
+  t->vm_parked = false;
+  if (!t->stack.lo && !mn_stack_acquire(&t->stack, mn_cfg.stack_size))
+    mn_fatal("out of memory: no C stack for a thread");
+#ifdef MN_ASAN
+  if (t->vm_entry) mn_stack_unpoison(&t->stack);
+#endif
+  set_stack_limit(t);
+  mn_co_reset(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
+}
+
 void mn_finish_switch(mn_nt *nt) {
   mn_thread *dead = nt->dead;
   mn_lock *l = nt->release_lock;
+  mn_stack idle = nt->idle_stack;   /* owned by no thread any more: nobody else can reach it */
   nt->dead = NULL;
   nt->release_lock = NULL;
+  nt->idle_stack.lo = NULL;
   if (dead) {             /* before the lock goes: once it does, the binding may free `dead` */
     mn_co_destroy(&dead->co);
     mn_stack_release(&dead->stack);
   }
   if (l) mn_lock_release(l);
   if (dead) mn_nt_thread_gone(dead);   /* compares the pointer only: `dead` may be freed by now */
+  if (idle.lo) mn_stack_release(&idle);
 }
 
 /* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its
  * ractor, whose lock is held, at `released_at` (its SUSPENDED event's time, 0: no event). Returns
- * when self runs again, with the lock released. */
+ * when self runs again, with the lock released. `dies`: self is dead. `self->vm_parked`: self's
+ * C context is abandoned (it never resumes there; its stack is reused when it runs again). */
 static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
+  bool abandon = dies || self->vm_parked;
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   after_unlock a = { 0 };
@@ -270,19 +311,26 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
   MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
   nt->release_lock = &r->lock;
   nt->dead = dies ? self : NULL;
+  if (self->vm_parked) {             /* its stack goes back to the pool once the switch is done */
+    nt->idle_stack = self->stack;
+    self->stack.lo = self->stack.hi = NULL;
+    self->stack_limit = NULL;
+  }
   if (next && (next->bound_nt == nt || (!next->bound_nt && !nt->bound))) {
     r->running = next;               /* direct transfer on this native thread */
     next->state = MN_RUNNING;
     next->nt = nt;
     next->handed_by = self;
     next->handoff_ns = released_at;  /* a direct hand-off is one instant (and one clock read) */
-    mn_co_transfer(&self->co, &next->co, dies);
+    prepare_carrier(next);
+    mn_co_transfer(&self->co, &next->co, abandon);
   } else {
     if (!next) {
       r->running = NULL;
       r->state = MN_R_IDLE;
     } else if (next->bound_nt) {
       r->running = next;             /* the GVL goes to next's own native thread */
+      prepare_carrier(next);
       next->state = MN_RUNNING;
       next->handed_by = self;
       next->handoff_ns = 0;
@@ -297,7 +345,7 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
     /* Waking while still holding the lock is safe (lock order ractor -> pool -> nt); whoever
      * takes the ractor waits for the lock, which goes only once self's context is saved. */
     run_after_unlock(a);
-    mn_co_transfer(&self->co, &nt->sched_co, dies);
+    mn_co_transfer(&self->co, &nt->sched_co, abandon);
   }
   mn_finish_switch(self->nt);
 }
@@ -313,6 +361,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
   }
   MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
   r->running = t;
+  prepare_carrier(t);
   t->state = MN_RUNNING;
   t->handed_by = NULL;
   t->handoff_ns = 0;
@@ -333,15 +382,15 @@ static void thread_entry(void *arg) {
   mn_thread *t = arg;
   mn_co_started();
   mn_finish_switch(t->nt);
-  mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE, t->handoff_ns);
+  if (!t->vm_entry) mn_emit(MN_EVENT_RESUMED, t, t->handed_by, MN_WAIT_NONE, t->handoff_ns);
   t->fn(t, t->fn_arg);
   mn_thread_exit(t);
 }
 
 mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
-  mn_thread *t = calloc(1, sizeof *t);
+  mn_thread *t = malloc(sizeof *t);
   if (!t) { errno = ENOMEM; return NULL; }
-  if (!mn_stack_acquire(&t->stack, mn_cfg.stack_size)) { free(t); errno = ENOMEM; return NULL; }
+  memset(t, 0, sizeof *t);
   t->ractor = r;
   t->id = atomic_fetch_add(&next_thread_id, 1) + 1;
   t->user = user;
@@ -349,11 +398,7 @@ mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   t->fn_arg = arg;
   t->state = MN_CREATED;
   t->heap_index = SIZE_MAX;
-  /* Room left below the limit: raising SystemStackError and printing it must still fit. */
-  size_t size = (size_t)(t->stack.hi - t->stack.lo);
-  size_t margin = size / 8 < 32 * 1024 ? 32 * 1024 : size / 8;
-  t->stack_limit = t->stack.lo + margin;
-  mn_co_init(&t->co, t->stack.lo, t->stack.hi, thread_entry, t);
+  t->fresh = true;                   /* its stack is taken when it first runs (prepare_carrier) */
   return t;
 }
 
@@ -464,6 +509,100 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
   return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
 }
 
+
+static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out);
+
+mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                          mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+    after_unlock a = { 0 };
+  *next_out = NULL;
+  if (deadline != MN_FOREVER) deadlockable = false;
+  mn_lock_acquire(&r->lock);
+  if (self->permit) {
+    self->permit = false;
+    mn_lock_release(&r->lock);
+    return MN_WOKEN;
+  }
+  if (deadlockable && all_wait_forever(r, 1)) wake_main_deadlock(r, &a);   /* self is not main */
+  self->state = MN_PARKED;
+  self->reason = why;
+  self->timed_out = false;
+  self->park_seq++;
+  self->deadlockable = deadlockable;
+  if (deadlockable) r->nwaiting_forever++;
+  self->vm_timed = deadline != MN_FOREVER;
+  if (self->vm_timed) mn_timer_add(self, deadline);
+  self->vm_parked = true;
+  self->fresh = true;
+  uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
+  run_after_unlock(a);
+  return vm_switch(self, released_at, next_out);
+}
+
+mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  *next_out = NULL;
+  if (MN_RELAXED(&r->nready) == 0) return MN_WOKEN;
+  mn_lock_acquire(&r->lock);
+  if (!peek_next(r)) { mn_lock_release(&r->lock); return MN_WOKEN; }
+  if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
+    enqueue_tail(r, r->runnext);
+    r->runnext = NULL;
+  }
+  self->state = MN_READY;
+  enqueue_tail(r, self);
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+  self->timed_out = false;
+  self->vm_timed = false;
+  self->vm_parked = true;
+  self->fresh = true;
+  uint64_t released_at = mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_NONE, MN_EVENT_READY, self);
+  return vm_switch(self, released_at, next_out);
+}
+
+/* The rest of a VM-level park or yield: self (no C context any more) gives the GVL up, r->lock held. */
+static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
+  mn_thread *next = peek_next(r);
+  if (next && next->vm_parked && !next->bound_nt && !nt->bound) {
+    /* VM-level hand-off: next's interpreter context continues on this C stack, which is next's
+     * from now on; self takes next's idle stack (its own C frames are the stack's, not self's). */
+    pop_next(r);
+    MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
+    r->running = next;
+    next->state = MN_RUNNING;
+    next->nt = nt;
+    next->handed_by = self;
+    next->handoff_ns = released_at;
+    next->vm_parked = next->fresh = false;
+    mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
+#if defined(MN_ASAN) || defined(MN_TSAN)
+    mn_co c = self->co; self->co = next->co; next->co = c;   /* the fiber the sanitizers track */
+#endif
+    const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;
+    mn_lock_release(&r->lock);
+    *next_out = next;
+    return MN_HANDED_OFF;
+  }
+  switch_away(self, false, released_at);
+  mn_fatal("a thread parked at VM level was resumed on an abandoned C stack");
+}
+
+mn_park_result mn_vm_resumed(mn_thread *self) {
+  self->vm_entry = false;
+  if (self->vm_timed) {
+    self->vm_timed = false;
+    mn_timer_remove(self);
+  }
+  mn_emit(MN_EVENT_RESUMED, self, self->handed_by, MN_WAIT_NONE, self->handoff_ns);
+  /* Read without the lock: they were written under it before self was readied. */
+  if (self->deadlock) { self->deadlock = false; return MN_DEADLOCK; }
+  return self->timed_out ? MN_TIMEDOUT : MN_WOKEN;
+}
+
+bool mn_thread_vm_resuming(const mn_thread *t) { return t->vm_entry; }
 
 void mn_unpark(mn_thread *t) {
   mn_ractor *r = t->ractor;

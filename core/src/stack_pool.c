@@ -104,6 +104,14 @@ bool mn_stack_acquire(mn_stack *s, size_t size) {
   return ok;
 }
 
+void mn_stack_unpoison(mn_stack *s) {
+#ifdef MN_ASAN
+  __asan_unpoison_memory_region(s->lo, (size_t)(s->hi - s->lo));
+#else
+  (void)s;
+#endif
+}
+
 void mn_stack_release(mn_stack *s) {
   if (!s->lo) return;
 #ifdef MN_ASAN

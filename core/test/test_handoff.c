@@ -155,3 +155,111 @@ TEST(a_queued_ractor_runs_while_two_others_hand_work_back_and_forth) {
   CHECK(atomic_load(&third_ran));
   CHECK(rounds < 1000);      /* within about 61 slot takes, not after a timeslice */
 }
+
+/* ---- VM-level parking (mn_park_vm) ----
+ * A binding's thread function is a carrier: it runs whichever thread it was handed (here a loop
+ * over a node's mailbox stands in for the interpreter). Threads of one ractor: the GVL guards the
+ * nodes. */
+enum { VRING = 300, VLAPS = 40 };
+typedef struct vnode { mn_thread *th; long mail; bool full; int seen; } vnode;
+static vnode vring[VRING], vmain;
+static long vm_handoffs, vm_own_stack, vm_exits;
+static size_t vm_max_stacks;
+
+static void vpost(vnode *to, long v) {
+  to->mail = v;
+  to->full = true;
+  mn_unpark(to->th);
+}
+
+static size_t live_stacks(void) {
+  mn_stats st;
+  mn_stats_get(&st);
+  return st.stacks_guarded + st.stacks_unguarded;
+}
+
+static void vcarrier(mn_thread *self, void *arg) {
+  vnode *cur = arg;
+  if (mn_thread_vm_resuming(self)) {
+    CHECK_EQ(mn_vm_resumed(self), MN_WOKEN);
+    vm_own_stack++;
+  }
+  for (;;) {
+    if (cur->full) {
+      cur->full = false;
+      long v = cur->mail;
+      cur->seen++;
+      vnode *next = cur == &vring[VRING - 1] ? &vring[0] : cur + 1;
+      if (v < 0) {                   /* the end: pass it on, and end the thread running here */
+        if (next != &vring[0]) vpost(next, -1);
+        if (++vm_exits == VRING) vpost(&vmain, 0);
+        mn_thread_exit(cur->th);     /* not necessarily `self`: the one this carrier runs now */
+      }
+      size_t n = live_stacks();
+      if (n > vm_max_stacks) vm_max_stacks = n;
+      if (v == 0) vpost(&vmain, 1); else vpost(next, v - 1);
+    }
+    mn_thread *next;
+    mn_park_result r = mn_park_vm(cur->th, MN_WAIT_QUEUE, MN_FOREVER, true, &next);
+    if (r == MN_HANDED_OFF) {        /* this C stack is next's now: carry on as next */
+      cur = mn_thread_user(next);
+      CHECK(mn_thread_ractor(next) == mn_thread_ractor(self));
+      CHECK_EQ(mn_vm_resumed(next), MN_WOKEN);
+      vm_handoffs++;
+    } else {
+      CHECK_EQ(r, MN_WOKEN);         /* a permit: it did not park */
+    }
+  }
+}
+
+static void vwait(void) {
+  while (!vmain.full) mn_park(vmain.th, MN_WAIT_QUEUE, MN_FOREVER, true);
+  vmain.full = false;
+}
+
+static void vring_main(mn_thread *self, void *arg) {
+  vmain.th = self;
+  for (int i = 0; i < VRING; i++) {
+    vring[i].th = mn_thread_new(mn_thread_ractor(self), vcarrier, &vring[i], &vring[i]);
+    CHECK(vring[i].th);
+    mn_thread_start(vring[i].th);
+  }
+  CHECK(live_stacks() <= 1);         /* created threads have no stack until they run */
+  vpost(&vring[0], (long)VRING * VLAPS - 1);
+  vwait();
+  CHECK_EQ(vmain.mail, 1);
+  vpost(&vring[0], -1);
+  vwait();
+  for (int i = 0; i < VRING; i++) {
+    CHECK_EQ(vring[i].seen, VLAPS + 1);
+    mn_thread_free(vring[i].th);
+  }
+}
+
+/* A token passed around threads parked at VM level: nearly every hand-off is a change of thread
+ * on the running C stack (the token's first lap and the main thread's turns need a C stack of
+ * their own), and a thread parked so keeps no stack: a few serve 300 threads. */
+static void check_vring(int max_proc) {
+  mn_config c = harness_config();
+  c.max_proc = max_proc;
+  harness_run(&c, NULL, vring_main, NULL);
+  CHECK(vm_handoffs >= (long)VRING * VLAPS * 9 / 10);
+  CHECK(vm_own_stack >= 1);          /* at least the first thread the main thread woke */
+  CHECK(vm_max_stacks <= 4);
+}
+TEST(threads_parked_at_vm_level_hand_off_on_one_c_stack) { check_vring(1); }
+TEST(threads_parked_at_vm_level_hand_off_on_one_c_stack_with_two_native_threads) { check_vring(2); }
+
+/* An unpark that came first leaves a permit: mn_park_vm returns at once, nothing switched. */
+static void vpermit_main(mn_thread *self, void *arg) {
+  mn_unpark(self);
+  mn_thread *next = (mn_thread *)1;
+  CHECK_EQ(mn_park_vm(self, MN_WAIT_QUEUE, MN_FOREVER, true, &next), MN_WOKEN);
+  CHECK(next == NULL);
+  *(int *)arg = 1;
+}
+TEST(a_permit_ends_a_vm_level_park_at_once) {
+  int done = 0;
+  harness_run(NULL, NULL, vpermit_main, &done);
+  CHECK_EQ(done, 1);
+}

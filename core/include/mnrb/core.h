@@ -143,6 +143,7 @@ typedef enum mn_park_result {
   MN_WOKEN,           /* unparked (or spuriously) */
   MN_TIMEDOUT,        /* the deadline passed */
   MN_DEADLOCK,        /* every thread of the ractor waits forever: only the main thread gets this */
+  MN_HANDED_OFF,      /* mn_park_vm: parked; the GVL and the C stack went to another thread */
 } mn_park_result;
 
 #define MN_FOREVER UINT64_MAX
@@ -151,6 +152,30 @@ typedef enum mn_park_result {
  * ractor (Queue#pop, Mutex#lock, join...), so it counts for deadlock detection (Kernel#sleep does
  * not: a signal could end it). */
 mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable);
+/* VM-level park, for an interpreter whose thread can give its C stack away (the binding's design
+ * comment, mrbgems/mnrb-thread/src/handoff.c, says when): parks self as mn_park does,
+ * but self keeps no C context: once this is called, the caller's C frames belong to the C stack,
+ * not to self. Returns
+ *  - MN_WOKEN at once when a permit was pending (self did not park);
+ *  - MN_HANDED_OFF with *next set when the next thread to run was itself parked this way and may run
+ *    on this native thread: the GVL and the running C stack are next's now (the caller resumes
+ *    next's interpreter context on it, then calls mn_vm_resumed(next));
+ *  - otherwise never: the native thread switches to the next thread's C stack, and when self is
+ *    readied it starts afresh on a C stack (its idle one, or one from the pool) by calling its
+ *    thread function again with mn_thread_vm_resuming(self) true.
+ * The main thread and threads pinned to a native thread must not call it. */
+mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                          mn_thread **next);
+/* mn_yield at VM level: the same contract as mn_park_vm (MN_WOKEN: nothing else was ready, self
+ * goes on; MN_HANDED_OFF: next runs on this C stack; otherwise self runs again, when its turn
+ * comes, from its thread function). */
+mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next);
+/* Called by a thread parked with mn_park_vm once it runs again (after MN_HANDED_OFF to it, or in its
+ * thread function when mn_thread_vm_resuming): reports RESUMED and returns how its park ended. */
+mn_park_result mn_vm_resumed(mn_thread *self);
+/* In a thread function: true when it was called to resume a thread parked with mn_park_vm (and not to
+ * start the thread). */
+bool mn_thread_vm_resuming(const mn_thread *t);
 /* Makes a parked thread ready (or leaves a permit if it is not parked). Callable from any native
  * thread, with or without a GVL. From the running thread of the same ractor, the woken thread runs
  * next (run-next slot), so a hand-off does not go through the whole queue. */

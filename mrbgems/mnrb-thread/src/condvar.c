@@ -36,10 +36,37 @@ static mrb_value call_sleep(mrb_state *mrb, void *ud) {
   return mrb_funcall_id(mrb, a->mutex, MRB_SYM(sleep), 1, a->timeout);
 }
 
+/* A waiter parked at VM level (handoff.c) runs again: the rest of Mutex#sleep (re-lock, then
+ * deadlock and interrupts). */
+static mrb_value cv_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  mnrb_condvar *cv = th->vm_obj;
+  mrb_value self = th->vm_self, mutex = th->vm_arg;
+  th->vm_self = th->vm_arg = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mrb_gc_protect(mrb, mutex);
+  mnrb_waitq_remove(&cv->waiters, &th->vm_waiter);
+  mnrb_mutex_relock(mrb, DATA_PTR(mutex), th);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, th);
+  return self;
+}
+
 static mrb_value cv_wait(mrb_state *mrb, mrb_value self) {
   sleep_args a = { mrb_nil_value(), mrb_nil_value() };
   mrb_get_args(mrb, "o|o", &a.mutex, &a.timeout);
   mnrb_condvar *cv = get_cv(mrb, self);
+  mnrb_thread *th = mnrb_current(mrb);
+  struct mnrb_mutex *m = mnrb_mutex_plain(mrb, a.mutex);
+  if (m && mnrb_vm_parkable(mrb, th)) {   /* Mutex#sleep inlined, parked at VM level */
+    uint64_t deadline = mnrb_deadline(mrb, a.timeout);
+    mnrb_mutex_unlock(mrb, m, th);
+    th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
+    mnrb_waitq_push(&cv->waiters, &th->vm_waiter);
+    th->vm_obj = cv;
+    th->vm_self = self;
+    th->vm_arg = a.mutex;
+    return mnrb_park_vm(mrb, th, MN_WAIT_SLEEP, deadline, TRUE, "Mutex#sleep", cv_cont);
+  }
   mnrb_waiter w = { mnrb_current(mrb), NULL, NULL, FALSE };
   mnrb_waitq_push(&cv->waiters, &w);
   mrb_bool failed;

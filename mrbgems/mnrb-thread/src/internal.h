@@ -39,44 +39,61 @@ void mnrb_waitq_clear(mnrb_waitq *q);                  /* forgets every waiter (
 
 typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
 
+/* What a thread parked at VM level does when it runs again (handoff.c): returns the parked method's
+ * value, or raises, or parks again (inside C). */
+typedef mrb_value mnrb_vm_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
+
 struct mnrb_thread {
+  /* The fields a hand-off touches come first, together (a 10,000-thread ring finds each thread's
+   * struct cold: every cache line of it a hop reads is a miss). */
   mnrb_vm *vm;
   mn_thread *core;          /* NULL until started */
-  struct RData *obj;        /* the Thread object */
-  mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
-
-  const char *cstack_limit;  /* mn_thread_stack_limit(core), cached for the switch path */
   /* interpreter state while not running */
-  struct mrb_context *c, *root_c, *ctx;   /* ctx: the thread's own root context */
+  struct mrb_context *c, *root_c;
   struct mrb_jmpbuf *jmp;
   struct RObject *exc;
   struct RBasic **arena;
   int arena_idx, arena_capa;
+  /* VM-level parking (handoff.c) */
+  mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
+  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
+   * room to spare), kept off its stack so that a forked child can empty the lists that held the
+   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
+  mnrb_waitq *waits[4];
+  mnrb_vm_cont *vm_cont;
+  void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
+  mrb_value vm_self;        /* the receiver of the parked method (GC root) */
+  mrb_value vm_arg;         /* an argument of the parked method, for vm_cont (GC root) */
+  uint64_t vm_deadline, vm_start;   /* ... and its times */
+  mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
+  mnrb_intr pending;
+  mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
+  mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
+  mrb_bool sleeping;
+  mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
+  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
+  mrb_int ndeferred;        /* interrupts deferred (the fast path reads this, not the array) */
+
+  struct mrb_context *ctx;  /* the thread's own root context */
+  struct RData *obj;        /* the Thread object */
+  mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
 
   /* values reached by the GC through mnrb_vm_mark, also after the thread ended, as long as its Thread
    * object lives: what they reach must not lead back to that object, or a dead thread can never be
    * collected. So proc and args are let go when it ends (a block's environment usually holds the
    * Thread objects of its siblings); only what Thread#value, #[] and #name still need stays. */
-  mrb_value proc, args, value, error, locals, variables, name, handoff, pending_error;
+  mrb_value proc, args, value, error, locals, variables, name, pending_error;
   struct mrb_irep *block_irep; /* the block's code, referenced: where it was written (Thread#inspect) */
   mrb_value group;           /* its ThreadGroup: the creator's at creation (ThreadGroup#add moves it) */
   mrb_value masks;          /* Thread.handle_interrupt's hashes, innermost last (nil: none) */
   mrb_value deferred;       /* interrupts a mask deferred, oldest first: [kind, exception] pairs */
-  mrb_int ndeferred;        /* their count (the fast path reads this, not the array) */
 
-  mnrb_intr pending;
-  mrb_bool started, finished, killed, sleeping, wakeup;
-  mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
+  mrb_bool started, finished, killed, wakeup;
   mrb_bool report_on_exception, abort_on_exception;
   int priority;
-  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
   const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
   struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */
-  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
-   * room to spare), kept off its stack so that a forked child can empty the lists that held the
-   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
-  mnrb_waitq *waits[4];
 };
 
 struct mnrb_vm {
@@ -86,6 +103,7 @@ struct mnrb_vm {
   mnrb_thread *main;
   mnrb_thread *all;
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
+  struct RClass *mutex_class;   /* Thread::Mutex (ConditionVariable#wait inlines its #sleep) */
   struct RObject *kill_token;   /* the non-Exception object Thread#kill "raises" */
   _Atomic int preempt;          /* set by the timer thread */
   mrb_bool handoff_check;       /* its running thread readied a ractor that waits for this native
@@ -129,6 +147,24 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_abandon_mutexes(mnrb_thread *th);   /* fork.c: for a thread the child lost */
 
+void mnrb_save(mrb_state *mrb, mnrb_thread *th);      /* the interpreter state it leaves */
+void mnrb_restore(mrb_state *mrb, mnrb_thread *th);   /* ... and takes back */
+
+/* handoff.c */
+/* May th, the running thread inside a C method, park at VM level (the design comment says when)? */
+mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th);
+/* Parks th at VM level (mnrb_vm_parkable must have said yes). Returns the value the calling C method
+ * must return at once, from its own function (not from a helper other callers share): it may be
+ * another thread's (the interpreter continues in that thread's context). `cont` runs when th runs
+ * again. */
+mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
+                       mrb_bool deadlockable, const char *on, mnrb_vm_cont *cont);
+/* Thread.pass at VM level (mnrb_vm_parkable must have said yes): returns nil, or the value of the
+ * thread it handed off to, which the calling C method must return at once. */
+mrb_value mnrb_pass_vm(mrb_state *mrb, mnrb_thread *th);
+/* thread_main's body when the core resumes a VM-parked thread on a C stack of its own. */
+mrb_value mnrb_vm_resume_body(mrb_state *mrb, void *ud);
+
 /* thread.c */
 extern const struct mrb_data_type mnrb_thread_type;
 void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm);
@@ -144,5 +180,10 @@ void mnrb_init_condvar(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_init_queue(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_init_sleep(mrb_state *mrb, mnrb_vm *vm);
 void mnrb_mutex_unlock_for(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
+/* `mutex` as a Thread::Mutex whose #sleep is the built-in one (not a subclass), else NULL. */
+struct mnrb_mutex *mnrb_mutex_plain(mrb_state *mrb, mrb_value mutex);
+/* Mutex#unlock's checks and unlock; Mutex#sleep's re-lock (not interruptible). */
+void mnrb_mutex_unlock(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
+void mnrb_mutex_relock(mrb_state *mrb, struct mnrb_mutex *m, mnrb_thread *th);
 
 #endif

@@ -84,8 +84,39 @@ static void mutex_unlock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) {
   mnrb_mutex_unlock_for(mrb, m, th);
 }
 
+/* A locker parked at VM level (handoff.c) runs again: the rest of mutex_lock's loop. */
+static mrb_value lock_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  mnrb_mutex *m = th->vm_obj;
+  mrb_value self = th->vm_self;
+  th->vm_self = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mnrb_waitq_remove(&m->waiters, &th->vm_waiter);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, th);
+  mutex_lock(mrb, m, th, TRUE);
+  return self;
+}
+
+struct mnrb_mutex *mnrb_mutex_plain(mrb_state *mrb, mrb_value mutex) {
+  if (!mrb_data_p(mutex) || DATA_TYPE(mutex) != &mutex_type || !DATA_PTR(mutex)) return NULL;
+  if (mrb_obj_class(mrb, mutex) != mnrb_vm_of(mrb)->mutex_class) return NULL;
+  return DATA_PTR(mutex);
+}
+
+void mnrb_mutex_unlock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) { mutex_unlock(mrb, m, th); }
+void mnrb_mutex_relock(mrb_state *mrb, mnrb_mutex *m, mnrb_thread *th) { mutex_lock(mrb, m, th, FALSE); }
+
 static mrb_value m_lock(mrb_state *mrb, mrb_value self) {
-  mutex_lock(mrb, get_mutex(mrb, self), mnrb_current(mrb), TRUE);
+  mnrb_mutex *m = get_mutex(mrb, self);
+  mnrb_thread *th = mnrb_current(mrb);
+  if (m->owner && m->owner != th && mnrb_vm_parkable(mrb, th)) {
+    th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
+    mnrb_waitq_push(&m->waiters, &th->vm_waiter);
+    th->vm_obj = m;
+    th->vm_self = self;
+    return mnrb_park_vm(mrb, th, MN_WAIT_MUTEX, MN_FOREVER, TRUE, "Mutex#lock", lock_cont);
+  }
+  mutex_lock(mrb, m, th, TRUE);
   return self;
 }
 
@@ -131,6 +162,7 @@ void mnrb_init_mutex(mrb_state *mrb, mnrb_vm *vm) {
   struct RClass *c = mrb_define_class_under(mrb, vm->thread_class, "Mutex", mrb->object_class);
   MRB_SET_INSTANCE_TT(c, MRB_TT_DATA);
   mrb_define_global_const(mrb, "Mutex", mrb_obj_value(c));   /* CRuby: an alias of Thread::Mutex */
+  vm->mutex_class = c;
   mrb_define_method(mrb, c, "initialize", mutex_initialize, MRB_ARGS_NONE());
   mrb_define_method(mrb, c, "initialize_copy", mutex_initialize, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, c, "lock", m_lock, MRB_ARGS_NONE());

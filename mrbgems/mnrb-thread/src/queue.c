@@ -95,7 +95,23 @@ static mn_park_result wait_in(mrb_state *mrb, mnrb_waitq *list, mnrb_waiter *w, 
   return r;
 }
 
-static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint64_t deadline) {
+static mrb_value pop_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
+
+/* After a popper's wait: the item a pusher handed it (`done`), unless an interrupt came too. */
+static mrb_bool took_handoff(mrb_state *mrb, mrb_value self, mnrb_queue *q, mnrb_thread *th,
+                             mrb_bool done, mrb_value *v) {
+  if (!done) return FALSE;
+  *v = th->handoff;
+  th->handoff = mrb_nil_value();
+  if (th->pending == MNRB_INT_NONE) return TRUE;
+  mrb_ary_unshift(mrb, items(mrb, self), *v);   /* interrupted: the item goes back, first */
+  q->count++;
+  wake_one(&q->poppers);
+  return FALSE;
+}
+
+/* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
+static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint64_t deadline, mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   for (;;) {
@@ -109,25 +125,43 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
     if (q->closed) return mrb_nil_value();
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
     if (q->max) wake_one(&q->pushers);      /* empty: there is room for one of them */
-    mnrb_waiter w = { th, NULL, NULL, FALSE };
-    mn_park_result r = wait_in(mrb, &q->poppers, &w, deadline, q->max ? "SizedQueue#pop" : "Queue#pop");
-    if (w.done) {
-      mrb_value v = th->handoff;
-      th->handoff = mrb_nil_value();
-      if (th->pending == MNRB_INT_NONE) return v;
-      mrb_ary_unshift(mrb, items(mrb, self), v);   /* interrupted: the item goes back, first */
-      q->count++;
-      wake_one(&q->poppers);
+    const char *on = q->max ? "SizedQueue#pop" : "Queue#pop";
+    if (vm && mnrb_vm_parkable(mrb, th)) {
+      th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
+      mnrb_waitq_push(&q->poppers, &th->vm_waiter);
+      th->vm_obj = q;
+      th->vm_self = self;
+      th->vm_deadline = deadline;
+      return mnrb_park_vm(mrb, th, MN_WAIT_QUEUE, deadline, TRUE, on, pop_cont);   /* maybe another thread's */
     }
+    mnrb_waiter w = { th, NULL, NULL, FALSE };
+    mn_park_result r = wait_in(mrb, &q->poppers, &w, deadline, on);
+    mrb_value v;
+    if (took_handoff(mrb, self, q, th, w.done, &v)) return v;
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
     mnrb_check_ints_blocking(mrb, th);
     if (r == MN_TIMEDOUT) return mrb_nil_value();
   }
 }
 
+/* A popper parked at VM level runs again: the rest of do_pop's loop (it parks inside C if it must
+ * wait again: no hand-offs nested in the continuation). */
+static mrb_value pop_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  mnrb_queue *q = th->vm_obj;
+  mrb_value self = th->vm_self, v;
+  th->vm_self = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mnrb_waitq_remove(&q->poppers, &th->vm_waiter);
+  if (took_handoff(mrb, self, q, th, th->vm_waiter.done, &v)) return v;
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, th);
+  if (r == MN_TIMEDOUT) return mrb_nil_value();
+  return do_pop(mrb, self, FALSE, th->vm_deadline, FALSE);
+}
+
 /* pop(non_block = false, timeout: nil) */
 static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
-  if (no_args(mrb)) return do_pop(mrb, self, FALSE, MN_FOREVER);
+  if (no_args(mrb)) return do_pop(mrb, self, FALSE, MN_FOREVER, TRUE);
   mrb_bool non_block = FALSE;
   mrb_value timeout = mrb_nil_value();
   mrb_sym kw_names[] = { MRB_SYM(timeout) };
@@ -136,16 +170,29 @@ static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
   if (mrb_undef_p(timeout)) timeout = mrb_nil_value();
   if (non_block && !mrb_nil_p(timeout))
     mrb_raise(mrb, E_ARGUMENT_ERROR, "can't set a timeout if non_block is enabled");
-  return do_pop(mrb, self, non_block, mnrb_deadline(mrb, timeout));
+  return do_pop(mrb, self, non_block, mnrb_deadline(mrb, timeout), TRUE);
 }
 
-static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline) {
+static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
+
+/* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
+static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline,
+                         mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   while (q->max && q->count >= q->max) {
     if (non_block) mrb_raise(mrb, th->vm->thread_error, "queue full");
     if (q->closed) raise_closed(mrb);
     if (deadline != MN_FOREVER && mn_now_ns() >= deadline) return mrb_nil_value();
+    if (vm && mnrb_vm_parkable(mrb, th)) {
+      th->vm_waiter = (mnrb_waiter){ th, NULL, NULL, FALSE };
+      mnrb_waitq_push(&q->pushers, &th->vm_waiter);
+      th->vm_obj = q;
+      th->vm_self = self;
+      th->vm_arg = v;
+      th->vm_deadline = deadline;
+      return mnrb_park_vm(mrb, th, MN_WAIT_QUEUE, deadline, TRUE, "SizedQueue#push", push_cont);
+    }
     mnrb_waiter w = { th, NULL, NULL, FALSE };
     mn_park_result r = wait_in(mrb, &q->pushers, &w, deadline, "SizedQueue#push");
     if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
@@ -166,9 +213,23 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
   return self;
 }
 
+/* A pusher parked at VM level runs again: the rest of do_push's loop. */
+static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
+  mnrb_queue *q = th->vm_obj;
+  mrb_value self = th->vm_self, v = th->vm_arg;
+  th->vm_self = th->vm_arg = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mrb_gc_protect(mrb, v);
+  mnrb_waitq_remove(&q->pushers, &th->vm_waiter);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, th);
+  if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
+  return do_push(mrb, self, v, FALSE, th->vm_deadline, FALSE);
+}
+
 static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
   mrb_value v = mrb_get_arg1(mrb);
-  return do_push(mrb, self, v, FALSE, MN_FOREVER);
+  return do_push(mrb, self, v, FALSE, MN_FOREVER, TRUE);
 }
 
 /* SizedQueue#push(obj, non_block = false, timeout: nil) */
@@ -181,7 +242,7 @@ static mrb_value sized_push(mrb_state *mrb, mrb_value self) {
   if (mrb_undef_p(timeout)) timeout = mrb_nil_value();
   if (non_block && !mrb_nil_p(timeout))
     mrb_raise(mrb, E_ARGUMENT_ERROR, "can't set a timeout if non_block is enabled");
-  return do_push(mrb, self, v, non_block, mnrb_deadline(mrb, timeout));
+  return do_push(mrb, self, v, non_block, mnrb_deadline(mrb, timeout), TRUE);
 }
 
 static mrb_value queue_close(mrb_state *mrb, mrb_value self) {

@@ -145,7 +145,28 @@ mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, m
   return thread_obj(th);
 }
 
-static mrb_value thread_join(mrb_state *mrb, mrb_value self) {
+/* What Thread#join (`value` FALSE) or #value returns once the wait is over. */
+static mrb_value join_result(mrb_state *mrb, mrb_value self, mnrb_thread *th, mrb_bool timed_out, mrb_bool value) {
+  if (timed_out) return mrb_nil_value();
+  if (!mrb_nil_p(th->error)) mrb_exc_raise(mrb, th->error);
+  return value ? th->value : self;
+}
+
+/* A joiner parked at VM level (handoff.c) runs again: the rest of mnrb_thread_join's loop. */
+static mrb_value join_cont(mrb_state *mrb, mnrb_thread *self_th, mn_park_result r) {
+  mnrb_thread *th = self_th->vm_obj;
+  mrb_value self = self_th->vm_self;
+  self_th->vm_self = mrb_nil_value();
+  mrb_gc_protect(mrb, self);
+  mnrb_waitq_remove(&th->joiners, &self_th->vm_waiter);
+  if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
+  mnrb_check_ints_blocking(mrb, self_th);
+  mrb_bool timed_out;
+  mnrb_thread_join(mrb, th, self_th->vm_deadline, &timed_out);
+  return join_result(mrb, self, th, timed_out, self_th->vm_start != 0);
+}
+
+static mrb_value join(mrb_state *mrb, mrb_value self, mrb_bool value) {
   mrb_value limit = mrb_nil_value();
   mrb_get_args(mrb, "|o", &limit);
   mnrb_thread *th = get_thread(mrb, self);
@@ -155,17 +176,24 @@ static mrb_value thread_join(mrb_state *mrb, mrb_value self) {
   if (mrb_string_p(limit)) mrb_raise(mrb, E_TYPE_ERROR, "no implicit conversion to float from string");
   if (mrb_true_p(limit) || mrb_false_p(limit))
     mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion to float from %s", mrb_true_p(limit) ? "true" : "false");
+  uint64_t deadline = mnrb_deadline(mrb, limit);
+  mnrb_thread *cur = vm->current;
+  if (!th->finished && (deadline == MN_FOREVER || mn_now_ns() < deadline) && mnrb_vm_parkable(mrb, cur)) {
+    cur->vm_waiter = (mnrb_waiter){ cur, NULL, NULL, FALSE };
+    mnrb_waitq_push(&th->joiners, &cur->vm_waiter);
+    cur->vm_obj = th;
+    cur->vm_self = self;
+    cur->vm_deadline = deadline;
+    cur->vm_start = value;
+    return mnrb_park_vm(mrb, cur, MN_WAIT_JOIN, deadline, TRUE, "Thread#join", join_cont);
+  }
   mrb_bool timed_out;
-  mnrb_thread_join(mrb, th, mnrb_deadline(mrb, limit), &timed_out);
-  if (timed_out) return mrb_nil_value();
-  if (!mrb_nil_p(th->error)) mrb_exc_raise(mrb, th->error);
-  return self;
+  mnrb_thread_join(mrb, th, deadline, &timed_out);
+  return join_result(mrb, self, th, timed_out, value);
 }
 
-static mrb_value thread_value(mrb_state *mrb, mrb_value self) {
-  thread_join(mrb, self);
-  return get_thread(mrb, self)->value;
-}
+static mrb_value thread_join(mrb_state *mrb, mrb_value self) { return join(mrb, self, FALSE); }
+static mrb_value thread_value(mrb_state *mrb, mrb_value self) { return join(mrb, self, TRUE); }
 
 /* ---------------- state ---------------- */
 
@@ -477,6 +505,8 @@ static mrb_value thread_s_list(mrb_state *mrb, mrb_value klass) {
 
 static mrb_value thread_s_pass(mrb_state *mrb, mrb_value klass) {
   (void)klass;
+  mnrb_thread *th = mnrb_current(mrb);
+  if (mnrb_vm_parkable(mrb, th)) return mnrb_pass_vm(mrb, th);   /* maybe another thread's value */
   mnrb_pass(mrb);
   return mrb_nil_value();
 }

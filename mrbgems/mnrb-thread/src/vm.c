@@ -55,6 +55,8 @@ static void save(mrb_state *mrb, mnrb_thread *th) {
 
 static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc);
 
+void mnrb_save(mrb_state *mrb, mnrb_thread *th) { save(mrb, th); }
+
 static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->c = th->c;
   mrb->root_c = th->root_c;
@@ -63,13 +65,17 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->gc.arena = th->arena;
   mrb->gc.arena_idx = th->arena_idx;
   mrb->gc.arena_capa = th->arena_capa;
-  mrb->cstack_limit = th->cstack_limit;
+  /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
+   * (handoff.c) move stacks between threads */
+  mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
   mnrb_vm *vm = mnrb_vm_of(mrb);
   vm->current = th;
   /* a signal caught while another thread ran: the main thread handles it at its next safepoint */
   if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED))
     __atomic_store_n(&mrb->safepoint_hook, safepoint, __ATOMIC_RELEASE);
 }
+
+void mnrb_restore(mrb_state *mrb, mnrb_thread *th) { restore(mrb, th); }
 
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on) {
@@ -317,6 +323,8 @@ static void mark_roots(mrb_state *mrb) {
     mrb_gc_mark_value(mrb, th->deferred);
     mrb_gc_mark_value(mrb, th->handoff);
     mrb_gc_mark_value(mrb, th->pending_error);
+    mrb_gc_mark_value(mrb, th->vm_self);
+    mrb_gc_mark_value(mrb, th->vm_arg);
     if (th->ctx && th->ctx->fib) mrb_gc_mark(mrb, (struct RBasic *)th->ctx->fib);
     if (!th->started || th->finished) continue;
     mrb_gc_mark(mrb, (struct RBasic *)th->obj);     /* a live thread keeps its Thread object */
@@ -335,7 +343,7 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   th->vm = vm;
   th->obj = obj;
   th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
-  th->name = th->handoff = th->pending_error = mrb_nil_value();
+  th->name = th->handoff = th->pending_error = th->vm_self = th->vm_arg = mrb_nil_value();
   th->group = vm->current ? vm->current->group : mrb_nil_value();   /* inherited from the creator */
   th->masks = th->deferred = mrb_nil_value();
   th->report_on_exception = vm->report_on_exception;
@@ -356,15 +364,30 @@ static struct RFiber *fiber_for(mrb_state *mrb, struct mrb_context *c) {
 static mrb_value thread_body(mrb_state *mrb, void *ud) {
   mnrb_thread *th = ud;
   mnrb_check_ints(mrb, th);     /* killed or raised before it ever ran */
+  /* The block's frame sits on this carrier's prologue (handoff.c); with 15 or more arguments
+   * mrb_yield puts an Array in the arena, and the interpreter loop's arena index would not be 0. */
+  th->vm_ok = mrb->gc.arena_idx == 0 && RARRAY_LEN(th->args) < 15;
   return mrb_yield_argv(mrb, th->proc, RARRAY_LEN(th->args), RARRAY_PTR(th->args));
 }
 
+/* A carrier (handoff.c): starts thread `arg`, or resumes it when it parked at VM level; ends the
+ * thread whose block ends on it, which may be any thread handed this C stack meanwhile. */
 static void thread_main(mn_thread *core, void *arg) {
   mnrb_thread *th = arg;
   mrb_state *mrb = th->vm->mrb;
   restore(mrb, th);
   mrb_bool failed;
-  mrb_value v = mrb_protect_error(mrb, thread_body, th, &failed);
+  mrb_value v;
+  if (mn_thread_vm_resuming(core)) {
+    mrb->gc.arena_idx = 0;        /* what its parked method held is dead: it returns now */
+    v = mrb_protect_error(mrb, mnrb_vm_resume_body, th, &failed);
+  } else {
+    v = mrb_protect_error(mrb, thread_body, th, &failed);
+  }
+  th = th->vm->current;
+  core = th->core;
+  th->vm_ok = FALSE;
+  mrb->c = th->ctx;               /* mrb_vm_run put back the context it started in */
   /* In a forked child this thread may have become the main one: its end is the process's. */
   if (th->vm->forked_child && th == th->vm->main)
     mnrb_forked_child_exit(mrb, failed && mrb_obj_ptr(v) != th->vm->kill_token ? v : mrb_nil_value());
@@ -404,7 +427,6 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
     c->status = MRB_FIBER_TERMINATED;
     mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
   }
-  th->cstack_limit = mn_thread_stack_limit(th->core);
   if (!mn_thread_start(th->core)) {
     int err = errno;
     mn_thread_free(th->core);
@@ -515,7 +537,6 @@ MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   if (!vm->main->core) { fputs("mnrb: cannot allocate the main thread's stack\n", stderr); return 1; }
   vm->main->started = TRUE;
   mn_thread_set_name(vm->main->core, "main");
-  vm->main->cstack_limit = mn_thread_stack_limit(vm->main->core);
   /* Gems initialized after this one may have grown (moved) the arena since mnrb_ractor_init. */
   vm->main->arena = mrb->gc.arena;
   vm->main->arena_idx = mrb->gc.arena_idx;
@@ -576,7 +597,6 @@ MRB_API mrb_bool mnrb_vm_start(mrb_state *mrb, mnrb_main_fn *body, mnrb_vm_end_f
   th->arena_capa = mrb->gc.arena_capa;
   th->core = mn_thread_new(vm->ractor, vm_main_entry, vm, th);
   if (!th->core) return FALSE;
-  th->cstack_limit = mn_thread_stack_limit(th->core);
   th->started = TRUE;
   if (!mn_thread_start(th->core)) {
     int err = errno;
