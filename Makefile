@@ -38,7 +38,7 @@ $(BUILD)/.deps: scripts/deps.sh
 	bash scripts/deps.sh
 	@touch $@
 
-$(MRUBY_SRC)/.mnrb-stamp: scripts/fetch-mruby.sh $(wildcard patches/mruby/*.patch) | $(BUILD)/.deps
+$(MRUBY_SRC)/.mnrb-stamp: scripts/fetch-mruby.sh scripts/debian-source.sh $(wildcard patches/mruby/*.patch) | $(BUILD)/.deps
 	bash scripts/fetch-mruby.sh $(MRUBY_SRC)
 
 # ---- per-variant rules ----
@@ -139,11 +139,16 @@ test-tsan: $(BUILD)/tsan/mnrb
 	env $(SAN_ENV) bash test/run-ruby-tests.sh $(BUILD)/tsan/mnrb
 
 # ---- benchmarks ----
-bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost $(BUILD)/before/bin/mnrb
+bench: all $(BUILD)/stock/bin/mruby $(BUILD)/bench/mnrb-no-events $(BUILD)/bench/event-cost $(BUILD)/before/bin/mnrb $(BUILD)/cruby33/bin/ruby
 	@mkdir -p $(BUILD)/bench
 	bash -o pipefail -c 'bash bench/run.sh | tee $(BUILD)/bench/run.txt'
 	awk -f bench/markdown.awk $(BUILD)/bench/run.txt > docs/BENCHMARKS.md
 	@echo "wrote docs/BENCHMARKS.md and docs/bench/*.svg"
+
+# CRuby 3.3.8 (the seed's M:N scheduler, MaNy) from Debian stable's ruby3.3 source package, built once
+# under build/cruby33 for make bench's rows beside mnrb (bench-quick uses it when it is there).
+$(BUILD)/cruby33/bin/ruby: scripts/build-cruby33.sh scripts/debian-source.sh
+	bash scripts/build-cruby33.sh $(JOBS)
 
 # The last mnrb on mruby 3.1.0, built beside (its own build/ under build/before) for bench/engine_compare.sh:
 # the engine move's before and after in one run.

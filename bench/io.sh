@@ -30,10 +30,15 @@ echo
 echo "Noisy neighbour (seed 002): request/response with a server answering after 5 ms, for 2 s, alone and"
 echo "next to a thread doing c += 1; the counter's rate shows what it keeps of a core (server: CRuby)"
 start_server lat5 ruby bench/latency_server.rb
-for who in mnrb "mnrb, CRuby's policy (MNRB_WAKEUP_PREEMPT=0)" CRuby; do
+RUBY33=${RUBY33:-}
+v33=; [ -n "$RUBY33" ] && v33=$($RUBY33 -e 'print RUBY_VERSION')
+whos=(mnrb "mnrb, CRuby's policy (MNRB_WAKEUP_PREEMPT=0)" CRuby)
+[ -n "$RUBY33" ] && whos+=("CRuby $v33 M:N")
+for who in "${whos[@]}"; do
   case $who in
     mnrb) cmd=($MNRB) ;;
     CRuby) cmd=(ruby) ;;
+    "CRuby $v33 M:N") cmd=(env RUBY_MN_THREADS=1 $RUBY33) ;;
     *) cmd=(env MNRB_WAKEUP_PREEMPT=0 $MNRB) ;;
   esac
   for mode in alone cpu counter; do
@@ -42,10 +47,23 @@ for who in mnrb "mnrb, CRuby's policy (MNRB_WAKEUP_PREEMPT=0)" CRuby; do
 done
 
 echo
+echo "Blocking calls that return at once, /dev/zero to /dev/null, 100,000 times (best of 3, interleaved):"
+for mode in "" sys; do
+  bio_m=; bio_c=
+  for _ in 1 2 3; do
+    t=$($MNRB bench/blocking_io.rb 100000 $mode | awk '{print $(NF-1)}'); bio_m=$(printf '%s\n' $bio_m $t | sort -g | head -1)
+    t=$(ruby bench/blocking_io.rb 100000 $mode | awk '{print $(NF-1)}'); bio_c=$(printf '%s\n' $bio_c $t | sort -g | head -1)
+  done
+  what="output.write(input.read(10))"; [ -n "$mode" ] && what="output.syswrite(input.sysread(10)), no buffers"
+  echo "  $what: mnrb $bio_m s, CRuby $bio_c s ($(awk -v m="$bio_m" -v c="$bio_c" 'BEGIN { printf "%.2fx", m / c }'))"
+done
+
+echo
 echo "Wake-up latency beside a CPU-bound thread (1 ms sleeps, 200 of them):"
 echo "  mnrb:                $($MNRB bench/wake_latency.rb)"
 echo "  mnrb, CRuby's policy: $(MNRB_WAKEUP_PREEMPT=0 $MNRB bench/wake_latency.rb)"
 echo "  CRuby:               $(ruby bench/wake_latency.rb)"
+[ -n "$RUBY33" ] && echo "  CRuby $v33 M:N:      $(env RUBY_MN_THREADS=1 $RUBY33 bench/wake_latency.rb)"
 
 echo
 echo "I/O-bound sweep (seed 001): 30 requests to a loopback server answering after 50 ms (server: mnrb)"
@@ -71,4 +89,5 @@ echo "memory: the parent's plus each child's)"
 for m in serial threads ractors fork; do
   echo "  mnrb:  $($MNRB bench/fib_modes.rb $m 27)"
   echo "  CRuby: $(ruby -W0 bench/fib_modes.rb $m 27)"
+  [ -n "$RUBY33" ] && echo "  CRuby $v33 M:N: $(env RUBY_MN_THREADS=1 $RUBY33 -W0 bench/fib_modes.rb $m 27)"
 done

@@ -22,6 +22,10 @@ for np in 1 2; do
 done
 echo "  CRuby $(ruby -e 'print RUBY_VERSION') threads:              $(ruby bench/ring.rb 1000 100)"
 echo "  Go, GOMAXPROCS=1:                  $(env GOMAXPROCS=1 $GORING -n 1000 -laps 100)"
+if [ -x build/cruby33/bin/ruby ]; then   # built by make bench (scripts/build-cruby33.sh); skipped when absent
+  echo "  CRuby 3.3 M:N threads, 1 native:   $(env RUBY_MN_THREADS=1 RUBY_MAX_CPU=1 build/cruby33/bin/ruby bench/ring.rb 1000 100)"
+  echo "  CRuby 3.3 ractors:                 $(build/cruby33/bin/ruby -W0 bench/ractor_ring.rb 1000 100)"
+fi
 
 bash bench/seed001.sh 0.4 build/bench
 

@@ -9,6 +9,10 @@ MNRB=bin/mnrb
 STOCK=build/stock/bin/mruby
 GORING=build/bench/go-ring
 demo=${1:-}
+# CRuby 3.3.8, the release that ships the seed's M:N scheduler (scripts/build-cruby33.sh; make bench builds it)
+RUBY33=build/cruby33/bin/ruby
+[ -x "$RUBY33" ] || RUBY33=
+export RUBY33
 
 if ! command -v go >/dev/null 2>&1; then
   if [ -x /usr/local/go/bin/go ]; then PATH=$PATH:/usr/local/go/bin
@@ -54,15 +58,25 @@ ring_row "stock mruby Fibers (interpreter's floor)" 10000 1000 $STOCK bench/fibe
 ring_row "mnrb 1:1 threads (RUBY_MN_THREADS=0)" 10000 10  env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 10000 10
 ring_row "CRuby $(ruby -e 'print RUBY_VERSION') threads (1:1, GVL)" 10000 10 ruby bench/ring.rb 10000 10
 ring_row "CRuby $(ruby -e 'print RUBY_VERSION') ractors" 1000 100 ruby -W0 bench/ractor_ring.rb 1000 100
+if [ -n "$RUBY33" ]; then
+  v33=$($RUBY33 -e 'print RUBY_VERSION')
+  ring_row "CRuby $v33 M:N threads, 1 native thread" 10000 100 env RUBY_MN_THREADS=1 RUBY_MAX_CPU=1 $RUBY33 bench/ring.rb 10000 100; c1=$LAST_NS
+  ring_row "CRuby $v33 M:N threads, 2 native threads" 10000 100 env RUBY_MN_THREADS=1 RUBY_MAX_CPU=2 $RUBY33 bench/ring.rb 10000 100; c2=$LAST_NS
+  ring_row "CRuby $v33 ractors (M:N)" 10000 100 env RUBY_MAX_CPU=2 $RUBY33 -W0 bench/ractor_ring.rb 10000 100; c3=$LAST_NS
+  ring_row "CRuby $v33 threads (1:1, RUBY_MN_THREADS=0)" 10000 10 env RUBY_MN_THREADS=0 $RUBY33 bench/ring.rb 10000 10
+fi
 echo
 echo "Ratios in this run: mnrb ractor ring / thread ring $(ratio "$r1" "$t1")x with 1 native thread, $(ratio "$r2" "$t2")x with 2 (target: at most 1.5x);"
 echo "2 native threads / 1: threads $(ratio "$t2" "$t1")x, ractors $(ratio "$r2" "$r1")x (target: no slower)."
+[ -n "$RUBY33" ] && echo "The seed's own system (CRuby $v33, MaNy) / mnrb: threads $(ratio "$c1" "$t1")x with 1 native thread, $(ratio "$c2" "$t2")x with 2; ractors $(ratio "$c3" "$r2")x."
 
 header "Ring: 1,000 threads x 100 laps (100,000 hand-offs)"
 ring_row "mnrb M:N, 1 native thread"   1000 100 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 1000 100 5
 ring_row "mnrb M:N, 2 native threads"  1000 100 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 1000 100 5
 ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 1000 100 env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 1000 100
 ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 1000 100 ruby bench/ring.rb 1000 100
+[ -n "$RUBY33" ] && ring_row "CRuby $v33 M:N threads, 1 native thread" 1000 100 env RUBY_MN_THREADS=1 RUBY_MAX_CPU=1 $RUBY33 bench/ring.rb 1000 100
+[ -n "$RUBY33" ] && ring_row "CRuby $v33 M:N threads, 2 native threads" 1000 100 env RUBY_MN_THREADS=1 RUBY_MAX_CPU=2 $RUBY33 bench/ring.rb 1000 100
 ring_row "Go, GOMAXPROCS=1"            1000 100 env GOMAXPROCS=1 $GORING -n 1000 -laps 100
 ring_row "Go, GOMAXPROCS=2"            1000 100 env GOMAXPROCS=2 $GORING -n 1000 -laps 100
 ring_row "stock mruby Fibers (interpreter's floor)" 1000 100 $STOCK bench/fiber_ring.rb 1000 100
@@ -116,9 +130,10 @@ for p in two-cpu-bound ten-cpu-bound io-neighbour-cruby-policy io-neighbour two-
 bash bench/seed001.sh 1 docs/bench
 
 echo
-echo "Ractors (mnrb: one mrb_state per ractor; the ring is in the first table). Ring of 1,000 ractors x 100 laps, mnrb and CRuby $(ruby -e 'print RUBY_VERSION'):"
+echo "Ractors (mnrb: one mrb_state per ractor; the ring is in the first table). Ring of 1,000 ractors x 100 laps, mnrb and CRuby:"
 env RUBY_MAX_PROC=1 $MNRB bench/ractor_ring.rb 1000 100 | sed "s/^/  mnrb, 1 native thread: /"
 ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_VERSION'): /"
+[ -n "$RUBY33" ] && $RUBY33 -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $v33: /"
 echo "Ractor creation (1,000 ractors that each wait for a message):"
 $MNRB bench/ractor_create.rb 1000 | sed 's/^/  /'
 echo "Memory per ractor (resident set growth over 500 ractors waiting for a message):"
@@ -129,6 +144,7 @@ ruby -W0 bench/ractor_messages.rb | sed 's/^/  CRuby: /'
 echo "CPU-parallel fib(30) x 4 (load average $(cut -d' ' -f1 /proc/loadavg) at the start):"
 $MNRB bench/ractor_fib.rb 30 | sed 's/^/  mnrb:  /'
 ruby -W0 bench/ractor_fib.rb 30 | sed 's/^/  CRuby: /'
+[ -n "$RUBY33" ] && $RUBY33 -W0 bench/ractor_fib.rb 30 | sed "s/^/  CRuby $v33: /"
 
 echo
 echo "Regexp (bench/regexp.rb: the same patterns over about 3 MB of generated log lines), best of 3 interleaved runs, mnrb vs CRuby $(ruby -e 'print RUBY_VERSION'):"

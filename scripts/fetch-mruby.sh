@@ -3,57 +3,18 @@
 # stable release that ships 3.3.0), unpacks it into $1 and applies mnrb's own patches
 # (patches/mruby/*.patch, in name order). Idempotent: a tree whose stamp matches the patch set is left
 # alone. The source is a build input only; it is never committed.
-#
-# apt runs with a private state under build/apt: a deb-src entry for trixie derived from the machine's
-# own Debian sources (its mirrors, keyrings and components; no host name is written here), so the
-# machine's apt configuration is neither read for another suite nor changed.
+# The source package comes through scripts/debian-source.sh (apt with a private state, no host name).
 set -euo pipefail
 dest=${1:?usage: fetch-mruby.sh DESTDIR [--stock]}
 stock=${2:-}   # --stock: no patches (the baseline `make bench` compares against)
 top=$(cd "$(dirname "$0")/.." && pwd)
 version=3.3.0
 suite=trixie
-cache="$top/build/cache"
 if [ "$stock" = --stock ]; then stamp_want=stock-$version; else stamp_want=$version-$(cat "$top"/patches/mruby/*.patch | sha256sum | cut -c1-16); fi
-if [ -f "$dest/.mnrb-stamp" ] && [ "$(cat "$dest/.mnrb-stamp")" = "$stamp_want" ]; then exit 0; fi
+# up to date: the stamp is touched so that make sees it newer than these scripts and stops asking
+if [ -f "$dest/.mnrb-stamp" ] && [ "$(cat "$dest/.mnrb-stamp")" = "$stamp_want" ]; then touch "$dest/.mnrb-stamp"; exit 0; fi
 
-# The machine's Debian archive entries (not its -security/-updates suites) as deb-src entries for $suite.
-derive_sources() {
-  local f
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v suite="$suite" 'BEGIN { RS = ""; ORS = "\n\n" }
-      /(^|\n)Suites:[ \t]*[a-z]+([ \t\n]|$)/ && /debian-archive-keyring|(^|\n)URIs:[^\n]*debian/ {
-        gsub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); gsub(/(^|\n)Suites:[^\n]*/, "\nSuites: " suite)
-        gsub(/(^|\n)Components:[^\n]*/, "\nComponents: main"); sub(/^\n/, ""); print }' "$f"
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk -v suite="$suite" '$1 == "deb" && $0 ~ /debian/ && $3 !~ /-/ {
-        uri = ($2 ~ /^\[/) ? $3 : $2; opts = ($2 ~ /^\[/) ? $2 " " : ""
-        print "deb-src " opts uri " " suite " main" }' "$f"
-  done
-}
-
-orig=$(ls "$cache"/mruby_${version}.orig.tar.* 2>/dev/null | head -n1 || true)
-if [ -z "$orig" ]; then
-  apt_dir="$top/build/apt"
-  rm -rf "$apt_dir" && mkdir -p "$apt_dir/parts" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache"
-  derive_sources | awk 'BEGIN { RS = ""; ORS = "\n\n" } !seen[$0]++' > "$apt_dir/parts/mnrb-$suite.list.tmp"
-  if grep -q '^Types:' "$apt_dir/parts/mnrb-$suite.list.tmp"; then
-    mv "$apt_dir/parts/mnrb-$suite.list.tmp" "$apt_dir/parts/mnrb-$suite.sources"
-  else
-    mv "$apt_dir/parts/mnrb-$suite.list.tmp" "$apt_dir/parts/mnrb-$suite.list"
-  fi
-  [ -s "$apt_dir/parts/"mnrb-$suite.* ] || { echo "fetch-mruby: no Debian apt sources found on this machine" >&2; exit 1; }
-  : > "$apt_dir/none.list"
-  apt_opts=(-o Dir::Etc::SourceList="$apt_dir/none.list" -o Dir::Etc::SourceParts="$apt_dir/parts"
-            -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache" -o APT::Sandbox::User=root)
-  apt-get "${apt_opts[@]}" update -qq
-  (cd "$cache" && apt-get "${apt_opts[@]}" source --download-only -qq "mruby/$suite" >/dev/null)
-  orig=$(ls "$cache"/mruby_${version}.orig.tar.* 2>/dev/null | head -n1 || true)
-  [ -n "$orig" ] || { echo "fetch-mruby: Debian's source package did not provide mruby ${version}" >&2; exit 1; }
-fi
+orig=$(bash "$top/scripts/debian-source.sh" mruby "$version" "$suite")
 
 rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
 tar -xf "$orig" -C "$dest.tmp" --strip-components=1

@@ -123,6 +123,8 @@ struct mn_thread {
   uint64_t handoff_ns;      /* ... directly, on this native thread: the time of that SUSPENDED,
                                which its RESUMED shares (0: none) */
   char *name;               /* mn_thread_set_name; owned */
+  _Atomic(mn_nt *) call_nt; /* the native thread of its last blocking call that kept the GVL (a
+                               hint for takers, who check it: t->nt may be written meanwhile) */
 
   /* guarded by timer.lock */
   uint64_t deadline;
@@ -207,7 +209,21 @@ struct mn_nt {
   /* owned by the native thread itself */
   mn_ractor *serving;       /* the ractor it runs for the pool now (NULL: none) */
   bool in_call;             /* in a blocking call, out of the pool */
+
+  /* A blocking call made keeping the GVL (blocking.c): call is an mn_call_state, call_thread the
+   * thread making it (read by the tick only while the call is claimed), call_seq counts such calls
+   * (the tick's "still the same call"). listed: in blocking.c's list (guarded by its lock). */
+  _Atomic int call;
+  _Atomic(mn_thread *) call_thread;
+  _Atomic uint64_t call_seq;
+  bool call_listed;
 };
+
+/* A native thread's blocking call that keeps the GVL: NONE -> FAST (the thread, at the call) -> NONE
+ * (the thread, after it: nobody needed the GVL), or FAST -> RETAKING (whoever takes the GVL back:
+ * a thread readied in the ractor, an unpark, the tick) -> RETAKEN (the GVL and the native thread
+ * given up on its behalf) -> NONE (the thread, which then ends as a call that gave the GVL up). */
+typedef enum mn_call_state { MN_CALL_NONE, MN_CALL_FAST, MN_CALL_RETAKING, MN_CALL_RETAKEN } mn_call_state;
 
 mn_nt *mn_nt_self_init_main(void);
 /* A ractor got ready threads and no native thread: queue it for the pool. ractor lock NOT held. */
@@ -279,6 +295,14 @@ static inline uint64_t mn_emit_pair(unsigned kind, mn_wait_reason reason, unsign
 /* ---- blocking calls (sched.c, blocking.c) ---- */
 void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg);
 void mn_sched_leave_blocking(mn_thread *self);
+/* nt's call was claimed (FAST -> RETAKING) by the caller: the GVL of its thread's ractor is given up
+ * on its behalf, as mn_sched_enter_blocking would have (sched.c). */
+void mn_sched_retake(mn_nt *nt);
+/* Claims nt's call if it is FAST and made by t (NULL: by whoever), ractor lock held (t's) or none
+ * (the tick): then the thread making it stays in it until the call is RETAKEN. */
+bool mn_blocking_claim(mn_nt *nt, mn_thread *t);
+/* After a retake, ractor lock released: nt leaves the pool, then the call is RETAKEN. */
+void mn_blocking_retaken(mn_nt *nt);
 void mn_unblock(mn_thread *t);      /* ractor lock held: t is BLOCKED; runs its ubf */
 void mn_blocking_unlist(mn_thread *self);  /* ractor lock held */
 void mn_blocking_resignal(void);    /* event loop, every tick */

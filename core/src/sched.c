@@ -157,9 +157,10 @@ static bool caller_runs(mn_ractor *r) {
 }
 
 /* What to do once r->lock is released: a native thread to wake, or the ractor to queue. */
-typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; } after_unlock;
+typedef struct after_unlock { mn_nt *wake; mn_ractor *submit; mn_nt *retaken; } after_unlock;
 
 static void run_after_unlock(after_unlock a) {
+  if (a.retaken) mn_blocking_retaken(a.retaken);   /* first: its native thread leaves the pool */
   if (a.wake) mn_nt_wake(a.wake);
   if (a.submit) mn_pool_submit(a.submit);
 }
@@ -198,6 +199,8 @@ static void request_preempt(mn_ractor *r, bool wakeup) {
   if (r->ops && r->ops->request_preempt) r->ops->request_preempt(r, r->user);
 }
 
+static bool retake_locked(mn_ractor *r, after_unlock *a);
+
 static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, after_unlock *a) {
   t->state = MN_READY;
   /* Counted before a preemption is requested: the running thread may act on the request at once,
@@ -216,7 +219,14 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
     enqueue_tail(r, t);
   }
   mn_emit(MN_EVENT_READY, t, waker, MN_WAIT_NONE, 0);
-  if (r->state == MN_R_IDLE) dispatch_idle(r, a);
+  if (r->state == MN_R_IDLE) {
+    dispatch_idle(r, a);
+  } else if (!next && r->state == MN_R_RUNNING) {
+    /* The running thread may be in a blocking call that kept the GVL: t must not wait for it. The
+     * fence orders nready's update before the look (the caller stores FAST, then reads nready). */
+    atomic_thread_fence(memory_order_seq_cst);
+    retake_locked(r, a);
+  }
 }
 
 /* ---------------- switching ---------------- */
@@ -443,6 +453,7 @@ void mn_unpark(mn_thread *t) {
   mn_ractor *r = t->ractor;
   after_unlock a = { 0 };
   mn_lock_acquire(&r->lock);
+  if (t->state == MN_RUNNING && r->running == t) retake_locked(r, &a);   /* in a call: now BLOCKED */
   if (t->state == MN_PARKED) {
     if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
     bool running = caller_runs(r);
@@ -537,20 +548,46 @@ bool mn_native_thread_locked(const mn_thread *t) { return t->bound_nt != NULL; }
 
 /* ---------------- blocking calls (blocking.c) ---------------- */
 
-/* The running thread gives up the GVL for a blocking call but keeps its native thread. */
-void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg) {
-  mn_ractor *r = self->ractor;
-  after_unlock a = { 0 };
-  mn_lock_acquire(&r->lock);
+/* r's running thread `self` gives up the GVL for a blocking call (its ubf set) but keeps its native
+ * thread. */
+static void give_up_for_call(mn_ractor *r, mn_thread *self, after_unlock *a) {
   self->state = MN_BLOCKED;
   self->reason = MN_WAIT_BLOCKING;
-  self->ubf = ubf;
-  self->ubf_arg = ubf_arg;
   if (r->preempt_target == self) { r->preempt_target = NULL; r->wakeup_preempt = false; }
   mn_emit(MN_EVENT_SUSPENDED, self, NULL, MN_WAIT_BLOCKING, 0);
   r->running = NULL;
   r->state = MN_R_IDLE;
-  if (peek_next(r)) dispatch_idle(r, &a);
+  if (peek_next(r)) dispatch_idle(r, a);
+}
+
+void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg) {
+  mn_ractor *r = self->ractor;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  self->ubf = ubf;
+  self->ubf_arg = ubf_arg;
+  give_up_for_call(r, self, &a);
+  mn_lock_release(&r->lock);
+  run_after_unlock(a);
+}
+
+/* r's running thread is in a blocking call that kept the GVL (blocking.c): the GVL is taken back
+ * from it, as if it had given it up at the call's start. False: it is in no such call. */
+static bool retake_locked(mn_ractor *r, after_unlock *a) {
+  mn_thread *t = r->running;
+  mn_nt *nt = t ? atomic_load_explicit(&t->call_nt, memory_order_relaxed) : NULL;
+  if (!nt || r->state != MN_R_RUNNING || !mn_blocking_claim(nt, t)) return false;
+  give_up_for_call(r, t, a);
+  a->retaken = nt;
+  return true;
+}
+
+void mn_sched_retake(mn_nt *nt) {
+  mn_thread *t = atomic_load_explicit(&nt->call_thread, memory_order_relaxed);
+  mn_ractor *r = t->ractor;
+  after_unlock a = { .retaken = nt };
+  mn_lock_acquire(&r->lock);
+  give_up_for_call(r, t, &a);
   mn_lock_release(&r->lock);
   run_after_unlock(a);
 }

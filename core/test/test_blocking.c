@@ -3,6 +3,7 @@
 #include "harness.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -145,4 +146,117 @@ TEST(a_thread_woken_by_a_timer_preempts_a_cpu_bound_one) {
    * property: no sleep waited for the spinner's 1 s timeslice. */
   CHECK(st.wakeup_preemptions >= 1);
   CHECK(worst_latency < 500000000ull);    /* far below the timeslice, on a busy machine */
+}
+
+/* ---- calls that keep the GVL until someone needs it (blocking.c, "Giving the GVL up lazily") ---- */
+
+static atomic_int blocking_suspends;
+static void count_suspends(const mn_event *ev, void *data) {
+  if (ev->reason == MN_WAIT_BLOCKING) atomic_fetch_add(&blocking_suspends, 1);
+}
+static void *nothing(void *arg) { return arg; }
+static void immediate_main(mn_thread *self, void *arg) {
+  mn_stats before, after;
+  mn_stats_get(&before);
+  for (int i = 0; i < 1000; i++) CHECK(mn_blocking_call(self, nothing, &fds, MN_UNBLOCK_SIGNAL, NULL) == &fds);
+  mn_stats_get(&after);
+  CHECK_EQ(after.blocking_calls - before.blocking_calls, 1000);
+  CHECK_EQ(after.blocking_retakes, before.blocking_retakes);
+  CHECK_EQ(after.native_threads, before.native_threads);
+  CHECK_EQ(after.switches, before.switches);
+  CHECK_EQ(after.blocking_now, 0);
+  CHECK_EQ(atomic_load(&blocking_suspends), 0);   /* the GVL was never given up */
+}
+TEST(a_call_that_returns_at_once_keeps_the_gvl_and_its_native_thread) {
+  mn_config c = harness_config();
+  c.max_proc = 1;
+  CHECK(mn_hook_add(count_suspends, MN_EVENT_SUSPENDED, NULL) != NULL);
+  harness_run(&c, NULL, immediate_main, NULL);
+}
+
+/* A sleeper parked on a timer; the main thread then blocks in read(2) keeping the GVL (nobody is
+ * ready). The timer readies the sleeper: it takes the GVL back at once, and runs (on a replacement
+ * native thread: max_proc is 1) while the read still waits, which only the sleeper can end. */
+static atomic_int sleeper_parked, sleeper_ran;
+static void timed_sleeper(mn_thread *self, void *arg) {
+  atomic_store(&sleeper_parked, 1);
+  while (mn_park(self, MN_WAIT_SLEEP, mn_now_ns() + 5000000, false) != MN_TIMEDOUT) {}
+  atomic_store(&sleeper_ran, 1);
+  CHECK_EQ(write(fds[1], "x", 1), 1);
+}
+static void retake_main(mn_thread *self, void *arg) {
+  CHECK_EQ(pipe(fds), 0);
+  spawn(self, timed_sleeper, NULL);
+  while (!atomic_load(&sleeper_parked)) mn_yield(self, MN_WAIT_NONE);
+  mn_stats before, after;
+  mn_stats_get(&before);
+  CHECK(mn_blocking_call(self, blocking_read, &fds, MN_UNBLOCK_SIGNAL, NULL) == &fds);
+  mn_stats_get(&after);
+  CHECK_EQ(read_rc, 1);
+  CHECK_EQ(atomic_load(&sleeper_ran), 1);
+  CHECK_EQ(after.blocking_retakes - before.blocking_retakes, 1);
+  CHECK_EQ(atomic_load(&blocking_suspends), 1);   /* given up once, on the call's behalf */
+  join_others(self);
+}
+TEST(a_thread_readied_during_a_call_takes_the_gvl_back_from_it) {
+  mn_config c = harness_config();
+  c.max_proc = 1;
+  c.timeslice_ns = 60000000000ull;   /* ticks every 6 s: the readying, not the tick, takes it back */
+  CHECK(mn_hook_add(count_suspends, MN_EVENT_SUSPENDED, NULL) != NULL);
+  harness_run(&c, NULL, retake_main, NULL);
+}
+
+/* Thread#raise from outside the ractor (here a plain pthread) on a thread whose call kept the GVL:
+ * the call gets its unblock signal as any blocking call does. */
+static mn_thread *main_thread;
+static void *unparker(void *arg) {
+  while (!atomic_load(&entered)) usleep(1000);
+  usleep(20000);                     /* most likely inside read(2) by now; if not, the ticks re-signal */
+  mn_unpark(main_thread);
+  return arg;
+}
+static void unpark_kept_main(mn_thread *self, void *arg) {
+  CHECK_EQ(pipe(fds), 0);
+  main_thread = self;
+  atomic_store(&entered, 0);
+  pthread_t p;
+  CHECK_EQ(pthread_create(&p, NULL, unparker, NULL), 0);
+  mn_stats before, after;
+  mn_stats_get(&before);
+  mn_blocking_call(self, blocking_read, &fds, MN_UNBLOCK_SIGNAL, NULL);
+  mn_stats_get(&after);
+  CHECK_EQ(read_rc, -1);
+  CHECK_EQ(read_errno, EINTR);
+  CHECK_EQ(after.blocking_retakes - before.blocking_retakes, 1);
+  pthread_join(p, NULL);
+}
+TEST(unparking_a_thread_whose_call_kept_the_gvl_interrupts_the_call) {
+  mn_config c = harness_config();
+  c.max_proc = 1;
+  harness_run(&c, NULL, unpark_kept_main, NULL);
+}
+
+/* Another ractor needs the only native thread while this one's call keeps it: the tick takes it back
+ * (the pool starts a replacement), and the other ractor's thread ends the call. */
+static void other_ractor_writer(mn_thread *self, void *arg) {
+  CHECK_EQ(write(fds[1], "x", 1), 1);
+}
+static void tick_main(mn_thread *self, void *arg) {
+  CHECK_EQ(pipe(fds), 0);
+  mn_ractor *other = mn_ractor_new(NULL, NULL);
+  mn_thread_start(mn_thread_new(other, other_ractor_writer, NULL, NULL));   /* queued: no native thread */
+  mn_stats before, after;
+  mn_stats_get(&before);
+  CHECK(mn_blocking_call(self, blocking_read, &fds, MN_UNBLOCK_SIGNAL, NULL) == &fds);
+  mn_stats_get(&after);
+  CHECK_EQ(read_rc, 1);
+  CHECK_EQ(after.blocking_retakes - before.blocking_retakes, 1);
+  while (mn_ractor_thread_count(other) > 0) mn_park(self, MN_WAIT_SLEEP, mn_now_ns() + 200000, false);
+}
+TEST(the_tick_takes_a_native_thread_back_from_a_call_that_blocks) {
+  mn_config c = harness_config();
+  c.max_proc = 1;
+  c.handoff = false;                 /* the other ractor waits in the run queue, not in a slot */
+  c.timeslice_ns = 10000000;         /* a tick every millisecond */
+  harness_run(&c, NULL, tick_main, NULL);
 }

@@ -483,7 +483,7 @@ class GvlStatsTest < MnTest::Case
   end
 
   def test_runtime_stats_count_switches_blocking_calls_and_native_threads
-    keys = %i[native_threads blocking_now blocking_calls switches preemptions wakeup_preemptions stacks stacks_unguarded]
+    keys = %i[native_threads blocking_now blocking_calls blocking_retakes switches preemptions wakeup_preemptions stacks stacks_unguarded]
     before = GVLTools::Stats.runtime
     assert_equal keys, before.keys
     10.times.map { Thread.new { Thread.pass } }.each(&:join)

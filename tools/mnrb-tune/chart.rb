@@ -23,10 +23,17 @@ module TuneChart
     lines.join("\n")
   end
 
-  # mnrb's modes by name; another Ruby's by the mode it ends with, greyed
+  # another Ruby's (--compare, given more than once): [threads, processes] colours, one pair per Ruby
+  OTHER_COLORS = [%w(#9edae5 #98df8a), %w(#c5b0d5 #dbdb8d), %w(#f7b6d2 #c49c94)]
+
+  # mnrb's modes by name; another Ruby's by the mode it ends with, greyed, a pair per Ruby in the order seen
   def self.color_of(mode)
     return COLORS[mode] if COLORS.key?(mode)
-    mode.end_with?("processes") ? "#98df8a" : "#9edae5"
+    ruby = mode.sub(/ (threads|processes)\z/, "")
+    @others ||= []
+    @others << ruby unless @others.include?(ruby)
+    pair = OTHER_COLORS[@others.index(ruby) % OTHER_COLORS.size]
+    mode.end_with?("processes") ? pair[1] : pair[0]
   end
 
   def self.esc(s)

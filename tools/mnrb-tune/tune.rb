@@ -2,15 +2,15 @@
 # and compare; this runs the measuring.
 #
 #   mnrb-tune script.rb [--modes threads,ractors,processes] [--levels 1,2,4,8,16,32]
-#                       [--duration S] [--timeout S] [--compare RUBY] [--json] [--svg PATH | --no-svg]
+#                       [--duration S] [--timeout S] [--compare RUBY]... [--json] [--svg PATH | --no-svg]
 #
 # script.rb defines one unit of work with `Tune.work { ... }`. Each (mode, level) is measured in a
 # process of its own (measure.rb): LEVEL workers run units back to back for S seconds. The table
 # gives throughput, p50/p99 latency per unit, the share of worker time spent waiting for a GVL
 # (GVLTools), CPUs used and peak memory; then a terminal chart, an SVG chart, and the sweet spot
 # (recommend.rb). When other processes took CPUs during the points, it says so (per point, and in a
-# closing warning and the JSON's "busy": how many CPUs were left; machine.rb). --compare RUBY also measures threads and processes under another Ruby (CRuby:
-# `--compare ruby`), shown beside mnrb's and left out of the recommendation. A script without work, a unit that raises, and a unit still running S + timeout
+# closing warning and the JSON's "busy": how many CPUs were left; machine.rb). --compare RUBY (repeatable) also measures threads and processes under other Rubies (CRuby:
+# `--compare ruby`; CRuby 3.3 with RUBY_MN_THREADS=1 is labelled M:N), shown beside mnrb's and left out of the recommendation. A script without work, a unit that raises, and a unit still running S + timeout
 # seconds in are reported and exit non-zero (2 for usage and scripts without work, 1 otherwise).
 require_relative "chart"
 require_relative "recommend"
@@ -23,10 +23,10 @@ module Tune
 
   MODES = %w(threads ractors processes)
   USAGE = "usage: mnrb-tune script.rb [--modes threads,ractors,processes] [--levels 1,2,4,8,16,32] " \
-          "[--duration S] [--timeout S] [--compare RUBY] [--json] [--svg PATH | --no-svg]"
+          "[--duration S] [--timeout S] [--compare RUBY]... [--json] [--svg PATH | --no-svg]"
 
   def self.options(argv)
-    o = { modes: MODES, levels: [1, 2, 4, 8, 16, 32], duration: 1.0, timeout: 10.0, json: false, svg: :default }
+    o = { modes: MODES, levels: [1, 2, 4, 8, 16, 32], duration: 1.0, timeout: 10.0, json: false, svg: :default, compare: [] }
     args = argv.dup
     value = lambda do |flag|
       v = args.shift
@@ -59,7 +59,7 @@ module Tune
       when "--timeout"
         o[:timeout] = number.("--timeout", value.("--timeout"))
         raise Usage, "--timeout must be positive" unless o[:timeout] > 0
-      when "--compare" then o[:compare] = value.("--compare")
+      when "--compare" then o[:compare] << value.("--compare")
       when "--json" then o[:json] = true
       when "--svg" then o[:svg] = value.("--svg")
       when "--no-svg" then o[:svg] = nil
@@ -73,18 +73,22 @@ module Tune
     raise Usage, "no script given" unless o[:script]
     raise Usage, "#{o[:script]}: no such file" unless File.file?(o[:script])
     o[:svg] = File.basename(o[:script], ".rb") + "-tune.svg" if o[:svg] == :default
-    if o[:compare]
-      version = `#{o[:compare]} -e 'print RUBY_ENGINE, " ", RUBY_VERSION' 2>/dev/null`
-      raise Usage, "--compare: #{o[:compare]} does not run Ruby" unless $?.success? && !version.empty?
-      o[:compare_name] = version.sub(/\Aruby/, "CRuby")
+    o[:compare_names] = o[:compare].map do |ruby|
+      version = `#{ruby} -e 'print RUBY_ENGINE, " ", RUBY_VERSION, (RUBY_DESCRIPTION.include?("+MN") ? " M:N" : "")' 2>/dev/null`
+      raise Usage, "--compare: #{ruby} does not run Ruby" unless $?.success? && !version.empty?
+      version.sub(/\Aruby/, "CRuby")
     end
+    dup = o[:compare_names].find { |n| o[:compare_names].count(n) > 1 }
+    raise Usage, "--compare: #{dup} given twice" if dup
     o
   end
 
   # what to measure: [label, mode, ruby]; mnrb's own modes, then --compare's threads and processes
   def self.plan(o)
     own = o[:modes].map { |m| [m, m, RbConfig.ruby] }
-    other = o[:compare] ? (o[:modes] & %w(threads processes)).map { |m| ["#{o[:compare_name]} #{m}", m, o[:compare]] } : []
+    other = o[:compare].zip(o[:compare_names]).flat_map do |ruby, name|
+      (o[:modes] & %w(threads processes)).map { |m| ["#{name} #{m}", m, ruby] }
+    end
     own + other
   end
 

@@ -202,6 +202,8 @@ typedef void mn_unblock_fn(void *arg);
 /* Called by mn_unpark (Thread#raise, #kill) on a thread inside a blocking call: it must make the call
  * return soon. MN_UNBLOCK_SIGNAL interrupts the native thread's system call (it fails with EINTR). */
 #define MN_UNBLOCK_SIGNAL ((mn_unblock_fn *)1)
+/* begin and end always give the GVL up; mn_blocking_call keeps it while no other thread needs it
+ * (blocking.c: the common call, which returns at once, costs a few atomic operations). */
 void mn_blocking_begin(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg);
 /* Back from the call: waits for the GVL and returns holding it (possibly on another native thread). */
 void mn_blocking_end(mn_thread *self);
@@ -281,6 +283,8 @@ typedef struct mn_stats {
   int native_threads;         /* native threads alive now (pool, spares and dedicated) */
   int blocking_now;           /* native threads inside blocking calls now */
   uint64_t blocking_calls;    /* blocking calls so far */
+  uint64_t blocking_retakes;  /* ... that started keeping the GVL and had it taken back (they blocked
+                                 while another thread needed the GVL or the native thread) */
   uint64_t wakeup_preemptions;/* preemptions requested for a thread woken by I/O or a timer */
   size_t stacks_guarded;      /* live stacks with a guard page */
   size_t stacks_unguarded;    /* live stacks without one (the kernel's map limit was near) */

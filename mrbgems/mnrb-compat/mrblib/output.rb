@@ -19,6 +19,7 @@ module Kernel
     else
       args.each { |a| out.write(a.inspect + "\n") }
     end
+    out.flush if out.is_a?(IO)      # CRuby's p flushes: what it shows is out before what follows
     args.size <= 1 ? args.first : args
   end
 

@@ -136,7 +136,8 @@ module GVLTools
     end
 
     # The scheduler's process-wide counters, always on: native_threads (alive now), blocking_now,
-    # blocking_calls (so far), switches, preemptions, wakeup_preemptions, stacks, stacks_unguarded.
+    # blocking_calls (so far), blocking_retakes (calls that kept the GVL and had it taken back),
+    # switches, preemptions, wakeup_preemptions, stacks, stacks_unguarded.
     def self.runtime
       Native.stats_runtime
     end

@@ -19,6 +19,7 @@ static mrb_value native_stats_runtime(mrb_state *mrb, mrb_value self) {
   put(mrb, h, "native_threads", (uint64_t)s.native_threads);
   put(mrb, h, "blocking_now", (uint64_t)s.blocking_now);
   put(mrb, h, "blocking_calls", s.blocking_calls);
+  put(mrb, h, "blocking_retakes", s.blocking_retakes);
   put(mrb, h, "switches", s.switches);
   put(mrb, h, "preemptions", s.preemptions);
   put(mrb, h, "wakeup_preemptions", s.wakeup_preemptions);

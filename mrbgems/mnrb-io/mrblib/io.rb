@@ -39,7 +39,8 @@ class IO
     nil
   end
 
-  def puts(*objs)
+  # puts: write.c's, for Strings; this one for the rest
+  def _puts(*objs)
     if objs.empty?
       write("\n")
     else
@@ -157,3 +158,7 @@ class File
     write(path, data, offset, mode: mode)
   end
 end
+
+# Buffered writes (src/wbuf.c) go out at the end of the program. Registered as the gem loads, before
+# any program's handler: at_exit handlers run in reverse order, so this one runs last.
+at_exit { IO._flush_at_exit }

@@ -111,6 +111,7 @@ static void *run_flock(void *arg) {
 static mrb_value file_flock(mrb_state *mrb, mrb_value self) {
   mrb_int op;
   mrb_get_args(mrb, "i", &op);
+  mnrb_io_flush(mrb, self);                        /* CRuby: buffered writes go out first */
   locking l = { .fd = mrb_io_fileno(mrb, self), .op = (int)op };
   for (;;) {
     if (op & LOCK_NB) run_flock(&l);

@@ -9,6 +9,7 @@ void mrb_mnrb_io_gem_init(mrb_state *mrb) {
   mnrb_init_read(mrb);
   mnrb_init_lines(mrb);
   mnrb_init_write(mrb);
+  mnrb_init_wbuf(mrb);
   mnrb_init_select(mrb);
   mnrb_init_socket(mrb);
   mnrb_init_file(mrb);

@@ -174,16 +174,36 @@ static void close_lingering(mrb_state *mrb, int fd) {
   if (failed) mrb_exc_raise(mrb, v);
 }
 
-/* IO#close: nil, also when closed already (CRuby 2.3 and later). */
+static mrb_value flush_protected(mrb_state *mrb, void *io) {
+  mnrb_io_flush(mrb, *(mrb_value *)io);
+  return mrb_nil_value();
+}
+
+/* IO#close: nil, also when closed already (CRuby 2.3 and later). Buffered writes go out first; if
+ * that fails the IO still closes, then the error is raised (CRuby). Not while another thread is in
+ * the middle of a write (it may wait for a pipe's reader forever): that thread gets IOError "stream
+ * closed in another thread", and what it was writing out is dropped. */
 static mrb_value io_close(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = any_fptr(mrb, self);
   if (f->fd < 0) return mrb_nil_value();
+  mrb_bool failed = FALSE;
+  mrb_value err = mrb_nil_value();
+  io_wbuf *b = mnrb_io_wbuf_peek(mrb, self);
+  if (b && b->len > 0 && !mnrb_io_lock_busy(mrb, self, IO_LOCK_WRITE)) {
+    err = mrb_protect_error(mrb, flush_protected, &self, &failed);
+    f = any_fptr(mrb, self);            /* it may have parked: closed by another thread meanwhile? */
+    if (f->fd < 0) {
+      if (failed) mrb_exc_raise(mrb, err);
+      return mrb_nil_value();
+    }
+  }
   mn_io_close(f->fd);
   if (f->fd2 >= 0) mn_io_close(f->fd2);
   int keep = -1;
   if ((f->is_socket || socket_object(mrb, self)) && lingers(f->fd)) keep = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
   mrb_value v = orig_close(mrb, self);
   if (keep >= 0) close_lingering(mrb, keep);
+  if (failed) mrb_exc_raise(mrb, err);
   return v;
 }
 
@@ -232,6 +252,11 @@ static mrb_value io_close_read(mrb_state *mrb, mrb_value self) {
 static mrb_value io_close_write(mrb_state *mrb, mrb_value self) {
   struct mrb_io *f = any_fptr(mrb, self);
   if (f->fd < 0) return closed_half(mrb, self);
+  if (f->writable) {
+    mnrb_io_flush(mrb, self);
+    f = any_fptr(mrb, self);
+    if (f->fd < 0) return closed_half(mrb, self);
+  }
   if (is_socket(mrb, self, f)) {
     if (shutdown(f->fd, SHUT_WR) < 0) mnrb_sys_fail(mrb, errno, "shutdown");
     f->writable = 0;

@@ -8,8 +8,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 #include <mruby/class.h>
+#include <mruby/presym.h>
 #include <mruby/variable.h>
 #include <mruby/string.h>
 #include "mnrb/thread.h"
@@ -83,16 +86,30 @@ static bool ready_now(int fd, unsigned events) {
   return poll(&p, 1, 0) != 0;         /* ready, or poll failed: let the call itself report it */
 }
 
+io_kind mnrb_io_classify(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) < 0) return IO_KIND_POLLED;
+  if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode)) return IO_KIND_FILE;
+  struct termios t;
+  if (S_ISCHR(st.st_mode) && tcgetattr(fd, &t) < 0) return IO_KIND_FILE;   /* not a terminal */
+  if (S_ISFIFO(st.st_mode)) return IO_KIND_PIPE;
+  return IO_KIND_POLLED;
+}
+
 mrb_noreturn void mnrb_raise_io_timeout(mrb_state *mrb) {
   struct RClass *io = mrb_class_get(mrb, "IO");
   mrb_raise(mrb, mrb_class_get_under(mrb, io, "TimeoutError"), "Blocking operation timed out!");
 }
 
 ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *timed_out) {
-  bool nonblock = nonblocking(c->fd);
+  /* A file's call cannot wait for readiness, whatever O_NONBLOCK says: no fcntl, no poll. */
+  bool file = c->kind == IO_KIND_FILE;
+  bool nonblock = !file && nonblocking(c->fd);
   if (timed_out) *timed_out = FALSE;
   for (;;) {
-    if (nonblock) {
+    if (file) {
+      call_without_gvl(mrb, c);
+    } else if (nonblock) {
       call_now(c);
     } else if (ready_now(c->fd, wants(c))) {
       call_without_gvl(mrb, c);
@@ -119,6 +136,6 @@ ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *ti
 }
 
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io) {
-  mrb_value t = mrb_iv_get(mrb, io, mrb_intern_lit(mrb, "@timeout"));
+  mrb_value t = mrb_iv_get(mrb, io, MRB_IVSYM(timeout));
   return mrb_nil_p(t) ? MN_FOREVER : mnrb_deadline_after(mrb, t);
 }

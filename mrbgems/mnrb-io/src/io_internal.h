@@ -6,10 +6,12 @@
  *   - on a non-blocking descriptor (mnrb makes its pipes and sockets non-blocking, as CRuby does) it
  *     tries the call; on EAGAIN the thread parks in the event loop until the descriptor is ready,
  *     then tries again;
- *   - on a blocking one (STDIN, a terminal, a regular file, an inherited pipe) it polls first: not
- *     ready, it parks the same way; ready (or a regular file, which is always "ready"), it makes the
- *     call as a blocking call without the GVL, so that a slow disk or a racing reader stalls only
- *     this thread.
+ *   - on a blocking one (STDIN, a terminal, an inherited pipe) it polls first: not ready, it parks
+ *     the same way; ready, it makes the call as a blocking call without the GVL, so that a racing
+ *     reader stalls only this thread;
+ *   - on a file (a regular file, /dev/zero, /dev/null: io_kind, learnt once per IO), which poll(2)
+ *     always calls ready, it makes the call as a blocking call at once: a slow disk stalls only
+ *     this thread, and the common call costs one system call (no fcntl, no poll).
  * A deadline (IO#timeout, connect_timeout:) bounds the waits. A descriptor closed by another thread
  * while this one waits raises IOError "stream closed in another thread", as CRuby.
  *
@@ -30,6 +32,16 @@
 
 typedef enum io_op { IO_READ, IO_WRITE, IO_PREAD, IO_PWRITE, IO_RECV, IO_SEND, IO_ACCEPT } io_op;
 
+/* What waiting on a descriptor means, learnt once per IO (mnrb_io_kind): */
+typedef enum io_kind {
+  IO_KIND_UNKNOWN,              /* not known: looked at at every call (fcntl, then poll) */
+  IO_KIND_FILE,                 /* a regular file, a block device, a character device that is not
+                                   a terminal (/dev/zero, /dev/null): poll(2) always says ready, so
+                                   the call is made at once, as a blocking call, with no look first */
+  IO_KIND_PIPE,                 /* a pipe or FIFO: polled as below; STDOUT's is write-buffered */
+  IO_KIND_POLLED                /* a socket, a terminal...: readiness means something */
+} io_kind;
+
 typedef struct io_call {
   io_op op;
   int fd;
@@ -41,6 +53,7 @@ typedef struct io_call {
   size_t off, len;              /* the bytes of str (or mem) concerned */
   off_t pos;                    /* PREAD/PWRITE: the file offset */
   mrb_bool nowait;              /* return -1 with err EAGAIN instead of waiting */
+  io_kind kind;                 /* the descriptor's, when the caller knows it (mnrb_io_kind) */
   int flags;                    /* recv/send flags; accept4 flags */
   struct sockaddr *addr;        /* RECV: the sender (recvfrom); SEND: the destination; ACCEPT: the peer */
   socklen_t addrlen;
@@ -57,6 +70,8 @@ typedef struct io_call {
 ssize_t mnrb_io_call(mrb_state *mrb, io_call *c, uint64_t deadline, mrb_bool *timed_out);
 
 uint64_t mnrb_io_deadline(mrb_state *mrb, mrb_value io);   /* from IO#timeout */
+/* The kind of `fd` by fstat(2): never IO_KIND_UNKNOWN (a failing fstat says IO_KIND_POLLED). */
+io_kind mnrb_io_classify(int fd);
 struct RClass *mnrb_errno_class(mrb_state *mrb, int no);
 mrb_noreturn void mnrb_sys_fail(mrb_state *mrb, int no, const char *msg);
 mrb_value mnrb_sys_error(mrb_state *mrb, int no, const char *msg);   /* the Errno exception, unraised */
@@ -81,6 +96,40 @@ typedef mrb_value io_locked_fn(mrb_state *mrb, mrb_value io, void *arg);
 mrb_value mnrb_io_locked(mrb_state *mrb, mrb_value io, io_side side, io_locked_fn *fn, void *arg);
 /* Another thread holds the lock (it is in the middle of a read or a write). */
 mrb_bool mnrb_io_lock_busy(mrb_state *mrb, mrb_value io, io_side side);
+/* The kind of the IO's descriptor `fd` for reading or writing, classified at its first call and
+ * kept with the IO's locks (the same object: one look-up). */
+io_kind mnrb_io_kind(mrb_state *mrb, mrb_value io, io_side side, int fd);
+
+/* ---- the write buffer (wbuf.c, write.c): CRuby's, for an IO that is not sync ----
+ * A File (a regular file, /dev/null) and STDOUT when it is a pipe (CRuby: every IO that is not
+ * sync; mnrb keeps sockets, terminals and other pipes unbuffered, as their sync flag is not
+ * CRuby's yet) collect small writes in a buffer of MNRB_IO_WBUF_SIZE bytes, written out when it
+ * is full and before anything that must see the bytes: flush, close, a read or seek of the same IO,
+ * the next write once sync is true, a dup, File#size, truncate, flock, a fork or spawn (STDOUT and STDERR), the end of
+ * the program (at_exit), the IO's collection. Touched holding the GVL; written out holding the
+ * IO's write lock. */
+#define MNRB_IO_WBUF_SIZE 8192
+typedef struct io_wbuf {
+  struct mrb_io *fptr;          /* the IO's struct (valid while listed: its free writes it out) */
+  mrb_state *mrb;               /* the state the IO belongs to */
+  struct io_wbuf *prev, *next;  /* in the list of non-empty buffers; guarded by wbuf.c's lock */
+  mrb_bool listed, flushing;    /* flushing: a thread writes it out (at_exit leaves it alone) */
+  size_t len;
+  char mem[MNRB_IO_WBUF_SIZE];
+} io_wbuf;
+/* The IO's buffer if its writes are buffered (made at the first), else NULL. */
+io_wbuf *mnrb_io_wbuf(mrb_state *mrb, mrb_value io, struct mrb_io *f);
+/* Where the IO's buffer is kept (io_lock.c, beside its locks). */
+io_wbuf **mnrb_io_wbuf_slot(mrb_state *mrb, mrb_value io);
+io_wbuf *mnrb_io_wbuf_peek(mrb_state *mrb, mrb_value io);   /* the same, never made here */
+void mnrb_wbuf_append(io_wbuf *b, const char *p, size_t n);
+void mnrb_wbuf_consumed(io_wbuf *b, size_t n);      /* the first n bytes were written out */
+void mnrb_wbuf_free(mrb_state *mrb, io_wbuf *b);     /* written out first (plain write) if needed */
+/* Writes the IO's buffered bytes out (taking its write lock; raises the write's error). */
+void mnrb_io_flush(mrb_state *mrb, mrb_value io);
+/* Holding the write lock: the same. */
+void mnrb_io_flush_locked(mrb_state *mrb, mrb_value io, io_wbuf *b);
+void mnrb_init_wbuf(mrb_state *mrb);
 
 /* ---- the read buffer (read.c): mruby-io's fptr->buf, the one read-ahead store ----
  * Touched only holding the GVL, consistent wherever the thread may park or raise; after anything

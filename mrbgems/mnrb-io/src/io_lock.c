@@ -42,9 +42,14 @@ typedef struct io_lock {
 typedef struct io_locks {
   struct mrb_io *fptr;          /* the IO struct these locks belong to */
   io_lock side[2];              /* IO_LOCK_READ, IO_LOCK_WRITE */
+  struct { int fd; io_kind kind; } kinds[2];   /* per side: what mnrb_io_classify said of fd */
+  io_wbuf *wbuf;                /* the write buffer (wbuf.c), made at the first buffered write */
 } io_locks;
 
-static void locks_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
+static void locks_free(mrb_state *mrb, void *p) {
+  mnrb_wbuf_free(mrb, ((io_locks *)p)->wbuf);
+  mrb_free(mrb, p);
+}
 static const struct mrb_data_type locks_type = { "mnrb IO locks", locks_free };
 
 static io_locks *find_locks(mrb_state *mrb, mrb_value io, mrb_value *obj) {
@@ -94,6 +99,25 @@ mrb_bool mnrb_io_lock_busy(mrb_state *mrb, mrb_value io, io_side side) {
   if (!l || !l->side[side].owner) return FALSE;
   after_fork(&l->side[side]);
   return l->side[side].owner && l->side[side].owner != mnrb_current_core(mrb);
+}
+
+io_wbuf **mnrb_io_wbuf_slot(mrb_state *mrb, mrb_value io) { return &get_locks(mrb, io)->wbuf; }
+
+io_wbuf *mnrb_io_wbuf_peek(mrb_state *mrb, mrb_value io) {
+  mrb_value obj;
+  io_locks *l = find_locks(mrb, io, &obj);
+  return l ? l->wbuf : NULL;
+}
+
+/* A descriptor keeps its kind while the IO keeps it (mnrb has no IO#reopen; an IO re-initialized
+ * gets new locks, hence a new look). */
+io_kind mnrb_io_kind(mrb_state *mrb, mrb_value io, io_side side, int fd) {
+  io_locks *l = get_locks(mrb, io);
+  if (l->kinds[side].kind == IO_KIND_UNKNOWN || l->kinds[side].fd != fd) {
+    l->kinds[side].fd = fd;
+    l->kinds[side].kind = mnrb_io_classify(fd);
+  }
+  return l->kinds[side].kind;
 }
 
 static void unlink_waiter(io_lock *k, io_waiter *w) {

@@ -29,6 +29,7 @@
 #include <mruby/ext/io.h>
 #include <mruby/presym.h>
 #include <mruby/string.h>
+#include <mruby/variable.h>
 #include "mnrb/compat.h"
 #include "mnrb/thread.h"
 
@@ -77,9 +78,22 @@ void mnrb_rbuf_take(mrb_state *mrb, mrb_value out, struct mrb_io *f, mrb_int n) 
 
 /* ---------------- system calls into private memory ---------------- */
 
+/* Before a read(2): this IO's buffered writes go out (a file opened for both), and STDOUT's when
+ * reading STDIN (a prompt printed without a newline shows before the program waits for the answer). */
+static void flush_before_read(mrb_state *mrb, mrb_value io, struct mrb_io *f) {
+  mnrb_io_flush(mrb, io);
+  if (f->fd != 0) return;
+  mrb_value out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "$stdout"));
+  if (!mrb_obj_eq(mrb, out, io) && mrb_data_check_get_ptr(mrb, out, &mrb_io_type) &&
+      ((struct mrb_io *)DATA_PTR(out))->fd >= 0)
+    mnrb_io_flush(mrb, out);
+}
+
 mrb_int mnrb_read_some(mrb_state *mrb, mrb_value io, char *mem, mrb_int len, mrb_bool nowait) {
+  flush_before_read(mrb, io, mnrb_io_read_fptr(mrb, io));
   struct mrb_io *f = mnrb_io_read_fptr(mrb, io);
-  io_call c = { .op = IO_READ, .fd = f->fd, .mem = mem, .len = (size_t)len, .nowait = nowait };
+  io_call c = { .op = IO_READ, .fd = f->fd, .mem = mem, .len = (size_t)len, .nowait = nowait,
+                .kind = mnrb_io_kind(mrb, io, IO_LOCK_READ, f->fd) };
   ssize_t n = mnrb_io_call(mrb, &c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL);
   f = (struct mrb_io *)mrb_data_check_get_ptr(mrb, io, &mrb_io_type);
   if (!f || f->fd < 0 || !f->readable) mrb_raise(mrb, E_IO_ERROR, "stream closed in another thread");
@@ -275,10 +289,12 @@ static mrb_value io_pread(mrb_state *mrb, mrb_value self) {
   mrb_int maxlen = length_arg(mrb, len);
   mrb_int pos = mnrb_compat_to_int(mrb, off);
   outbuf = outbuf_arg(mrb, outbuf);
+  mnrb_io_flush(mrb, self);
   struct mrb_io *f = mnrb_io_read_fptr(mrb, self);
   if (maxlen == 0) return deliver(mrb, outbuf, mrb_str_new(mrb, NULL, 0));
   mrb_value s = mrb_str_new(mrb, NULL, maxlen);
-  io_call c = { .op = IO_PREAD, .fd = f->fd, .mem = RSTRING_PTR(s), .len = (size_t)maxlen, .pos = (off_t)pos };
+  io_call c = { .op = IO_PREAD, .fd = f->fd, .mem = RSTRING_PTR(s), .len = (size_t)maxlen, .pos = (off_t)pos,
+                .kind = mnrb_io_kind(mrb, self, IO_LOCK_READ, f->fd) };
   if (mnrb_io_call(mrb, &c, mnrb_io_deadline(mrb, self), NULL) < 0) mnrb_sys_fail(mrb, c.err, "pread");
   if (c.result == 0) { deliver(mrb, outbuf, mrb_nil_value()); eof_error(mrb); }
   return deliver(mrb, outbuf, mrb_str_resize(mrb, s, (mrb_int)c.result));

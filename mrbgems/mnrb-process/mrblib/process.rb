@@ -177,6 +177,7 @@ module Process
   # fork / fork { }: in the child only the calling thread lives on (it becomes the main thread);
   # with a block the child runs it and exits (at_exit handlers run, status 0, or 1 on an exception).
   def self.fork(&block)
+    IO._flush_std                # CRuby: what was printed comes before the child's output
     pid = _fork
     return pid if pid || !block
     begin
@@ -264,6 +265,7 @@ module Process
         keys.each { |key| redirects << [_child_fd(key), _redirect_target(v, key)] }
       end
     end
+    IO._flush_std
     _spawn(env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects, chdir, pgroup)
   end
 

@@ -420,13 +420,53 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   return 0;
 }
 
+/* A class's methods, gathered from its table (in hash order) to be copied in the order of their
+ * names' symbols, which is about the order the program defined them in: the copies' procs and
+ * bytecode then lie in memory as the originals do. Copied in hash order (random since mruby patch
+ * 0032), calling a 30,000-method class's methods one after another in a ractor missed the cache on
+ * every proc: 1.6x the main ractor's time. */
+typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
+typedef struct method_list { named_method *e; size_t n, capa; } method_list;
+
+/* Built-in methods (C, and Ruby from static bytecode unless aliased) are left out here already, as
+ * copy_method would skip them: the built-in classes' tables then give short lists (no sorting). */
+static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
+  method_list *l = p;
+  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
+  struct RProc *proc = MRB_METHOD_PROC(m);
+  if (!MRB_PROC_ALIAS_P(proc)) {
+    if (MRB_PROC_CFUNC_P(proc) ? !MRB_PROC_ENV_P(proc) : (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
+  }
+  if (l->n == l->capa) {
+    l->capa = l->capa ? l->capa * 2 : 64;
+    l->e = mrb_realloc(mrb, l->e, l->capa * sizeof *l->e);
+  }
+  l->e[l->n].mid = mid;
+  l->e[l->n++].m = m;
+  return 0;
+}
+
+static int by_mid(const void *a, const void *b) {
+  mrb_sym x = ((const named_method *)a)->mid, y = ((const named_method *)b)->mid;
+  return x < y ? -1 : x > y;
+}
+
+/* (An exception from a copy leaks the list: the definitions copy raises only on broken bytecode.) */
+static void copy_method_table(defs *d, struct RClass *from_c, method_copy *mc) {
+  method_list l = { 0 };
+  mrb_mt_foreach(d->from, from_c, gather_method, &l);
+  if (l.n > 1) qsort(l.e, l.n, sizeof *l.e, by_mid);
+  for (size_t i = 0; i < l.n; i++) copy_method(d->from, l.e[i].mid, l.e[i].m, mc);
+  mrb_free(d->from, l.e);
+}
+
 static void copy_methods(defs *d, struct RClass *from_c, struct RClass *to_c) {
   method_copy mc = { d, to_c };
-  mrb_mt_foreach(d->from, from_c, copy_method, &mc);
+  copy_method_table(d, from_c, &mc);
   struct RClass *meta = from_c->c;                      /* singleton methods (def self.x) */
   if (meta && meta->tt == MRB_TT_SCLASS) {
     mc.to_class = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_c)));
-    mrb_mt_foreach(d->from, meta, copy_method, &mc);
+    copy_method_table(d, meta, &mc);
   }
 }
 

@@ -105,7 +105,7 @@ struct mnrb_ractor_rec {
 typedef struct mnrb_ractor_state {
   mnrb_ractor_rec *self;       /* the ractor this state is */
   struct RClass *ractor_class;
-  mrb_value objects;           /* Hash id => Ractor object (also in a hidden global: GC root) */
+  mrb_value objects;           /* ObjectSpace::WeakMap id => Ractor object (in a hidden global) */
   mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
   mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
 } mnrb_ractor_state;

@@ -34,6 +34,7 @@
 #include <mruby/data.h>
 #include <mruby/error.h>
 #include <mruby/hash.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
@@ -105,16 +106,28 @@ mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v) {
   return DATA_PTR(v);
 }
 
+/* st->objects is an ObjectSpace::WeakMap (id => Ractor object): the same object while one lives, and
+ * a Ractor object nobody holds is collected with its reference to the record (a Hash kept every
+ * object and record for the life of the state: +530 bytes per ractor ever seen, issue 20). */
 mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r) {
   mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
   mrb_value key = mrb_int_value(mrb, r->id);
-  mrb_value obj = mrb_hash_get(mrb, st->objects, key);
+  if (mrb_nil_p(st->objects)) {
+    struct RClass *weakmap = mrb_class_get_under(mrb, mrb_module_get(mrb, "ObjectSpace"), "WeakMap");
+    st->objects = mrb_obj_new(mrb, weakmap, 0, NULL);
+    mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractors_"), st->objects);   /* no $: invisible to Ruby */
+  }
+  mrb_value obj = mrb_funcall_id(mrb, st->objects, MRB_OPSYM(aref), 1, key);
   if (!mrb_nil_p(obj)) return obj;
   struct RData *d = mrb_data_object_alloc(mrb, st->ractor_class, NULL, &wrapper_type);
   mnrb_ractor_incref(r);
   d->data = r;
   obj = mrb_obj_value(d);
-  mrb_hash_set(mrb, st->objects, key, obj);
+  mrb_funcall_id(mrb, st->objects, MRB_OPSYM(aset), 2, key, obj);
+  /* This state's own Ractor and the main one stay the same object for the state's life (their
+   * object_id too), as in CRuby: held by hidden globals, one each per state. */
+  if (r == st->self) mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_self_"), obj);
+  else if (r->is_main) mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_main_"), obj);
   return obj;
 }
 
@@ -178,8 +191,7 @@ struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name) {
 void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
   mnrb_ractor_state *st = mrb_calloc(mrb, 1, sizeof *st);
   st->ractor_class = ractor_class;
-  st->objects = mrb_hash_new(mrb);
-  mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractors_"), st->objects);   /* no $: invisible to Ruby */
+  st->objects = mrb_nil_value();         /* made at the first wrap, once mnrb-compat is initialized */
   st->locals = mrb_hash_new(mrb);
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "_ractor_locals_"), st->locals);
   mnrb_vm_set_data(mrb, st);

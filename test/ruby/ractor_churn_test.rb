@@ -1,0 +1,62 @@
+# Ractors created and finished one after another (issue 20): nothing of a finished ractor stays in
+# the ractor that made it once its Ractor object is garbage. mnrb kept every Ractor object (and its
+# record) in a per-state table for the life of the process: +1 T_DATA and ~530 bytes per ractor.
+# The object count is exact and runs everywhere; the resident-set check runs on release builds only
+# (sanitizers keep freed memory in quarantine).
+
+class RactorChurnTest < MnTest::Case
+  def churn(n)
+    n.times { |i| Ractor.new(i) { |k| k * 2 }.take }
+  end
+
+  def live_data_objects
+    GC.start
+    ObjectSpace.count_objects[:T_DATA]
+  end
+
+  def test_finished_ractors_leave_no_objects_behind
+    churn(50)
+    before = live_data_objects
+    churn(500)
+    grown = live_data_objects - before
+    assert grown < 100, "500 finished ractors left #{grown} more T_DATA objects"
+  end
+
+  def test_a_held_ractor_object_stays_the_same_object
+    r = Ractor.new { Ractor.current }
+    assert_same r, r.take
+    churn(20)
+    GC.start
+    assert_same r, Ractor.new(r) { |x| x }.take
+  end
+
+  def test_the_current_and_the_main_ractor_keep_their_object_ids
+    ids = -> { [Ractor.current.object_id, Ractor.respond_to?(:main) ? Ractor.main.object_id : 0] }
+    before = ids.call
+    churn(20)
+    GC.start
+    assert_equal before, ids.call
+    r = Ractor.new do
+      id = Ractor.current.object_id
+      main_id = Ractor.respond_to?(:main) ? Ractor.main.object_id : 0
+      GC.start
+      [id == Ractor.current.object_id, main_id == (Ractor.respond_to?(:main) ? Ractor.main.object_id : 0)]
+    end
+    assert_equal [true, true], r.take
+  end
+
+  def rss_kib
+    File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
+  end
+
+  def test_resident_set_stays_flat_over_thousands_of_ractors
+    skip "sanitizer build" if ENV["MNRB_SANITIZER"]
+    skip "no /proc" unless File.exist?("/proc/self/status")
+    churn(1_000)
+    n = 2_000
+    rss = 3.times.map { |i| churn(n) if i > 0; GC.start; rss_kib }
+    # the lesser of two windows: a one-time growth of the heap or malloc arenas lands in one of them
+    per = [rss[1] - rss[0], rss[2] - rss[1]].min * 1024.0 / n
+    assert per < 150, "resident set grew #{per.round} bytes per finished ractor"
+  end
+end
