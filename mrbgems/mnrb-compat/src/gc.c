@@ -7,7 +7,9 @@
 ** mrb_gc: a collection counts once its marking is complete, as major when it marked everything and
 ** minor when it marked the young generation only. GC.stat has the CRuby keys that mean something
 ** for mruby's heap (pages of object slots, no size pools, no compaction, no malloc accounting);
-** asking for another key is the ArgumentError CRuby gives for an unknown one.
+** asking for another key is the ArgumentError CRuby gives for an unknown one. One key is mnrb's
+** own: `swept_slots`, the object slots every sweep so far has visited (patches/mruby/0043: a minor
+** collection sweeps only the pages that hold young objects, which tests check by this count).
 ** GC.enable/GC.disable are mruby's (they return the previous state, as CRuby's).
 */
 #include <mruby.h>
@@ -54,7 +56,7 @@ gc_set_stress(mrb_state *mrb, mrb_value self)
   return flag;
 }
 
-enum { STAT_KEYS = 9 };
+enum { STAT_KEYS = 10 };
 
 /* One call reads every value at once, so a Hash shows a consistent picture. */
 static void
@@ -75,6 +77,7 @@ stat_values(mrb_state *mrb, mrb_sym keys[STAT_KEYS], mrb_int vals[STAT_KEYS])
   STAT(total_freed_objects, gc->total_freed);
   STAT(minor_gc_count, gc->minor_count);
   STAT(major_gc_count, gc->major_count);
+  STAT(swept_slots, gc->swept_slots);
 #undef STAT
 }
 
