@@ -1,6 +1,6 @@
 # Blocks called by the built-in iterators and by yield: Array's own each_with_index, map, select,
-# reject (mruby patch 0040: index loops instead of Enumerable's splat blocks), the block entry that
-# skips OP_ENTER's general path (0041), and everything that must keep working through them: break,
+# reject (mruby patch 0040: index loops instead of Enumerable's splat blocks), blocks called by
+# Ruby loops and yield, and everything that must keep working through them: break,
 # next and return from the block, exceptions and ensure, argument spreading as CRuby does it,
 # enumerators without a block, an Array changed while it is walked, Thread#raise and Thread#kill
 # inside a long Integer#times. Expected values are CRuby 3.1's (this file passes there too).

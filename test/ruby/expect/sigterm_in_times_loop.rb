@@ -1,5 +1,5 @@
 # SIGTERM while the main thread runs a long Integer#times loop (the block called by the iterator
-# many times, mruby patches 0040-0042): the loop is preemptible, the uncaught SignalException ends
+# many times from a Ruby loop): the loop is preemptible, the uncaught SignalException ends
 # the process by SIGTERM (143) as CRuby does. The signal is sent once the loop is running.
 # expect-status: 143
 # expect-no-stdout: unreachable
