@@ -23,14 +23,27 @@ class Numeric
       i = from
       loop { block.call(i); i += step }
     else
+      # one loop per direction and end: the test of each turn is a single comparison (issue 22)
       i = from
       if step > 0
-        while exclusive ? i < limit : i <= limit
+        if exclusive
+          while i < limit
+            block.call(i)
+            i += step
+          end
+        else
+          while i <= limit
+            block.call(i)
+            i += step
+          end
+        end
+      elsif exclusive
+        while i > limit
           block.call(i)
           i += step
         end
       else
-        while exclusive ? i > limit : i >= limit
+        while i >= limit
           block.call(i)
           i += step
         end
