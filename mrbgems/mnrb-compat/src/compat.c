@@ -14,7 +14,6 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_exit_init(mrb);     /* after Process: adds Process.exit and friends */
   mnrb_compat_warn_init(mrb);
   mnrb_compat_sum_init(mrb);
-  mnrb_compat_array_include_init(mrb);
   mnrb_compat_integer_init(mrb);
   mnrb_compat_init_env(mrb);
   mnrb_compat_inspect_init(mrb);

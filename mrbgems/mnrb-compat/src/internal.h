@@ -12,7 +12,6 @@ void mnrb_compat_process_init(mrb_state *mrb);
 void mnrb_compat_exit_init(mrb_state *mrb);
 void mnrb_compat_warn_init(mrb_state *mrb);
 void mnrb_compat_sum_init(mrb_state *mrb);
-void mnrb_compat_array_include_init(mrb_state *mrb);
 void mnrb_compat_integer_init(mrb_state *mrb);
 
 /* Writes str with $stderr.write (raising what it raises); C stderr if $stderr is nil. */
