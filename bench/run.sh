@@ -45,7 +45,7 @@ header() {
 }
 
 cpu=$(sed -nE 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n1)
-echo "mnrb $($MNRB -v | cut -d' ' -f2), $(nproc) CPUs ($cpu), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1 /proc/loadavg) at the start; command: make bench"
+echo "mnrb $($MNRB -v | cut -d' ' -f2) (commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)), $(nproc) CPUs ($cpu), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1 /proc/loadavg) at the start; command: make bench"
 header "Seed 000's ring: 10,000 threads or ractors x 1,000 laps (10M hand-offs; creation excluded; the 10M column extrapolates the smaller runs)"
 ring_row "mnrb M:N threads, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 10000 1000; t1=$LAST_NS
 ring_row "mnrb M:N threads, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 10000 1000; t2=$LAST_NS
