@@ -135,4 +135,19 @@ class IOWriteBufferTest < MnTest::Case
     assert_equal "", out
     assert_equal 3, st.exitstatus
   end
+
+  # A signal that lands as a flush's write(2) returns ends the process, whose last flush must not
+  # write those bytes again (each run: "go" exactly once, whatever moment the TERM lands).
+  def test_a_signal_as_a_flush_returns_does_not_write_twice
+    30.times do
+      rest = nil
+      IO.popen([RbConfig.ruby, "-e", '$stdout.puts "go"; $stdout.flush; loop { }']) do |io|
+        assert_equal "go\n", io.gets
+        Process.kill(:TERM, io.pid)
+        rest = io.read
+      end
+      assert_equal "", rest
+      assert_equal 15, $?.termsig
+    end
+  end
 end

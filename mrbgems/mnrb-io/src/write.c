@@ -60,15 +60,23 @@ static mrb_noreturn void write_failed(mrb_state *mrb, mrb_value io, int err) {
 
 /* One write(2) of len bytes at mem (private: nobody else changes them meanwhile), waiting for room
  * unless `nowait` (-1 then). */
-static mrb_int write_mem(mrb_state *mrb, mrb_value io, char *mem, size_t len, mrb_bool nowait) {
+/* The call is *c (the caller's, so that it can see what an interrupt raised right after a write
+ * that went out did write: c->result, -1 until the call returns). */
+static mrb_int write_mem_call(mrb_state *mrb, mrb_value io, io_call *c, char *mem, size_t len, mrb_bool nowait) {
+  c->result = -1;
   struct mrb_io *f = write_fptr_again(mrb, io);
   int fd = mnrb_io_write_fd(f);
-  io_call c = { .op = IO_WRITE, .fd = fd, .mem = mem, .len = len, .nowait = nowait,
-                .kind = mnrb_io_kind(mrb, io, IO_LOCK_WRITE, fd) };
-  if (mnrb_io_call(mrb, &c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL) >= 0) return (mrb_int)c.result;
-  if (nowait && c.err == EAGAIN) return -1;
+  *c = (io_call){ .op = IO_WRITE, .fd = fd, .mem = mem, .len = len, .nowait = nowait,
+                  .kind = mnrb_io_kind(mrb, io, IO_LOCK_WRITE, fd), .result = -1 };
+  if (mnrb_io_call(mrb, c, nowait ? MN_FOREVER : mnrb_io_deadline(mrb, io), NULL) >= 0) return (mrb_int)c->result;
+  if (nowait && c->err == EAGAIN) return -1;
   write_fptr_again(mrb, io);
-  write_failed(mrb, io, c.err);
+  write_failed(mrb, io, c->err);
+}
+
+static mrb_int write_mem(mrb_state *mrb, mrb_value io, char *mem, size_t len, mrb_bool nowait) {
+  io_call c;
+  return write_mem_call(mrb, io, &c, mem, len, nowait);
 }
 
 /* The same from a snapshot's bytes at `off`. */
@@ -78,12 +86,13 @@ static mrb_int write_some(mrb_state *mrb, mrb_value io, mrb_value s, mrb_int off
 
 /* ---- the write buffer ---- */
 
-typedef struct flush_req { mrb_value io; io_wbuf *b; } flush_req;
+typedef struct flush_req { mrb_value io; io_wbuf *b; io_call c; } flush_req;
 
 static mrb_value flush_body(mrb_state *mrb, void *p) {
   flush_req *q = p;
   while (q->b->len > 0) {   /* what was written leaves the buffer at once: an exception loses nothing */
-    size_t n = (size_t)write_mem(mrb, q->io, q->b->mem, q->b->len, FALSE);
+    size_t n = (size_t)write_mem_call(mrb, q->io, &q->c, q->b->mem, q->b->len, FALSE);
+    q->c.result = -1;
     mnrb_wbuf_consumed(q->b, n);
   }
   return mrb_nil_value();
@@ -92,9 +101,13 @@ static mrb_value flush_body(mrb_state *mrb, void *p) {
 void mnrb_io_flush_locked(mrb_state *mrb, mrb_value io, io_wbuf *b) {
   if (!b || b->len == 0) return;
   flush_req q = { io, b };
+  q.c.result = -1;
   mrb_bool failed;
   b->flushing = TRUE;
   mrb_value v = mrb_protect_error(mrb, flush_body, &q, &failed);
+  /* An interrupt (a signal, Thread#raise) raised as a write that went out returned: those bytes
+   * leave the buffer too, or the end of the process (or the next flush) would write them twice. */
+  if (failed && q.c.result > 0) mnrb_wbuf_consumed(b, (size_t)q.c.result < b->len ? (size_t)q.c.result : b->len);
   b->flushing = FALSE;
   if (!failed) return;
   /* A write that failed (EPIPE, ENOSPC, closed meanwhile) drops the rest, which would fail again at
