@@ -114,6 +114,7 @@ static void pb_end(pb *b, size_t start) {
 typedef struct thread_st {
   bool seen;                /* descriptor written */
   bool named_for_nt;        /* its M:N-view slice name is interned */
+  uint16_t on_nt;           /* the native thread whose M:N-view slice shows it running, 0: none */
   uint8_t open;             /* iid of the open state slice, 0: none */
   uint16_t ractor;
   uint32_t woken_by;        /* the waker of its last READY */
@@ -323,10 +324,14 @@ static void implied_state(writer *w, const mn_trace_rec *rec) {
 
 static void nt_slice(writer *w, const mn_trace_rec *rec, bool begin) {
   uint32_t n = rec->nt, t = rec->thread;
-  if (!w->meta->native_threads_view || !n || n >= w->nnt) return;
+  if (!w->meta->native_threads_view) return;
   if (begin) {
+    if (!n || n >= w->nnt) return;
     see_nt(w, n);
-    if (w->nt_running[n]) event(w, rec->time_ns, TYPE_SLICE_END, nt_uuid(n), 0, 0, 0, 0, 0, NULL);
+    if (w->nt_running[n]) {
+      event(w, rec->time_ns, TYPE_SLICE_END, nt_uuid(n), 0, 0, 0, 0, 0, NULL);
+      w->th[w->nt_running[n]].on_nt = 0;
+    }
     char label[96];
     thread_label(w, t, label, sizeof label);
     bool intern = !w->th[t].named_for_nt;
@@ -334,9 +339,17 @@ static void nt_slice(writer *w, const mn_trace_rec *rec, bool begin) {
     event(w, rec->time_ns, TYPE_SLICE_BEGIN, nt_uuid(n), IID_THREAD + t, 0, 0, 0,
           IID_THREAD + t, intern ? label : NULL);
     w->nt_running[n] = t;
-  } else if (w->nt_running[n] == t) {
-    event(w, rec->time_ns, TYPE_SLICE_END, nt_uuid(n), 0, 0, 0, 0, 0, NULL);
-    w->nt_running[n] = 0;
+    w->th[t].on_nt = (uint16_t)n;
+  } else {
+    /* The thread stops running where it ran: a blocking call that kept the GVL is ended on its
+     * behalf by another thread (blocking.c's retake: the tick, or a thread readying another), whose
+     * event names that thread's native thread, or none. */
+    uint32_t m = w->th[t].on_nt;
+    if (m && m < w->nnt && w->nt_running[m] == t) {
+      event(w, rec->time_ns, TYPE_SLICE_END, nt_uuid(m), 0, 0, 0, 0, 0, NULL);
+      w->nt_running[m] = 0;
+    }
+    w->th[t].on_nt = 0;
   }
 }
 
