@@ -170,6 +170,17 @@ def many_threads_on_two_native_threads_with_short_timeslices_keep_the_gvl_exclus
 
 
 @test
+def a_blocking_call_taken_back_ends_its_native_thread_slice():
+    # main's read starts with nobody else ready, so it keeps the GVL (blocking.c); the sleeper's
+    # wake-up takes it back on main's behalf, from another thread: main's M:N-view slice must end
+    # on main's own native thread all the same (the checker: inside a running stretch)
+    s = run("t = Thread.new { sleep 0.002 }; z = File.open('/dev/zero'); "
+            "3.times { z.sysread(200_000_000) }; t.join; p :ok", env={"RUBY_MAX_PROC": "2"})
+    expect(s["stdout"].strip() == ":ok", s["stdout"])
+    expect(states(s, "waiting (blocking)") >= 1, f"blocking waits: {s['states']}")
+
+
+@test
 def one_to_one_mode_traces_too():
     s = run("ths = 5.times.map { Thread.new { sleep 0.001 } }; ths.each(&:join)", env={"RUBY_MN_THREADS": "0"})
     expect(s["native_threads"] >= 5, f"native threads: {s['native_threads']}")
