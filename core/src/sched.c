@@ -476,6 +476,17 @@ static void wake_main_deadlock(mn_ractor *r, after_unlock *a) {
 
 /* ---------------- park / unpark / yield / exit ---------------- */
 
+/* self parks (in C or at VM level), r->lock held: its wait recorded, its deadline armed. */
+static void mark_parked(mn_ractor *r, mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable) {
+  self->state = MN_PARKED;
+  self->reason = why;
+  self->timed_out = false;
+  self->park_seq++;
+  self->deadlockable = deadlockable;
+  if (deadlockable) r->nwaiting_forever++;
+  if (deadline != MN_FOREVER) mn_timer_add(self, deadline);
+}
+
 mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable) {
   mn_ractor *r = self->ractor;
   after_unlock a = { 0 };
@@ -491,13 +502,7 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
     if (self == r->main) { mn_lock_release(&r->lock); return MN_DEADLOCK; }
     wake_main_deadlock(r, &a);
   }
-  self->state = MN_PARKED;
-  self->reason = why;
-  self->timed_out = false;
-  self->park_seq++;
-  self->deadlockable = deadlockable;
-  if (deadlockable) r->nwaiting_forever++;
-  if (deadline != MN_FOREVER) mn_timer_add(self, deadline);
+  mark_parked(r, self, why, deadline, deadlockable);
   uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
   run_after_unlock(a);
   switch_away(self, false, released_at);
@@ -515,7 +520,7 @@ static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread
 mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
                           mn_thread **next_out) {
   mn_ractor *r = self->ractor;
-    after_unlock a = { 0 };
+  after_unlock a = { 0 };
   *next_out = NULL;
   if (deadline != MN_FOREVER) deadlockable = false;
   mn_lock_acquire(&r->lock);
@@ -525,14 +530,8 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
     return MN_WOKEN;
   }
   if (deadlockable && all_wait_forever(r, 1)) wake_main_deadlock(r, &a);   /* self is not main */
-  self->state = MN_PARKED;
-  self->reason = why;
-  self->timed_out = false;
-  self->park_seq++;
-  self->deadlockable = deadlockable;
-  if (deadlockable) r->nwaiting_forever++;
   self->vm_timed = deadline != MN_FOREVER;
-  if (self->vm_timed) mn_timer_add(self, deadline);
+  mark_parked(r, self, why, deadline, deadlockable);
   self->vm_parked = true;
   self->fresh = true;
   uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
