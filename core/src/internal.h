@@ -15,6 +15,7 @@
 #include "mnrb/core.h"
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define MN_ASAN 1
@@ -35,6 +36,24 @@
 #define MN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define MN_RELAXED(p) atomic_load_explicit((p), memory_order_relaxed)
 #define MN_SET_RELAXED(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+
+/* ---- idle waits ----
+ * A native thread with nothing to do waits on a condition variable with no deadline. Under TSan
+ * such a thread never runs a signal handler: TSan defers an asynchronous signal until the thread's
+ * next intercepted call, so a SIGTERM the kernel gave to an idle native thread (the initial one,
+ * typically) would wait there forever. Under TSan, idle waits therefore wake every 50 ms to let a
+ * deferred handler run; the callers loop on their condition anyway. Other builds wait plainly. */
+static inline void mn_idle_wait(pthread_cond_t *cv, pthread_mutex_t *mu) {
+#ifdef MN_TSAN
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_nsec += 50 * 1000 * 1000;
+  if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+  pthread_cond_timedwait(cv, mu, &ts);
+#else
+  pthread_cond_wait(cv, mu);
+#endif
+}
 
 /* ---- spinlock: critical sections are a handful of stores; spins, then yields the CPU ---- */
 typedef struct mn_lock { atomic_int held; } mn_lock;
@@ -152,7 +171,15 @@ struct mn_thread {
   uint64_t deadline;
   size_t heap_index;        /* position in the timer heap, SIZE_MAX when not in it */
   uint32_t timer_seq;
+
+  /* Who frees a dead thread's record. Its owner may free it as soon as it is DEAD, but its exiting
+   * switch still touches it until mn_finish_switch has destroyed its context and released its stack:
+   * on a dedicated native thread that runs after the next thread already got the GVL (and may be
+   * collecting garbage). MN_FINISH_DONE: the switch is complete; MN_FINISH_FREED: the owner freed it
+   * first, so the finishing native thread frees the record. Exchanged atomically by both sides. */
+  _Atomic int finish;
 };
+enum { MN_FINISH_PENDING, MN_FINISH_DONE, MN_FINISH_FREED };
 
 typedef enum mn_ractor_state {
   MN_R_IDLE,                /* no thread runs and none is ready */

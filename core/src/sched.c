@@ -184,6 +184,7 @@ static void run_after_unlock(after_unlock a) {
 }
 
 static void prepare_carrier(mn_thread *t);
+static void free_record(mn_thread *t);
 
 /* Nobody runs r but a thread is ready: hand the GVL to the native thread that will run it. */
 static void dispatch_idle(mn_ractor *r, after_unlock *a) {
@@ -293,7 +294,10 @@ void mn_finish_switch(mn_nt *nt) {
     mn_stack_release(&dead->stack);
   }
   if (l) mn_lock_release(l);
-  if (dead) mn_nt_thread_gone(dead);   /* compares the pointer only: `dead` may be freed by now */
+  if (dead) {
+    mn_nt_thread_gone(dead);           /* compares the pointer only */
+    if (atomic_exchange(&dead->finish, MN_FINISH_DONE) == MN_FINISH_FREED) free_record(dead);
+  }
   if (idle.lo) mn_stack_release(&idle);
 }
 
@@ -430,12 +434,21 @@ bool mn_thread_start(mn_thread *t) {
   return true;
 }
 
+static void free_record(mn_thread *t) {
+  free(t->name);
+  free(t);
+}
+
 void mn_thread_free(mn_thread *t) {
   if (!t) return;
   if (t->state != MN_DEAD && t->state != MN_CREATED) mn_fatal("freeing a live thread");
-  if (t->state == MN_CREATED) { mn_co_destroy(&t->co); mn_stack_release(&t->stack); }
-  free(t->name);
-  free(t);
+  if (t->state == MN_CREATED) {
+    mn_co_destroy(&t->co);
+    mn_stack_release(&t->stack);
+  } else if (atomic_exchange(&t->finish, MN_FINISH_FREED) == MN_FINISH_PENDING) {
+    return;                            /* its exiting switch frees it (mn_finish_switch) */
+  }
+  free_record(t);
 }
 
 void *mn_thread_user(const mn_thread *t) { return t->user; }
@@ -823,6 +836,7 @@ void mn_sched_after_fork(mn_thread *self) {
     t->heap_index = SIZE_MAX;
     mn_co_destroy(&t->co);
     mn_stack_release(&t->stack);
+    atomic_store(&t->finish, MN_FINISH_DONE);
   }
   self->all_next = self->all_prev = NULL;
   self->rq_next = NULL;
