@@ -20,15 +20,35 @@
 #endif
 #ifdef MN_TSAN
 #include <sanitizer/tsan_interface.h>
-/* A fiber handed from mn_co_reset to the mn_co_init it calls on this native thread (NULL: make one).
- * Making one costs ThreadSanitizer a memset of about 800 KB, and a thread's coroutine is reset each
- * time it starts afresh on a carrier stack (sched.c's VM-level hand-off): a process with many short
- * threads spent seconds in it, so SIGTERM took longer than the stress suite's bound under TSan. */
+/* Making a TSan fiber costs ThreadSanitizer a memset of about 800 KB, and a process with many
+ * short threads (each thread's coroutine gets one when it first runs on a carrier stack, see sched.c's
+ * VM-level hand-off) spent seconds in it: SIGTERM to such a program, which kills and runs every
+ * thread once more, took longer than the stress suite's bound under TSan. So fibers are reused:
+ * mn_co_reset hands the coroutine's own fiber to the mn_co_init it calls on this native thread (the
+ * same logical fiber runs the coroutine's next life), and a destroyed coroutine's fiber waits in a
+ * small process-wide pool for the next new one. A reused fiber carries its old clock: the new
+ * coroutine inherits the dead one's happens-before edges, which the pool's lock orders anyway. */
 static __thread void *kept_fiber;
+static pthread_mutex_t fiber_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *fiber_pool[64];
+static int fiber_pool_n;               /* guarded by fiber_pool_lock */
+
 static void *fiber_for_init(void) {
   void *f = kept_fiber;
   kept_fiber = NULL;
+  if (f) return f;
+  pthread_mutex_lock(&fiber_pool_lock);
+  if (fiber_pool_n > 0) f = fiber_pool[--fiber_pool_n];
+  pthread_mutex_unlock(&fiber_pool_lock);
   return f ? f : __tsan_create_fiber(0);
+}
+
+static void fiber_done(void *f) {
+  pthread_mutex_lock(&fiber_pool_lock);
+  bool kept = fiber_pool_n < (int)(sizeof fiber_pool / sizeof fiber_pool[0]);
+  if (kept) fiber_pool[fiber_pool_n++] = f;
+  pthread_mutex_unlock(&fiber_pool_lock);
+  if (!kept) __tsan_destroy_fiber(f);
 }
 #endif
 
@@ -110,6 +130,12 @@ void mn_co_transfer(mn_co *from, mn_co *to, bool from_dies) {
   (void)from_dies;
 #endif
 #ifdef MN_TSAN
+  /* TSan defers an asynchronous signal that lands in instrumented code to the current fiber's next
+   * intercepted call, and keeps it in that fiber's state: a thread that parks first, and then dies
+   * or never runs again, would take a SIGTERM with it. An intercepted call (a vDSO clock read) runs
+   * the deferred handlers here, while `from` is still the current fiber. */
+  struct timespec flush;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &flush);
   __tsan_switch_to_fiber(to->tsan_fiber, 0);
 #endif
   co_switch(from, to);
@@ -136,7 +162,7 @@ void mn_co_started(void) {
 
 void mn_co_destroy(mn_co *co) {
 #ifdef MN_TSAN
-  if (co->tsan_fiber) __tsan_destroy_fiber(co->tsan_fiber);
+  if (co->tsan_fiber) fiber_done(co->tsan_fiber);
   co->tsan_fiber = NULL;
 #endif
 #if !defined(__x86_64__)

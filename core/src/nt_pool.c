@@ -139,7 +139,7 @@ void mn_nt_wake(mn_nt *nt) {
 
 static void nt_wait(mn_nt *nt) {
   pthread_mutex_lock(&nt->mu);
-  while (!nt->wake) pthread_cond_wait(&nt->cv, &nt->mu);
+  while (!nt->wake) mn_idle_wait(&nt->cv, &nt->mu);
   nt->wake = false;
   pthread_mutex_unlock(&nt->mu);
 }
@@ -349,7 +349,7 @@ static bool surplus(const mn_nt *nt) { return !nt->is_main && pool.nshared > mn_
 static bool idle_wait(mn_nt *nt) {
   if (!surplus(nt)) {
     pool.nidle++;
-    pthread_cond_wait(&pool.cv, &pool.lock);
+    mn_idle_wait(&pool.cv, &pool.lock);
     pool.nidle--;
     return false;
   }

@@ -46,7 +46,7 @@ static void *writer_main(void *arg) {
   mn_trace_spill *s = arg;
   pthread_mutex_lock(&s->mu);
   for (;;) {
-    while (!s->head && !s->stopping) pthread_cond_wait(&s->work, &s->mu);
+    while (!s->head && !s->stopping) mn_idle_wait(&s->work, &s->mu);
     if (!s->head) break;
     mn_trace_chunk *c = s->head;
     s->head = c->next;

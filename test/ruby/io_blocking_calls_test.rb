@@ -97,9 +97,6 @@ class IOBlockingCallsTest < MnTest::Case
   # Runs `code` in a child interpreter, waits until it says "ready" and one of its threads sits in
   # the kernel function `wchan` (a bounded look), sends SIGTERM: the child must die of it at once.
   def assert_sigterm_ends(code, wchan)
-    # ThreadSanitizer runs a handler only when the interrupted call returns, and SIGTERM's handler
-    # is installed with SA_RESTART: the call is restarted and the handler never runs.
-    skip "SIGTERM in a system call under ThreadSanitizer" if MnTest.env("MNRB_SANITIZER") == "tsan"
     r, w = IO.pipe
     pid = spawn("/proc/self/exe", "-e", code, out: w)
     w.close

@@ -76,14 +76,9 @@ class RactorExitTest < MnTest::Case
   TSAN = MnTest.env("MNRB_SANITIZER") == "tsan"
 
   def check_state(state)
-    # ThreadSanitizer holds a signal's handler until the interrupted system call returns (an open(2)
-    # of a FIFO never does); mnrb-io's gem init in each ractor writes a global TSan reports (io.c)
+    # mnrb-io's gem init in each ractor writes a global TSan reports (io.c)
     skip "ThreadSanitizer: mnrb-io's IO.pipe in a ractor" if TSAN && state == :io
     ENDINGS.each do |ending, (code, sig, at_exits)|
-      # ...and a process-directed signal may go to an idle native thread, waiting on its condition
-      # variable with no deadline: its handler then waits for the next wake-up (release and ASan
-      # check every ending; under TSan only the ones without a signal)
-      next if TSAN && sig
       status, out, took, errors = run_state(state, ending)
       what = "#{state}, main ends with #{ending}"
       assert_equal "", errors, "#{what}: stderr"

@@ -2,7 +2,6 @@
 # child process holds, waitpid on a sleeping child, sleep) beside a thread that rescues every exception
 # around ConditionVariable#wait and a busy thread. None of them may keep SIGTERM from ending the process,
 # and when the main thread ends (a finished run) the process ends with them still there.
-# stress-skip-under: tsan
 require "tmpdir"
 FINISH = ENV["STRESS_MODE"] == "finish"
 srand(Integer(ENV.fetch("STRESS_SEED", "1")))

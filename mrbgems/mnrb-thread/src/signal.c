@@ -47,7 +47,8 @@ static void signals_arrived(void *arg) {
     }
     mnrb_thread *m = vm->main;
     __atomic_store_n(&vm->mrb->safepoint_hook, vm->safepoint, __ATOMIC_RELEASE);
-    if (m && m->core) mn_unpark(m->core);
+    mn_thread *core = m ? __atomic_load_n(&m->core, __ATOMIC_ACQUIRE) : NULL;   /* set as main starts */
+    if (core) mn_unpark(core);
   }
 }
 

@@ -533,7 +533,8 @@ static void main_entry(mn_thread *core, void *arg) {
 MRB_API int mnrb_run_main(mrb_state *mrb, mnrb_main_fn *body, void *arg) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
   main_ctx m = { body, arg, 0 };
-  vm->main->core = mn_thread_new(vm->ractor, main_entry, &m, vm->main);
+  /* published for the event loop, which may deliver a signal meanwhile (signal.c) */
+  __atomic_store_n(&vm->main->core, mn_thread_new(vm->ractor, main_entry, &m, vm->main), __ATOMIC_RELEASE);
   if (!vm->main->core) { fputs("mnrb: cannot allocate the main thread's stack\n", stderr); return 1; }
   vm->main->started = TRUE;
   mn_thread_set_name(vm->main->core, "main");
