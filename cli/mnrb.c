@@ -36,6 +36,7 @@ typedef struct options {
   int nlibs;
   const char *incdirs[MAX_LIST_OPTS];   /* -I, in order */
   int nincdirs;
+  int debug;                            /* -d, --debug: $DEBUG true */
   int verbose;                          /* -W0, -W1, -W2 (-w, -W) plus one: $VERBOSE nil, false, true; 0: unset */
   script main;
   char **argv;                /* ARGV */
@@ -50,6 +51,7 @@ static void usage(FILE *f) {
         "  -I dir             put dir in front of $LOAD_PATH (may be given more than once)\n"
         "  -r feature         require feature before the script (may be given more than once)\n"
         "  -w, -W             turn warnings on ($VERBOSE = true)\n"
+        "  -d, --debug        set $DEBUG (and $VERBOSE) to true\n"
         "  -W0, -W1, -W2      warning level: none ($VERBOSE = nil), some (false, the default), all (true)\n"
         "  --max-proc=N       native threads for Ruby threads (env RUBY_MAX_PROC; default: usable CPUs)\n"
         "  --timeslice=MS     preempt a thread after MS ms while others wait (env MNRB_TIMESLICE; 100)\n"
@@ -122,6 +124,9 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
     } else if (strncmp(a, "-I", 2) == 0) {
       i = list_opt(argc, argv, i, o->incdirs, &o->nincdirs);
     } else if (strcmp(a, "-w") == 0 || strcmp(a, "-W") == 0 || strcmp(a, "-W2") == 0) {
+      o->verbose = 3;
+    } else if (strcmp(a, "-d") == 0 || strcmp(a, "--debug") == 0) {
+      o->debug = 1;                     /* $DEBUG, and $VERBOSE as -w sets it */
       o->verbose = 3;
     } else if (strcmp(a, "-W0") == 0 || strcmp(a, "-W1") == 0) {
       o->verbose = a[2] - '0' + 1;
@@ -202,6 +207,7 @@ static mrb_value main_body(mrb_state *mrb, void *arg) {
   if (o->verbose)
     mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"),
                o->verbose == 1 ? mrb_nil_value() : mrb_bool_value(o->verbose == 3));
+  if (o->debug) mrb_gv_set(mrb, mrb_intern_lit(mrb, "$DEBUG"), mrb_true_value());
   add_include_dirs(mrb, o);
   for (int i = 0; i < o->nlibs; i++) {
     mrb_funcall(mrb, mrb_top_self(mrb), "require", 1, mrb_str_new_cstr(mrb, o->libs[i]));
@@ -222,6 +228,7 @@ int main(int argc, char **argv) {
   mrb_value args = mrb_ary_new_capa(mrb, o.argc);
   for (int i = 0; i < o.argc; i++) mrb_ary_push(mrb, args, mrb_str_new_cstr(mrb, o.argv[i]));
   mrb_define_global_const(mrb, "ARGV", args);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$*"), args);   /* the same Array, as CRuby's alias */
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "$0"), mrb_str_new_cstr(mrb, o.main.name));
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "$PROGRAM_NAME"), mrb_str_new_cstr(mrb, o.main.name));
   mrb_define_global_const(mrb, "MNRB_VERSION", mrb_str_new_lit(mrb, MNRB_VERSION));

@@ -33,6 +33,7 @@ check "RUBYLIB is on \$LOAD_PATH" 0 "lib loaded"          -- env RUBYLIB="/nonex
 check "-I comes before RUBYLIB"  0 '"/i"'                 -- env RUBYLIB=/r "$BIN" -I /i -e 'p $:.first'
 check "-w sets \$VERBOSE"        0 "true"                 -- "$BIN" -w -e 'p $VERBOSE'
 check "\$VERBOSE is false by default" 0 "false"        -- "$BIN" -e 'p $VERBOSE'
+check "-d sets \$DEBUG and \$VERBOSE" 0 "[true, true]"  -- "$BIN" -d -e 'p [$DEBUG, $VERBOSE]'
 check "-W0 silences warn"     0 "quiet"                -- sh -c "'$BIN' -W0 -e 'warn 1' 2>&1 | grep -q 1 || echo quiet"
 check "-W0 -W1 -W2 -W set \$VERBOSE" 0 "nil false true true" \
   -- sh -c "for w in -W0 -W1 -W2 -W; do '$BIN' \$w -e 'print \$VERBOSE.inspect, \" \"'; done | sed 's/ \$//'"

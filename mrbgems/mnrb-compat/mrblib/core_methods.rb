@@ -84,3 +84,17 @@ class String
     self
   end
 end
+
+# ObjectSpace.each_object without a block: an Enumerator, as CRuby's. (mruby-objectspace is
+# initialized before this gem in mnrb; a gem's own mrbtest may run without it.)
+if Object.const_defined?(:ObjectSpace) && ObjectSpace.respond_to?(:each_object)
+  module ObjectSpace
+    class << self
+      alias_method :_each_object, :each_object
+      def each_object(*mod, &blk)
+        return to_enum(:each_object, *mod) unless blk
+        _each_object(*mod, &blk)
+      end
+    end
+  end
+end

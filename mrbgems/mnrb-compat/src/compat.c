@@ -13,6 +13,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_process_init(mrb);
   mnrb_compat_exit_init(mrb);     /* after Process: adds Process.exit and friends */
   mnrb_compat_warn_init(mrb);
+  mnrb_compat_globals_init(mrb);
   mnrb_compat_sum_init(mrb);
   mnrb_compat_integer_init(mrb);
   mnrb_compat_init_env(mrb);

@@ -11,6 +11,7 @@
 void mnrb_compat_process_init(mrb_state *mrb);
 void mnrb_compat_exit_init(mrb_state *mrb);
 void mnrb_compat_warn_init(mrb_state *mrb);
+void mnrb_compat_globals_init(mrb_state *mrb);
 void mnrb_compat_sum_init(mrb_state *mrb);
 void mnrb_compat_integer_init(mrb_state *mrb);
 
