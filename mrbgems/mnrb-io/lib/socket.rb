@@ -172,3 +172,21 @@ class Socket
     raise SystemCallError.new("connect(2)", err)
   end
 end
+
+# Sockets are sync, as CRuby's: each write goes out at once (BasicSocket#sync is true).
+class BasicSocket
+  alias_method :_initialize_unsynced, :initialize
+  private :_initialize_unsynced
+
+  def initialize(*args)
+    _initialize_unsynced(*args)
+    self.sync = true
+  end
+
+  # (IO.for_fd does not run initialize: UNIXSocket.pair and Socket#accept's sockets come from here)
+  def self.for_fd(fd, mode = "r+")
+    sock = super(fd, mode)
+    sock.sync = true
+    sock
+  end
+end

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "io_internal.h"
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
@@ -123,7 +124,18 @@ static mrb_value file_flock(mrb_state *mrb, mrb_value self) {
   }
 }
 
+/* File.mkfifo(path, mode = 0666): 0, or SystemCallError. */
+static mrb_value file_s_mkfifo(mrb_state *mrb, mrb_value klass) {
+  mrb_value path;
+  mrb_int perm = 0666;
+  mrb_get_args(mrb, "S|i", &path, &perm);
+  const char *p = mrb_string_cstr(mrb, path);
+  if (mkfifo(p, (mode_t)perm) != 0) mnrb_sys_fail(mrb, errno, p);
+  return mrb_fixnum_value(0);
+}
+
 void mnrb_init_file(mrb_state *mrb) {
+  mrb_define_class_method(mrb, mrb_class_get(mrb, "File"), "mkfifo", file_s_mkfifo, MRB_ARGS_ARG(1, 1));
   mrb_define_class_method(mrb, mrb_class_get(mrb, "IO"), "sysopen", io_s_sysopen, MRB_ARGS_ARG(1, 2));
   mrb_define_method(mrb, mrb_class_get(mrb, "File"), "flock", file_flock, MRB_ARGS_REQ(1));
 }

@@ -403,6 +403,7 @@ class IO
       child.close
     end
     io._popen_pid = pid
+    io.sync = true                  # as CRuby's: what is written goes to the command at once
     return io unless block
     begin
       yield io

@@ -235,6 +235,12 @@ static mrb_value p_die_by(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
+/* Process.uid, gid, euid, egid: the process's real and effective ids. */
+static mrb_value p_uid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)getuid()); }
+static mrb_value p_gid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)getgid()); }
+static mrb_value p_euid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)geteuid()); }
+static mrb_value p_egid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)getegid()); }
+
 void mrb_mnrb_process_gem_init(mrb_state *mrb) {
   struct RClass *process = mrb_module_get(mrb, "Process");
   mrb_define_module_function(mrb, process, "_fork", p_fork, MRB_ARGS_NONE());
@@ -244,6 +250,10 @@ void mrb_mnrb_process_gem_init(mrb_state *mrb) {
   mrb_define_module_function(mrb, process, "_spawn", p_spawn, MRB_ARGS_REQ(5));
   mrb_define_module_function(mrb, process, "_status_fields", p_status_fields, MRB_ARGS_REQ(1));
   mrb_define_module_function(mrb, process, "_die_by", p_die_by, MRB_ARGS_REQ(1));
+  mrb_define_module_function(mrb, process, "uid", p_uid, MRB_ARGS_NONE());
+  mrb_define_module_function(mrb, process, "gid", p_gid, MRB_ARGS_NONE());
+  mrb_define_module_function(mrb, process, "euid", p_euid, MRB_ARGS_NONE());
+  mrb_define_module_function(mrb, process, "egid", p_egid, MRB_ARGS_NONE());
   mrb_define_const(mrb, process, "WNOHANG", mrb_fixnum_value(WNOHANG));
   mrb_define_const(mrb, process, "WUNTRACED", mrb_fixnum_value(WUNTRACED));
   struct RClass *sig = mrb_define_module(mrb, "Signal");
