@@ -217,6 +217,22 @@ class YieldPathsTest < MnTest::Case
     assert_equal :bottom, deep.(50) { |x| x }
   end
 
+  def yield_in_blocks(n)
+    r = []
+    n.times { |i| 1.upto(1) { |_| r << yield(i, i * 10) } }
+    r
+  end
+
+  def test_yield_from_inside_blocks_of_the_method
+    assert_equal [0, 11, 22], yield_in_blocks(3) { |a, b| a + b }
+    assert_equal [[0, 0], [1, 10]], yield_in_blocks(2) { |*ab| ab }
+  end
+
+  def test_fiber_yield_from_a_yielded_block
+    f = Fiber.new { each_pair_of(3) { |a, b| Fiber.yield [a, b] } }
+    assert_equal [[0, 1], [1, 2], [2, 3], :done], [f.resume, f.resume, f.resume, f.resume]
+  end
+
   def test_a_thread_looping_in_yield_is_preempted
     flag = false
     t = Thread.new { each_pair_of(1 << 60) { |a, _| break a if flag } }
