@@ -1,11 +1,11 @@
 # The paths a block call takes (mruby patch 0046): `yield` to a block with bytecode is called by
 # the VM directly (no method search, as CRuby's yield), `blk.call` runs the built-in Proc#call
 # without dispatching its one instruction, a block given exactly its required arguments starts
-# after its OP_ENTER, and Integer#times/upto/downto/step and Range#each yield. Each test checks
-# what such a shortcut could get wrong: argument shapes, block-local variables starting as nil,
-# break/next/redo/return, exceptions, lambdas, C procs, a Proc#call redefined or removed, Proc
-# subclasses, preemption of a thread looping in a yield. Expected values are CRuby 3.1's (this
-# file passes there too).
+# after its OP_ENTER, and Integer#times/upto/downto, Range#each and Numeric#step (mnrb-compat's
+# step.rb) yield. Each test checks what such a shortcut could get wrong: argument shapes,
+# block-local variables starting as nil, break/next/redo/return, exceptions, lambdas, C procs, a
+# Proc#call redefined or removed, Proc subclasses, preemption of a thread looping in a yield.
+# Expected values are CRuby 3.1's (this file passes there too).
 
 class YieldPathsTest < MnTest::Case
   def yield0 = yield
@@ -160,6 +160,9 @@ class YieldPathsTest < MnTest::Case
       2.times { |i| acc << i }
       1.upto(2) { |i| acc << i }
       (3..4).each { |i| acc << i }
+      0.step(4, 2) { |i| acc << i }
+      1.0.step(1.5, 0.5) { |f| acc << f }
+      5.step(6, by: 1) { |i| acc << i; break }
     ensure
       Proc.class_eval do
         alias_method :call, :__yield_paths_orig_call
@@ -168,7 +171,7 @@ class YieldPathsTest < MnTest::Case
     end
     assert_equal [:redefined, 1], via_call
     assert_equal [:block, 1], via_yield
-    assert_equal [0, 1, 1, 2, 3, 4], acc
+    assert_equal [0, 1, 1, 2, 3, 4, 0, 2, 4, 1.0, 1.5, 5], acc
     assert_equal [:block, 2], call1(2) { |x| [:block, x] }
   end
 
