@@ -14,6 +14,8 @@ class Numeric
     self
   end
 
+  # The loops below call the block with `yield`: the VM calls a yielded block directly (mruby patch
+  # 0046: no method search) and, as in CRuby, a Proc#call redefined by the program is not called.
   def self.__mnrb_step(from, limit, step, exclusive, &block)
     raise ArgumentError, "step can't be 0" if step == 0
     if from.is_a?(Float) || limit.is_a?(Float) || step.is_a?(Float)
@@ -21,30 +23,30 @@ class Numeric
                         step.to_f, exclusive, &block)
     elsif limit.nil?
       i = from
-      loop { block.call(i); i += step }
+      loop { yield(i); i += step }
     else
       # one loop per direction and end: the test of each turn is a single comparison (issue 22)
       i = from
       if step > 0
         if exclusive
           while i < limit
-            block.call(i)
+            yield(i)
             i += step
           end
         else
           while i <= limit
-            block.call(i)
+            yield(i)
             i += step
           end
         end
       elsif exclusive
         while i > limit
-          block.call(i)
+          yield(i)
           i += step
         end
       else
         while i >= limit
-          block.call(i)
+          yield(i)
           i += step
         end
       end
@@ -54,7 +56,7 @@ class Numeric
   def self.__mnrb_float_step(from, limit, step, exclusive, &block)
     if limit.infinite? && (limit > 0) == (step > 0)
       i = 0
-      loop { block.call(from + i * step); i += 1 }
+      loop { yield(from + i * step); i += 1 }
     end
     n = (limit - from) / step
     err = (from.abs + limit.abs + (limit - from).abs) / step.abs * Float::EPSILON
@@ -65,7 +67,7 @@ class Numeric
     (0..count).each do |k|
       d = from + k * step
       d = limit if step >= 0 ? limit < d : d < limit
-      block.call(d)
+      yield(d)
     end
   end
 end
