@@ -271,5 +271,42 @@ class RationalTest < MnTest::Case
     assert_equal Rational(3), [1r, 2r].sum
     assert_equal Rational(4), [1, 2r].sum(1)
     assert_equal 4.0, [1, 2r].sum(1.0)
+    assert_equal 56.0, (1..10).sum(1r)
+    assert_equal Rational(11, 6), (1..3).sum { |x| Rational(1, x) }
+  end
+
+  def test_methods_taking_a_number_take_a_rational
+    assert_equal 3, Kernel.Integer(Rational(7, 2))
+    assert_equal 0.25, Kernel.Float(Rational(1, 4))
+    assert_equal 500000, Time.at(Rational(3, 2)).usec
+    assert_equal "0.333", format("%.3f", Rational(1, 3))
+    assert_equal "0.33 x", "%.2f %s" % [Rational(1, 3), "x"]
+    assert_equal 2, rand(Rational(3)).class == Integer ? 2 : 0
+    assert_equal 0.7853981633974483, Math.atan2(Rational(1), 1)
+  end
+
+  def test_marshal_round_trip_in_cruby_format
+    assert_equal "\x04\bU:\rRational[\ai\x06i\a".b, Marshal.dump(Rational(1, 2))
+    assert_equal Rational(1, 2), Marshal.load(Marshal.dump(Rational(1, 2)))
+    assert_equal Rational(B, 3), Marshal.load(Marshal.dump(Rational(B, 3)))
+    assert Marshal.load(Marshal.dump(Rational(1, 2))).frozen?
+  end
+
+  # CRuby's coerce protocol: Integer and Float ask an unknown operand to coerce them
+  class Meters < Numeric
+    attr_reader :n
+    def initialize(n) = @n = n
+    def coerce(other) = [Meters.new(other), self]
+    def +(o) = Meters.new(n + (o.is_a?(Meters) ? o.n : o))
+    def <=>(o) = n <=> (o.is_a?(Meters) ? o.n : o)
+  end
+
+  def test_integer_and_float_operators_coerce_other_numerics
+    assert_equal 5, (2 + Meters.new(3)).n
+    assert_equal 5.5, (2.5 + Meters.new(3)).n
+    assert_equal(-1, 2 <=> Meters.new(3))
+    assert_equal true, 2 < Meters.new(3)
+    e = assert_raise(TypeError) { 1 + Object.new }
+    assert_equal "Object can't be coerced into Integer", e.message
   end
 end

@@ -214,7 +214,7 @@ class Complex < Numeric
   def coerce(o)
     if o.is_a?(Complex) then [o, self]
     elsif Complex.__real?(o) then [Complex.__new_raw(o, 0), self]
-    else raise TypeError, "#{o.nil? ? 'nil' : o.class} can't be coerced into Complex"
+    else raise TypeError, "#{o.class} can't be coerced into Complex"
     end
   end
 
@@ -248,7 +248,7 @@ class Complex < Numeric
   end
 
   def __coerced(op, o)
-    raise TypeError, "#{o.nil? ? 'nil' : o.class} can't be coerced into Complex" unless o.respond_to?(:coerce)
+    raise TypeError, "#{Rational.__operand_name(o)} can't be coerced into Complex" unless o.respond_to?(:coerce)
     a, b = o.coerce(self)
     a.__send__(op, b)
   end

@@ -31,6 +31,9 @@ class Rational < Numeric
     __new_raw(n, d)
   end
 
+  # how CRuby's messages name an operand: nil, true, false and Symbols inspected, else the class
+  def self.__operand_name(o) = o.nil? || o == true || o == false || o.is_a?(Symbol) ? o.inspect : o.class.to_s
+
   def self.__exact(x)
     case x
     when Integer then __new_raw(x, 1)
@@ -113,10 +116,9 @@ class Rational < Numeric
     elsif o.is_a?(Numeric)
       __coerced(:**, o)
     else
-      raise TypeError, "#{o.class} can't be coerced into Rational"
+      raise TypeError, "#{Rational.__operand_name(o)} can't be coerced into Rational"
     end
   end
-  alias_method :pow, :**
 
   def div(o) = (self / o).floor
 
@@ -261,7 +263,7 @@ class Rational < Numeric
   end
 
   def __coerced(op, o)
-    raise TypeError, "#{o.nil? ? 'nil' : o.class} can't be coerced into Rational" unless o.respond_to?(:coerce)
+    raise TypeError, "#{Rational.__operand_name(o)} can't be coerced into Rational" unless o.respond_to?(:coerce)
     a, b = o.coerce(self)
     a.__send__(op, b)
   end
@@ -281,6 +283,7 @@ end
 # subclass's own operators. Integer and Float define their own.
 class Numeric
   def to_int = to_i
+  def magnitude = abs
   def div(o) = (self / o).floor
   def modulo(o) = self - o * div(o)
   alias_method :%, :modulo

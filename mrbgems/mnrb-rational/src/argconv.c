@@ -32,6 +32,8 @@ static const struct wrapped fns[] = {
   {"Kernel", FALSE, "sprintf", TO_F},
   {"String", FALSE, "%", TO_F_IN_ARRAY},
   {"Time", TRUE, "at", TO_F},
+  {"Kernel", TRUE, "Integer", TO_INT},   /* Kernel.Float (C code calls it so) */
+  {"Kernel", TRUE, "Float", TO_F},
 };
 #define N_FNS (sizeof(fns) / sizeof(fns[0]))
 static mrb_func_t fn_orig[N_FNS];   /* the same C functions in every mrb_state */
@@ -73,8 +75,10 @@ argconv_dispatch(mrb_state *mrb, mrb_value self, size_t i)
 }
 
 #define AWRAP(i) static mrb_value awrap##i(mrb_state *mrb, mrb_value s) { return argconv_dispatch(mrb, s, i); }
-AWRAP(0) AWRAP(1) AWRAP(2) AWRAP(3) AWRAP(4) AWRAP(5) AWRAP(6)
-static const mrb_func_t fn_wrappers[] = { awrap0, awrap1, awrap2, awrap3, awrap4, awrap5, awrap6 };
+AWRAP(0) AWRAP(1) AWRAP(2) AWRAP(3) AWRAP(4) AWRAP(5) AWRAP(6) AWRAP(7) AWRAP(8)
+static const mrb_func_t fn_wrappers[] = {
+  awrap0, awrap1, awrap2, awrap3, awrap4, awrap5, awrap6, awrap7, awrap8,
+};
 _Static_assert(sizeof(fn_wrappers) / sizeof(fn_wrappers[0]) == N_FNS, "one wrapper per method");
 
 void

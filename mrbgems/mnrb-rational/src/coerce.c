@@ -54,12 +54,18 @@ builtin_num_p(mrb_value v)
   return mrb_integer_p(v) || mrb_float_p(v) || mrb_bigint_p(v);
 }
 
+/* nil, true, false and Symbols by inspect, anything else by its class, as CRuby's messages say them */
+static mrb_value
+operand_name(mrb_state *mrb, mrb_value y)
+{
+  if (mrb_immediate_p(y)) return mrb_inspect(mrb, y);
+  return mrb_str_new_cstr(mrb, mrb_obj_classname(mrb, y));
+}
+
 static mrb_noreturn void
 cmp_failed(mrb_state *mrb, mrb_value x, mrb_value y)
 {
-  mrb_value desc = mrb_immediate_p(y) || mrb_float_p(y) ? mrb_inspect(mrb, y)
-                                                        : mrb_str_new_cstr(mrb, mrb_obj_classname(mrb, y));
-  mrb_raisef(mrb, E_ARGUMENT_ERROR, "comparison of %C with %S failed", mrb_obj_class(mrb, x), desc);
+  mrb_raisef(mrb, E_ARGUMENT_ERROR, "comparison of %C with %S failed", mrb_obj_class(mrb, x), operand_name(mrb, y));
 }
 
 /* the pair y.coerce(x) returns, checked as CRuby checks it */
@@ -121,8 +127,15 @@ dispatch(mrb_state *mrb, mrb_value x, size_t i)
     if (ops[i].kind == OP_POW && pow_special(mrb, x, y, &r)) return r;
     return f(mrb, x);
   }
-  if (mrb_immediate_p(y) || !mrb_respond_to(mrb, y, MRB_SYM(coerce))) {
-    return f(mrb, x);
+  if (!mrb_respond_to(mrb, y, MRB_SYM(coerce))) {
+    switch (ops[i].kind) {
+    case OP_ARITH: case OP_POW:
+      mrb_raisef(mrb, E_TYPE_ERROR, "%S can't be coerced into %C", operand_name(mrb, y), mrb_obj_class(mrb, x));
+    case OP_RELOP:
+      cmp_failed(mrb, x, y);
+    default:
+      return f(mrb, x);   /* == is false, <=> nil */
+    }
   }
   switch (ops[i].kind) {
   case OP_EQ:
