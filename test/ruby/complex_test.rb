@@ -16,6 +16,9 @@ class ComplexTest < MnTest::Case
     assert_equal "((1/3)+2i)", Complex(1r / 3, 2).inspect
     assert_equal [2**70, 1], Complex(2**70, 1).rect
     assert Complex(1, 2).frozen?
+    c = Complex(1, 2)
+    assert_same c, c.dup
+    assert_equal [], c.instance_variables
     assert_equal Numeric, Complex.superclass
   end
 
@@ -52,6 +55,9 @@ class ComplexTest < MnTest::Case
     assert_equal Complex(0, 0), "x".to_c
     assert_equal Complex(3, 0), "3 apples".to_c
     assert_equal Complex(0, 0), nil.to_c
+    assert_equal Complex(0, 1), "i".to_c
+    assert_equal Complex(0, 1), Complex("I")
+    assert_equal Complex(0, -1), Complex("-j")
   end
 
   def test_kernel_complex_conversions_and_errors

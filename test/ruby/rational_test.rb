@@ -94,6 +94,10 @@ class RationalTest < MnTest::Case
     assert_equal Rational(-1, 2), "-0.5".to_r
     assert_equal Rational(0), "abc".to_r
     assert_equal Rational(0), "".to_r
+    assert_equal Rational(2, 5), "1/2.5".to_r
+    assert_equal Rational(1, 200), "1/2e2".to_r
+    assert_raise(ZeroDivisionError) { "1/0".to_r }
+    assert_equal Rational(5), Rational("5.")
   end
 
   def test_float_to_r_is_exact
@@ -124,6 +128,11 @@ class RationalTest < MnTest::Case
     assert_equal Rational(7, 3), Rational(7, 3).rationalize
     assert_equal Rational(-5, 2), Rational(-7, 3).rationalize(Rational(1, 5))
     assert_equal Rational(5), 5.rationalize
+    assert_equal Rational(0), 0.1.rationalize(Rational(1, 10))
+    assert_equal Rational(-1), -1.5.rationalize(0.5)
+    assert_equal Rational(1), Rational(3, 2).rationalize(Rational(1, 2))
+    assert_equal Rational(-1, 3), Rational(-1, 3).rationalize(0.1)
+    assert_equal Rational(-11, 3), -3.7.rationalize(0.05)
     assert_equal Rational(0), nil.rationalize
     assert_equal Rational(0), nil.to_r
   end
@@ -252,6 +261,10 @@ class RationalTest < MnTest::Case
 
   def test_predicates_and_class
     assert Rational(1, 2).frozen?
+    r = Rational(1, 2)
+    assert_same r, r.dup
+    assert_same r, r.clone
+    assert_equal [], r.instance_variables
     assert_equal Numeric, Rational.superclass
     assert Rational(1, 2).is_a?(Comparable)
     assert_equal [true, false, false, false], [Rational(0).zero?, Rational(1, 2).zero?, Rational(1, 2).integer?, Rational(-1, 2).positive?]
@@ -290,6 +303,11 @@ class RationalTest < MnTest::Case
     assert_equal Rational(1, 2), Marshal.load(Marshal.dump(Rational(1, 2)))
     assert_equal Rational(B, 3), Marshal.load(Marshal.dump(Rational(B, 3)))
     assert Marshal.load(Marshal.dump(Rational(1, 2))).frozen?
+  end
+
+  def test_a_bignum_rational_crosses_a_ractor
+    r = Ractor.new(Rational(B, 3)) { |x| [x * 3, x.frozen?, Ractor.shareable?(x), x.class] }
+    assert_equal [B, true, true, Rational], r.take
   end
 
   # CRuby's coerce protocol: Integer and Float ask an unknown operand to coerce them

@@ -262,6 +262,11 @@ class Complex < Numeric
     Complex.__new_raw(Math.sqrt((d + re) / 2.0), neg ? -im : im)
   end
 
+  # immutable values: a copy is the value itself, and the parts are not instance variables
+  def dup = self
+  def clone(freeze: true) = self
+  def instance_variables = []
+
   def marshal_dump = [@real, @imaginary]
 
   def marshal_load(a)
@@ -312,7 +317,7 @@ class Complex
   FORMS = [
     [:polar, /\A\s*([-+]?#{NUM})@([-+]?#{NUM})/],
     [:rect,  /\A\s*([-+]?#{NUM})?([-+])(#{NUM})?[iIjJ]/],
-    [:imag,  /\A\s*([-+]?#{NUM})[iIjJ]/],
+    [:imag,  /\A\s*([-+]?(?:#{NUM})?)[iIjJ]/],
     [:real,  /\A\s*([-+]?#{NUM})/],
   ]
 
@@ -327,7 +332,9 @@ class Complex
       when :rect
         im = m[3] ? __num(m[3]) : 1
         return __new_raw(m[1] ? __num(m[1]) : 0, m[2] == "-" ? -im : im)
-      when :imag then return __new_raw(0, __num(m[1]))
+      when :imag
+        im = m[1] == "" || m[1] == "+" ? 1 : m[1] == "-" ? -1 : __num(m[1])
+        return __new_raw(0, im)
       else return __new_raw(__num(m[1]), 0)
       end
     end

@@ -205,11 +205,11 @@ class Rational < Numeric
     lo = x - e
     hi = x + e
     return nil if lo == hi
-    n, d = __simplest_between(__exact(lo), __exact(hi))
+    n, d = __simplest_between(lo, hi)   # in Float arithmetic if x or eps is a Float, as CRuby
     __reduce(neg ? -n : n, d)
   end
 
-  # [n, d] of the simplest fraction in [lo, hi], 0 <= lo < hi, by continued fractions
+  # [n, d] of the simplest fraction in [lo, hi], lo < hi, by continued fractions
   def self.__simplest_between(lo, hi)
     c = lo.ceil
     return [c, 1] if c < hi
@@ -267,6 +267,11 @@ class Rational < Numeric
     a, b = o.coerce(self)
     a.__send__(op, b)
   end
+
+  # immutable values: a copy is the value itself, and the parts are not instance variables
+  def dup = self
+  def clone(freeze: true) = self
+  def instance_variables = []
 
   def marshal_dump = [@numerator, @denominator]
 
@@ -355,10 +360,11 @@ class Rational
 
   DIGITS = '\d+(?:_\d+)*'
   STRICT = /\A\s*([-+])?(#{DIGITS})?(?:\.(#{DIGITS}))?(?:[eE]([-+]?#{DIGITS}))?(?:\/(#{DIGITS}(?:\.#{DIGITS})?(?:[eE][-+]?#{DIGITS})?))?\s*\z/
-  LENIENT = /\A\s*([-+])?(#{DIGITS})?(?:\.(#{DIGITS}))?(?:[eE]([-+]?#{DIGITS}))?(?:\/(#{DIGITS}))?/
+  LENIENT = /\A\s*([-+])?(#{DIGITS})?(?:\.(#{DIGITS}))?(?:[eE]([-+]?#{DIGITS}))?(?:\/(#{DIGITS}(?:\.#{DIGITS})?(?:[eE][-+]?#{DIGITS})?))?/
 
   # the Rational a string spells; strict (Kernel#Rational) or a prefix (String#to_r)
   def self.__parse(str, strict)
+    str = str.sub(".", "") if strict && str.match?(/\A\s*[-+]?\d+(?:_\d+)*\.\s*\z/)   # "5." is 5 (CRuby)
     m = (strict ? STRICT : LENIENT).match(str)
     if m.nil? || (m[2].nil? && m[3].nil?)
       raise ArgumentError, "invalid value for convert(): #{str.inspect}" if strict
@@ -367,9 +373,7 @@ class Rational
     r = __decimal(m[2], m[3], m[4])
     r = -r if m[1] == "-"
     return r unless m[5]
-    d = m[5].include?(".") || m[5] =~ /[eE]/ ? __parse(m[5], true) : m[5].delete("_").to_i
-    return r if d == 0 && !strict
-    r / d
+    r / (m[5].include?(".") || m[5] =~ /[eE]/ ? __parse(m[5], true) : m[5].delete("_").to_i)
   end
 
   def self.__decimal(int, frac, exp)
@@ -417,7 +421,7 @@ class Float
   # the simplest Rational that rounds to this Float (or within eps of it)
   def rationalize(eps = (none = true))
     raise FloatDomainError, (nan? ? "NaN" : self > 0 ? "Infinity" : "-Infinity") unless finite?
-    return Rational.__simplest_within(to_r, eps) || to_r unless none
+    return Rational.__simplest_within(self, eps) || to_r unless none
     return Rational.__new_raw(0, 1) if self == 0
     m, e = Math.frexp(self)
     n = (m * 9007199254740992).to_i
