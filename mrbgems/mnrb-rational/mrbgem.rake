@@ -11,7 +11,8 @@ MRuby::Gem::Specification.new('mnrb-rational') do |spec|
   spec.add_dependency 'mruby-math', core: 'mruby-math'
   spec.add_dependency 'mnrb-compat'     # Integer#gcd/#fdiv for Bignums, wrapped after it defines them
   spec.add_dependency 'mnrb-regexp'     # String#to_r parses with a Regexp
-  # methods src/argconv.c wraps (Time.at, sleep, Integer(), Float(), format) are defined first
+  # methods src/argconv.c wraps (Time.at, sleep, Integer(), Float(), format, ...) are defined first
   %w(mruby-time mruby-kernel-ext mruby-sprintf).each { |g| spec.add_dependency g, core: g }
   spec.add_dependency 'mnrb-thread'
+  spec.add_dependency 'mnrb-io'         # IO.select
 end

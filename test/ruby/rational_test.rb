@@ -292,6 +292,10 @@ class RationalTest < MnTest::Case
     assert_equal 3, Kernel.Integer(Rational(7, 2))
     assert_equal 0.25, Kernel.Float(Rational(1, 4))
     assert_equal 500000, Time.at(Rational(3, 2)).usec
+    assert_equal 500000, (Time.at(0) + Rational(1, 2)).usec
+    assert_equal 500000, (Time.at(1) - Rational(1, 2)).usec
+    assert_equal Thread, Thread.new { 1 }.join(Rational(1, 2)).class
+    assert_nil IO.select(nil, nil, nil, Rational(1, 100))
     assert_equal "0.333", format("%.3f", Rational(1, 3))
     assert_equal "0.33 x", "%.2f %s" % [Rational(1, 3), "x"]
     assert_equal 2, rand(Rational(3)).class == Integer ? 2 : 0

@@ -4,7 +4,8 @@
 ** mruby's C functions convert their numeric arguments with mrb_ensure_float_type and friends,
 ** which know only Integers and Floats (Rational and Complex are Ruby objects in mnrb, not the
 ** MRB_TT_RATIONAL / MRB_TT_COMPLEX of mruby-rational and mruby-complex). The few methods where
-** CRuby programs pass them (Integer(), Float(), sleep, Time.at, format) are wrapped: a
+** CRuby programs pass them (Integer(), Float(), sleep, Time.at, Time#+, Thread#join, IO.select,
+** format) are wrapped: a
 ** non-builtin Numeric argument becomes its to_f or to_int before the original C function runs.
 ** Arguments that are already Integers, Floats or anything else pass untouched.
 */
@@ -34,6 +35,10 @@ static const struct wrapped fns[] = {
   {"Time", TRUE, "at", TO_F},
   {"Kernel", TRUE, "Integer", TO_INT},   /* Kernel.Float (C code calls it so) */
   {"Kernel", TRUE, "Float", TO_F},
+  {"Time", FALSE, "+", TO_F},
+  {"Time", FALSE, "-", TO_F},
+  {"Thread", FALSE, "join", TO_F},
+  {"IO", TRUE, "select", TO_F},
 };
 #define N_FNS (sizeof(fns) / sizeof(fns[0]))
 static mrb_func_t fn_orig[N_FNS];   /* the same C functions in every mrb_state */
@@ -75,9 +80,11 @@ argconv_dispatch(mrb_state *mrb, mrb_value self, size_t i)
 }
 
 #define AWRAP(i) static mrb_value awrap##i(mrb_state *mrb, mrb_value s) { return argconv_dispatch(mrb, s, i); }
-AWRAP(0) AWRAP(1) AWRAP(2) AWRAP(3) AWRAP(4) AWRAP(5) AWRAP(6) AWRAP(7) AWRAP(8)
+AWRAP(0) AWRAP(1) AWRAP(2) AWRAP(3) AWRAP(4) AWRAP(5) AWRAP(6) AWRAP(7) AWRAP(8) AWRAP(9)
+AWRAP(10) AWRAP(11) AWRAP(12)
 static const mrb_func_t fn_wrappers[] = {
-  awrap0, awrap1, awrap2, awrap3, awrap4, awrap5, awrap6, awrap7, awrap8,
+  awrap0, awrap1, awrap2, awrap3, awrap4, awrap5, awrap6, awrap7, awrap8, awrap9, awrap10,
+  awrap11, awrap12,
 };
 _Static_assert(sizeof(fn_wrappers) / sizeof(fn_wrappers[0]) == N_FNS, "one wrapper per method");
 
