@@ -127,6 +127,17 @@ class ComplexTest < MnTest::Case
     assert_in_delta 1.7320508075688772, r.imaginary, 1e-14
     assert_in_delta 2.8284271247461903, ((-8.0)**0.5).imaginary, 1e-14
     assert_equal 16.0, (-4)**2.0
+    assert_equal "(0.0-5.196152422706632i)", ((-3)**1.5).inspect
+    assert_equal "(0.0+0.021383343303319473i)", ((-3)**Rational(-7, 2)).inspect
+  end
+
+  def test_an_integer_zero_part_stays_exact_and_signed_zeros_survive
+    assert_equal "(0.0+0i)", (0 * Complex(1.5, 2)).inspect
+    assert_equal "(0.0+0i)", (Complex(1.5, 2) * 0).inspect
+    assert_equal "(-0.0+1i)", (-0.0 + Complex(0, 1)).inspect
+    assert_equal "(-0.0-0.0i)", (-0.0 * Complex(1, 2)).inspect
+    assert_equal "(0.0+0.0i)", (0 / Complex(1.5, -2)).inspect
+    assert_equal "((1/1)+2i)", (Rational(0) + Complex(1, 2)).inspect
   end
 
   def test_abs_arg_polar

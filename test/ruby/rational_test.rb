@@ -208,6 +208,21 @@ class RationalTest < MnTest::Case
     assert_equal Rational(1), Rational(5, 7)**0
     e = assert_raise(ZeroDivisionError) { 0**-1 }
     assert_equal "divided by 0", e.message
+    assert_equal [1, -1, 1], [1**-3, (-1)**-3, (-1)**-2]
+    assert_equal Integer, (1**-3).class
+    assert_equal Rational(1), 1**Rational(1, 3)
+    assert_equal Rational(0), Rational(0)**Rational(1, 3)
+    assert_raise(ZeroDivisionError) { Rational(0)**Rational(-7, 2) }
+  end
+
+  def test_zero_divisors
+    assert_equal Float::INFINITY, 1.fdiv(Rational(0))
+    assert 0.fdiv(Rational(0)).nan?
+    assert_raise(ZeroDivisionError) { Rational(1, 3).div(0.0) }
+    assert_raise(ZeroDivisionError) { Rational(1, 3) % 0 }
+    assert_equal [0, 0.0], 0.divmod(1.5)
+    assert_equal [-3, -0.5], 7.divmod(-2.5)
+    assert_nil 1.infinite?
   end
 
   def test_comparison_and_equality

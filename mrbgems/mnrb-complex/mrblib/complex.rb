@@ -57,18 +57,25 @@ class Complex < Numeric
 
   def self.__exact_zero?(x) = (x.is_a?(Integer) || x.is_a?(Rational)) && x == 0
 
+  # x + y and x - y where an Integer 0 leaves the other part as it is (-0.0 + 0 stays -0.0), as
+  # CRuby's Complex arithmetic does
+  def self.__add(x, y) = y.is_a?(Integer) && y == 0 ? x : x.is_a?(Integer) && x == 0 ? y : x + y
+  def self.__sub(x, y) = y.is_a?(Integer) && y == 0 ? x : x - y
+
   # -- arithmetic --------------------------------------------------------------------------
 
   def +(o)
-    if o.is_a?(Complex) then Complex.__new_raw(@real + o.real, @imaginary + o.imaginary)
-    elsif Complex.__real?(o) then Complex.__new_raw(@real + o, @imaginary)
+    if o.is_a?(Complex)
+      Complex.__new_raw(Complex.__add(@real, o.real), Complex.__add(@imaginary, o.imaginary))
+    elsif Complex.__real?(o) then Complex.__new_raw(Complex.__add(@real, o), @imaginary)
     else __coerced(:+, o)
     end
   end
 
   def -(o)
-    if o.is_a?(Complex) then Complex.__new_raw(@real - o.real, @imaginary - o.imaginary)
-    elsif Complex.__real?(o) then Complex.__new_raw(@real - o, @imaginary)
+    if o.is_a?(Complex)
+      Complex.__new_raw(Complex.__sub(@real, o.real), Complex.__sub(@imaginary, o.imaginary))
+    elsif Complex.__real?(o) then Complex.__new_raw(Complex.__sub(@real, o), @imaginary)
     else __coerced(:-, o)
     end
   end
@@ -76,7 +83,7 @@ class Complex < Numeric
   def *(o)
     if o.is_a?(Complex)
       a, b, c, d = @real, @imaginary, o.real, o.imaginary
-      Complex.__new_raw(a * c - b * d, a * d + b * c)
+      Complex.__new_raw(Complex.__sub(a * c, b * d), Complex.__add(a * d, b * c))
     elsif Complex.__real?(o) then Complex.__new_raw(@real * o, @imaginary * o)
     else __coerced(:*, o)
     end
@@ -95,13 +102,13 @@ class Complex < Numeric
       if c.abs > d.abs
         r = d.__send__(op, c)
         n = c * (1 + r * r)
-        x = (a + b * r).__send__(op, n)
-        y = (b - a * r).__send__(op, n)
+        x = Complex.__add(a, b * r).__send__(op, n)
+        y = Complex.__sub(b, a * r).__send__(op, n)
       else
         r = c.__send__(op, d)
         n = d * (1 + r * r)
-        x = (a * r + b).__send__(op, n)
-        y = (b * r - a).__send__(op, n)
+        x = Complex.__add(a * r, b).__send__(op, n)
+        y = Complex.__sub(b * r, a).__send__(op, n)
       end
       x, y = Complex.__canon(x), Complex.__canon(y) unless floats
       Complex.__new_raw(x, y)

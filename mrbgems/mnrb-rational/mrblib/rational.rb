@@ -89,7 +89,7 @@ class Rational < Numeric
   alias_method :quo, :/
 
   def fdiv(o)
-    return to_f / o if o.is_a?(Float)
+    return to_f / o.to_f if o.is_a?(Float) || o == 0   # Infinity / NaN, not ZeroDivisionError
     (self / o).to_f
   end
 
@@ -111,8 +111,15 @@ class Rational < Numeric
         raise ZeroDivisionError, "divided by 0" if @numerator == 0
         Rational.__reduce(@denominator ** -o, @numerator ** -o)
       end
-    elsif o.is_a?(Float) || o.is_a?(Rational)
+    elsif o.is_a?(Rational)
+      return Rational.__new_raw(1, 1) if self == 1             # exact for exact bases 1 and 0
+      if @numerator == 0
+        raise ZeroDivisionError, "divided by 0" if o < 0
+        return Rational.__new_raw(0, 1)
+      end
       to_f ** o.to_f
+    elsif o.is_a?(Float)
+      to_f ** o
     elsif o.is_a?(Numeric)
       __coerced(:**, o)
     else
@@ -120,7 +127,10 @@ class Rational < Numeric
     end
   end
 
-  def div(o) = (self / o).floor
+  def div(o)
+    raise ZeroDivisionError, "divided by 0" if o == 0   # a Float 0.0 too, as CRuby
+    (self / o).floor
+  end
 
   def modulo(o)
     self - o * div(o)
@@ -394,6 +404,8 @@ class Rational
 end
 
 class Integer
+  def finite? = true
+  def infinite? = nil
   def to_r = Rational.__new_raw(self, 1)
   def rationalize(eps = nil) = Rational.__new_raw(self, 1)
 

@@ -29,6 +29,8 @@ enum op_kind {
   OP_CMP,       /* <=>: nil when y cannot be coerced */
   OP_EQ,        /* ==: y == x, as CRuby's num_equal */
   OP_POW,       /* as OP_ARITH, and Rational / Complex results with Integer / Float operands */
+  OP_DIVMOD,    /* as OP_ARITH; Integer#divmod(Float) computed here (see dispatch) */
+  OP_COMMUTE,   /* as OP_ARITH, but fixnum + or * a Complex is the Complex's: c + x, c * x (CRuby) */
 };
 
 struct op {
@@ -37,8 +39,8 @@ struct op {
 };
 
 static const struct op ops[] = {
-  {"+", OP_ARITH}, {"-", OP_ARITH}, {"*", OP_ARITH}, {"/", OP_ARITH}, {"%", OP_ARITH},
-  {"modulo", OP_ARITH}, {"div", OP_ARITH}, {"divmod", OP_ARITH}, {"quo", OP_ARITH},
+  {"+", OP_COMMUTE}, {"-", OP_ARITH}, {"*", OP_COMMUTE}, {"/", OP_ARITH}, {"%", OP_ARITH},
+  {"modulo", OP_ARITH}, {"div", OP_ARITH}, {"divmod", OP_DIVMOD}, {"quo", OP_ARITH},
   {"fdiv", OP_ARITH}, {"remainder", OP_ARITH},
   {"<", OP_RELOP}, {"<=", OP_RELOP}, {">", OP_RELOP}, {">=", OP_RELOP},
   {"<=>", OP_CMP}, {"==", OP_EQ}, {"**", OP_POW}, {"pow", OP_POW},
@@ -95,15 +97,34 @@ pow_special(mrb_state *mrb, mrb_value x, mrb_value y, mrb_value *result)
   struct RClass *k = mrb->kernel_module;
 
   if (!mrb_float_p(x) && (mrb_integer_p(y) || mrb_bigint_p(y)) && negative_p(mrb, y)) {
-    mrb_value r = mrb_funcall_id(mrb, mrb_obj_value(k), MRB_SYM(Rational), 1, x);
+    mrb_value r;
+    if (mrb_integer_p(x) && (mrb_integer(x) == 1 || mrb_integer(x) == -1)) {   /* stay Integers */
+      mrb_bool odd = mrb_integer_p(y) ? (mrb_integer(y) & 1) != 0
+                                      : mrb_test(mrb_funcall_id(mrb, y, MRB_SYM_Q(odd), 0));
+      *result = mrb_fixnum_value(mrb_integer(x) == -1 && odd ? -1 : 1);
+      return TRUE;
+    }
+    r = mrb_funcall_id(mrb, mrb_obj_value(k), MRB_SYM(Rational), 1, x);
     *result = mrb_funcall_id(mrb, r, MRB_OPSYM(pow), 1, y);
     return TRUE;
   }
   if (mrb_float_p(y) && negative_p(mrb, x)) {
-    mrb_float e = mrb_float(y);
-    if (isfinite(e) && e != floor(e)) {
-      mrb_value c = mrb_funcall_id(mrb, mrb_obj_value(k), MRB_SYM(Complex), 1, x);
-      *result = mrb_funcall_id(mrb, c, MRB_OPSYM(pow), 1, y);
+    mrb_float e = mrb_float(y), whole, frac = modf(e, &whole);
+    if (isfinite(e) && frac != 0) {
+      /* |x|**e at the angle pi*e; at a half turn the real part is exactly 0.0, as CRuby's */
+      mrb_float a = pow(-mrb_as_float(mrb, x), e), re, im;
+      if (frac == 0.5 || frac == -0.5) {
+        mrb_float n = whole + (frac < 0 ? -1 : 0);                  /* e = n + 0.5 */
+        re = 0.0;
+        im = fmod(n, 2.0) == 0 ? a : -a;
+      }
+      else {
+        mrb_float turn = fmod(e, 2.0);                               /* cos/sin of pi*e, reduced */
+        re = a * cos(M_PI * turn);
+        im = a * sin(M_PI * turn);
+      }
+      *result = mrb_funcall_id(mrb, mrb_obj_value(k), MRB_SYM(Complex), 2,
+                               mrb_float_value(mrb, re), mrb_float_value(mrb, im));
       return TRUE;
     }
   }
@@ -117,19 +138,23 @@ dispatch(mrb_state *mrb, mrb_value x, size_t i)
   mrb_int argc = mrb_get_argc(mrb);
   const mrb_value *argv = mrb_get_argv(mrb);
   mrb_value y, pair, r;
-  mrb_sym mid = mrb_intern_cstr(mrb, ops[i].name);
-
+  mrb_sym mid;
   mrb_func_t f = __atomic_load_n(&orig[cls][i], __ATOMIC_RELAXED);
 
   if (argc != 1) return f(mrb, x);
   y = argv[0];
   if (builtin_num_p(y)) {
     if (ops[i].kind == OP_POW && pow_special(mrb, x, y, &r)) return r;
+    if (cls == 0 && mrb_float_p(y) && ops[i].kind == OP_DIVMOD) {
+      /* mruby 3.3's Integer#divmod(Float) reads the Integer as a Float (a crash for a fixnum):
+         (x.to_f).divmod(y) is CRuby's answer */
+      return mrb_funcall_id(mrb, mrb_float_value(mrb, mrb_as_float(mrb, x)), MRB_SYM(divmod), 1, y);
+    }
     return f(mrb, x);
   }
   if (!mrb_respond_to(mrb, y, MRB_SYM(coerce))) {
     switch (ops[i].kind) {
-    case OP_ARITH: case OP_POW:
+    case OP_ARITH: case OP_POW: case OP_DIVMOD: case OP_COMMUTE:
       mrb_raisef(mrb, E_TYPE_ERROR, "%S can't be coerced into %C", operand_name(mrb, y), mrb_obj_class(mrb, x));
     case OP_RELOP:
       cmp_failed(mrb, x, y);
@@ -137,10 +162,14 @@ dispatch(mrb_state *mrb, mrb_value x, size_t i)
       return f(mrb, x);   /* == is false, <=> nil */
     }
   }
+  mid = mrb_intern_cstr(mrb, ops[i].name);   /* only here: the fast path above needs no name */
   switch (ops[i].kind) {
   case OP_EQ:
     return mrb_bool_value(mrb_test(mrb_funcall_id(mrb, y, MRB_OPSYM(eq), 1, x)));
-  case OP_CMP:
+  case OP_COMMUTE:
+    if (mrb_integer_p(x) && mrb_obj_is_kind_of(mrb, y, mrb_class_get_id(mrb, MRB_SYM(Complex)))) {
+      return mrb_funcall_id(mrb, y, mid, 1, x);   /* the real part stays exact: 0 * (1.5+2i) is 0.0+0i */
+    }
     pair = coerced_pair(mrb, x, y);
     return mrb_funcall_id(mrb, RARRAY_PTR(pair)[0], mid, 1, RARRAY_PTR(pair)[1]);
   case OP_RELOP:
@@ -148,7 +177,7 @@ dispatch(mrb_state *mrb, mrb_value x, size_t i)
     r = mrb_funcall_id(mrb, RARRAY_PTR(pair)[0], mid, 1, RARRAY_PTR(pair)[1]);
     if (mrb_nil_p(r)) cmp_failed(mrb, x, y);
     return r;
-  default:
+  default:                                   /* arithmetic and <=> */
     pair = coerced_pair(mrb, x, y);
     return mrb_funcall_id(mrb, RARRAY_PTR(pair)[0], mid, 1, RARRAY_PTR(pair)[1]);
   }
