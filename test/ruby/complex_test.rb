@@ -58,6 +58,10 @@ class ComplexTest < MnTest::Case
     assert_equal Complex(0, 1), "i".to_c
     assert_equal Complex(0, 1), Complex("I")
     assert_equal Complex(0, -1), Complex("-j")
+    assert_equal Complex(0.5, 0), ".5".to_c
+    assert_equal Complex(0, 0.5), Complex(".5i")
+    assert_equal Complex(-100.0, 0), "-1e2".to_c
+    assert_equal Complex(200000.0, 0.003), "2e5+3e-3i".to_c
   end
 
   def test_kernel_complex_conversions_and_errors

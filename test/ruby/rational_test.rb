@@ -98,6 +98,8 @@ class RationalTest < MnTest::Case
     assert_equal Rational(1, 200), "1/2e2".to_r
     assert_raise(ZeroDivisionError) { "1/0".to_r }
     assert_equal Rational(5), Rational("5.")
+    assert_equal [Rational(2), Rational(150), Rational(-46, 5), Rational(1234567), Rational(21), Rational(7, 2)],
+                 ["  2  ", "300/2", "-9.2", "1_234_567", "21 June 09", "21/06/09"].map(&:to_r)
   end
 
   def test_float_to_r_is_exact
@@ -133,6 +135,9 @@ class RationalTest < MnTest::Case
     assert_equal Rational(1), Rational(3, 2).rationalize(Rational(1, 2))
     assert_equal Rational(-1, 3), Rational(-1, 3).rationalize(0.1)
     assert_equal Rational(-11, 3), -3.7.rationalize(0.05)
+    assert_equal Rational(1, 3), Rational("0.3").rationalize(Rational(1, 10))
+    assert_equal Rational(-247, 2), Rational("-123.456").round(1)
+    assert_equal(-120, Rational("-123.456").round(-1))
     assert_equal Rational(0), nil.rationalize
     assert_equal Rational(0), nil.to_r
   end

@@ -320,7 +320,7 @@ class Complex
     __new_raw(a.real - b.imaginary, a.imaginary + b.real)
   end
 
-  NUM = '\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?(?:[eE][-+]?\d+(?:_\d+)*)?(?:/\d+(?:_\d+)*)?'
+  NUM = '(?:\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?|\.\d+(?:_\d+)*)(?:[eE][-+]?\d+(?:_\d+)*)?(?:/\d+(?:_\d+)*)?'
   FORMS = [
     [:polar, /\A\s*([-+]?#{NUM})@([-+]?#{NUM})/],
     [:rect,  /\A\s*([-+]?#{NUM})?([-+])(#{NUM})?[iIjJ]/],
