@@ -8,17 +8,10 @@ class Numeric
 end
 
 class Complex < Numeric
+  # Complex.__new_raw(re, im) is src/complex_init.c
   class << self
-    alias_method :__new_raw, :new
     undef_method :new
   end
-
-  def initialize(re, im)
-    @real = re
-    @imaginary = im
-    freeze
-  end
-  private :initialize
 
   attr_reader :real, :imaginary
   alias_method :imag, :imaginary

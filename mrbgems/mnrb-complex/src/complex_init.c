@@ -1,4 +1,4 @@
-/* complex_init.c - mnrb-complex's entry points (the class itself is mrblib/complex.rb).
+/* complex_init.c - mnrb-complex's C part (the class's methods are mrblib/complex.rb).
 **
 ** Complex undefines what has no meaning for it (<, floor, between?, ...), as CRuby's does. Ruby's
 ** undef_method looks the method up first, and looking up a built-in Ruby method (Comparable's
@@ -8,7 +8,21 @@
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
+
+/* src/rational_new.c (mnrb-rational): a frozen object with two instance variables */
+mrb_value mnrb_num_pair_new(mrb_state *mrb, struct RClass *c, mrb_sym a, mrb_value x, mrb_sym b, mrb_value y);
+
+/* Complex.__new_raw(re, im): what every Complex operation ends in */
+static mrb_value
+complex_s_new_raw(mrb_state *mrb, mrb_value self)
+{
+  mrb_value re, im;
+
+  mrb_get_args(mrb, "oo", &re, &im);
+  return mnrb_num_pair_new(mrb, mrb_class_ptr(self), MRB_IVSYM(real), re, MRB_IVSYM(imaginary), im);
+}
 
 static mrb_value
 complex_undef_methods(mrb_state *mrb, mrb_value self)
@@ -31,6 +45,7 @@ mrb_mnrb_complex_gem_init(mrb_state *mrb)
 {
   struct RClass *c = mrb_define_class(mrb, "Complex", mrb_class_get(mrb, "Numeric"));
   mrb_define_class_method(mrb, c, "__undef_methods", complex_undef_methods, MRB_ARGS_ANY());
+  mrb_define_class_method(mrb, c, "__new_raw", complex_s_new_raw, MRB_ARGS_REQ(2));
 }
 
 void

@@ -2,34 +2,12 @@
 # coprime, in a frozen object. Arithmetic with Integers stays exact; with a Float it is a Float.
 # Integer and Float operators reach these methods through coerce (src/coerce.c).
 class Rational < Numeric
+  # Rational.__new_raw(n, d) and Rational.__reduce(n, d) are src/rational_new.c
   class << self
-    alias_method :__new_raw, :new   # numerator and denominator already normalized
     undef_method :new
   end
 
-  def initialize(num, den)
-    @numerator = num
-    @denominator = den
-    freeze
-  end
-  private :initialize
-
   attr_reader :numerator, :denominator
-
-  # n/d in lowest terms, denominator positive; Integers only
-  def self.__reduce(n, d)
-    raise ZeroDivisionError, "divided by 0" if d == 0
-    if d < 0
-      n = -n
-      d = -d
-    end
-    g = n.gcd(d)
-    if g != 1
-      n = n.div(g)
-      d = d.div(g)
-    end
-    __new_raw(n, d)
-  end
 
   # how CRuby's messages name an operand: nil, true, false and Symbols inspected, else the class
   def self.__operand_name(o) = o.nil? || o == true || o == false || o.is_a?(Symbol) ? o.inspect : o.class.to_s
