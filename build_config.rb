@@ -9,7 +9,10 @@ SANITIZE = {
 }
 
 def mnrb_gems(conf)
-  %w(stdlib math metaprog).each { |box| conf.gembox box }
+  %w(stdlib metaprog).each { |box| conf.gembox box }
+  # the math gembox but mruby-rational/-complex/-cmath: mnrb-rational and mnrb-complex are CRuby's
+  # Rational and Complex (any Integer / any Real as parts)
+  %w(math bigint).each { |g| conf.gem core: "mruby-#{g}" }
   # stdlib-ext's gems but mruby-random: mnrb-random is CRuby's Random (MT19937, the same numbers)
   %w(pack sprintf time struct data).each { |g| conf.gem core: "mruby-#{g}" }
   conf.gem core: 'mruby-io'             # stdlib-io's gems but mruby-socket, which mnrb-io builds
@@ -34,6 +37,8 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-strscan"   # require "strscan"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-marshal"   # Marshal (core: defined at boot)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-digest"    # require "digest"; needs nettle-dev (scripts/deps.sh)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-rational"  # Rational, Integer/Float coerce (core: at boot)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-complex"   # Complex (core: at boot)
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
   conf.defines << 'MRB_ARY_LENGTH_MAX=0'

@@ -8,7 +8,7 @@ MRuby::Gem::Specification.new('mnrb-random') do |spec|
   spec.author  = 'mnrb authors'
   spec.summary = 'CRuby-compatible Random (MT19937), Kernel#rand/srand, Array#shuffle/sample'
   spec.add_dependency 'mruby-bigint', core: 'mruby-bigint'   # seeds, new_seed, rand(2**70)
-  spec.add_test_dependency 'mruby-rational', core: 'mruby-rational'
+  spec.add_test_dependency 'mnrb-rational'
   spec.add_test_dependency 'mruby-pack',     core: 'mruby-pack'       # Floats compared bit for bit
   spec.add_test_dependency 'mruby-time',     core: 'mruby-time'       # rand(Time range)
   spec.add_test_dependency 'mruby-numeric-ext', core: 'mruby-numeric-ext' # Float::MAX

@@ -16,7 +16,7 @@ end
 assert('Integer#integer? and Numeric#integer?') do
   assert_true 1.integer?
   assert_false 1.0.integer?
-  assert_false 1r.integer?
+  assert_false 1r.integer? if Object.const_defined?(:Rational)   # mnrb-rational: not a dependency
 end
 
 assert('Integer#bit_length') do
@@ -112,7 +112,7 @@ assert('Integer#fdiv') do
   assert_equal(-Float::INFINITY, -1.fdiv(0))
   assert_true 0.fdiv(0).nan?
   assert_float 0.4, 1.fdiv(2.5)
-  assert_float 0.5, 1.fdiv(2r)
+  assert_float 0.5, 1.fdiv(2r) if Object.const_defined?(:Rational)
   assert_equal 3.0, 9007199254740993.fdiv(3002399751580331)
   assert_equal 2.0, (2**70).fdiv(2**69)
   assert_equal 10.0, (10**30).fdiv(10**29)

@@ -31,6 +31,7 @@ assert('Array#sum of Floats follows IEEE for NaN and Infinity') do
 end
 
 assert('Array#sum with Rationals stays exact') do
+  skip 'no Rational: mnrb-rational is built after mnrb-compat' unless Object.const_defined?(:Rational)
   assert_equal Rational(3, 1), [1r, 2r].sum
   assert_equal Rational(3, 1), [1r, 2].sum
   assert_equal Rational(4, 1), [1, 2r].sum(1)
@@ -79,7 +80,7 @@ assert('Enumerable#sum') do
   assert_float 1.0, ([0.1] * 10).each.sum(0.0)
   assert_equal 3.0, [3.0, 1e100, -1e100].each.sum(0.0)
   assert_equal 1.0, [1e100, 1.0, -1e100].each.sum
-  assert_float 11.0, [1, 3r, 1.5, 4.5, 1].each.sum
+  assert_float 11.0, [1, 3r, 1.5, 4.5, 1].each.sum if Object.const_defined?(:Rational)
   assert_equal 14, [[1, 2], [3, 4]].each.sum { |a, b| a * b }
 end
 
@@ -116,7 +117,7 @@ assert('Range#sum iterates with a block or a Float init') do
 end
 
 assert('Range#sum converts a non-Integer init with Float(), as Integer#coerce does') do
-  assert_equal 56.0, (1..10).sum(1r)
+  assert_equal 56.0, (1..10).sum(1r) if Object.const_defined?(:Rational)
   assert_raise(TypeError) { (1..10).sum(nil) }
 end
 
