@@ -300,6 +300,17 @@ class RationalTest < MnTest::Case
     assert_equal Complex(0, Rational(2)), 2ri
   end
 
+  # the exact decimal, as CRuby reads it (mruby made the Rational of the nearest Float)
+  def test_decimal_literals
+    assert_equal Rational(157, 50), 3.14r
+    assert_equal Rational(1, 10), 0.1r
+    assert_equal true, 0.1r + 0.2r == 0.3r
+    assert_equal Rational(2001, 2), 1_000.5r
+    assert_equal Rational(-1, 8), -0.125r
+    assert_equal Complex(0, Rational(1, 2)), 0.5ri
+    assert_equal Rational(12345678901234567890123, 1000), 12345678901234567890.123r
+  end
+
   def test_array_sum_stays_exact
     assert_equal Rational(3), [1r, 2r].sum
     assert_equal Rational(4), [1, 2r].sum(1)
