@@ -307,9 +307,14 @@ class RactorIoCrossingTest < MnTest::Case
     skip "needs /proc/self/fd" unless File.directory?("/proc/self/fd")
     fds = -> { Dir.children("/proc/self/fd").size }
     before = fds.call
+    mine = Ractor::Port.new
     3.times do
-      r = Ractor.new { :never_receives }
+      # it waits on a port of its own, not on its default one, and ends once the message is queued
+      # (a ractor that ended before the send would have closed its port first: ClosedError)
+      r = Ractor.new(mine) { |back| go = Ractor::Port.new; back << go; go.receive; :never_receives }
+      go = mine.receive
       r.send($stderr)
+      go << :go
       r.take
     end
     r = Ractor.new { Ractor.receive.fileno }   # one that did receive closes it at its end
