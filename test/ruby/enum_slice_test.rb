@@ -116,3 +116,25 @@ class EnumSliceTest < MnTest::Case
     assert_same b, b.to_ary
   end
 end
+
+class LazySliceTest < MnTest::Case
+  def test_lazy_grep_v_and_compact_stay_lazy
+    l = [1, nil, 2, "a"].lazy
+    assert_kind_of Enumerator::Lazy, l.compact
+    assert_equal [1, 2, "a"], l.compact.to_a
+    assert_kind_of Enumerator::Lazy, l.grep_v(String)
+    assert_equal [1, nil, 2], l.grep_v(String).to_a
+    assert_equal ["1", "", "2"], l.grep_v(String) { |x| x.to_s }.to_a
+    assert_equal [2, 4], (1..).lazy.map { |x| x.even? ? x : nil }.compact.first(2)
+  end
+
+  def test_lazy_slicing_works_on_endless_sources
+    s = (1..).lazy.slice_when { |a, b| b % 3 == 0 }
+    assert_kind_of Enumerator::Lazy, s
+    assert_equal [[1, 2], [3, 4, 5]], s.first(2)
+    assert_equal [[false, [1]], [true, [2]]], (1..).lazy.chunk(&:even?).first(2)
+    assert_equal [[1, 2], [3, 4]], (1..).lazy.slice_after(&:even?).first(2)
+    assert_equal [[1], [2, 3]], (1..).lazy.slice_before(&:even?).first(2)
+    assert_equal [[1, 2], [3, 4]], (1..).lazy.chunk_while { |a, b| b.even? }.first(2)
+  end
+end
