@@ -49,3 +49,28 @@ class MethodVisibilityTest < MnTest::Case
     assert_include Symbol.all_symbols, made
   end
 end
+
+class MethodOriginalNameTest < MnTest::Case
+  class A
+    def orig = 1
+    alias al orig
+    alias_method :al2, :al
+  end
+
+  def test_original_name_through_aliases
+    assert_equal :orig, A.new.method(:orig).original_name
+    assert_equal :orig, A.new.method(:al).original_name
+    assert_equal :al, A.new.method(:al).name
+    assert_equal :orig, A.new.method(:al2).original_name
+    assert_equal :orig, A.instance_method(:al2).original_name
+    assert_equal :orig, A.new.method(:al).unbind.original_name
+  end
+
+  def test_public_method_and_deprecate_constant
+    assert_equal 3, 1.public_method(:+).call(2)
+    m = Module.new
+    m.const_set(:X, 1)
+    assert_same m, m.deprecate_constant(:X)
+    assert_raise(NameError) { m.deprecate_constant(:Y) }
+  end
+end

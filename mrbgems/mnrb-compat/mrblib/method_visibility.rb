@@ -24,3 +24,19 @@ class Module
     instance_methods(false).include?(name.to_sym)
   end
 end
+
+module Kernel
+  # Object#public_method: #method, since no method is private here (see above)
+  def public_method(name) = method(name)
+end
+
+class Module
+  # CRuby warns when a deprecated constant is read, and only with deprecation warnings on (off by
+  # default); mnrb records nothing and answers self, as CRuby does.
+  def deprecate_constant(*names)
+    names.each do |n|
+      raise NameError, "constant #{self}::#{n} not defined" unless const_defined?(n, false)
+    end
+    self
+  end
+end
