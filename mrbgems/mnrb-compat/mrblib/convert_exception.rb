@@ -1,5 +1,7 @@
 # Kernel#Integer and #Float with exception: false (CRuby 2.6+): nil instead of the
 # ArgumentError or TypeError of a value that does not convert.
+# (mruby-kernel-ext defines them; mrbtest may run this gem without it)
+if Kernel.respond_to?(:Integer) && Kernel.respond_to?(:Float)
 module Kernel
   alias __mnrb_Integer_raising Integer
   alias __mnrb_Float_raising Float
@@ -22,4 +24,5 @@ module Kernel
       nil
     end
   end
+end
 end

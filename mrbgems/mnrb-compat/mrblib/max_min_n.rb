@@ -27,6 +27,8 @@ module Enumerable
   end
 end
 
+# mruby-range-ext's Range#max/#min (absent from some mrbtest environments, where Enumerable's serve)
+if Range.instance_methods(false).include?(:max)
 class Range
   alias __mnrb_range_max1 max
   alias __mnrb_range_min1 min
@@ -42,4 +44,5 @@ class Range
     raise RangeError, "cannot get the minimum of endless range" if self.end.nil?
     __mnrb_extremes(n, block, false)
   end
+end
 end
