@@ -41,5 +41,9 @@ void mnrb_compat_struct_init_init(mrb_state *mrb);
 void mnrb_compat_version_init(mrb_state *mrb);
 void mnrb_compat_gc_init(mrb_state *mrb);
 void mnrb_compat_weakmap_init(mrb_state *mrb);
+void mnrb_compat_float_next_init(mrb_state *mrb);
+void mnrb_compat_math_gamma_init(mrb_state *mrb);
+void mnrb_compat_symbol_all_init(mrb_state *mrb);
+void mnrb_compat_method_original_name_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */
