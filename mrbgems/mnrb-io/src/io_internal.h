@@ -172,6 +172,7 @@ void mnrb_init_select(mrb_state *mrb);
 void mnrb_init_socket(mrb_state *mrb);
 void mnrb_init_file(mrb_state *mrb);
 void mnrb_init_file_stat(mrb_state *mrb);
+void mnrb_init_file_ops(mrb_state *mrb);
 void mnrb_init_file_test(mrb_state *mrb);
 
 #endif

@@ -34,7 +34,7 @@ module Signal
   # (every Ractor is a state and boots this)
   LIST = {
     EXIT: 0, HUP: 1, INT: 2, QUIT: 3, ILL: 4, TRAP: 5, ABRT: 6, IOT: 6, BUS: 7, FPE: 8, KILL: 9,
-    USR1: 10, SEGV: 11, USR2: 12, PIPE: 13, ALRM: 14, TERM: 15, STKFLT: 16, CHLD: 17, CLD: 17,
+    USR1: 10, SEGV: 11, USR2: 12, PIPE: 13, ALRM: 14, TERM: 15, CHLD: 17, CLD: 17,
     CONT: 18, STOP: 19, TSTP: 20, TTIN: 21, TTOU: 22, URG: 23, XCPU: 24, XFSZ: 25, VTALRM: 26,
     PROF: 27, WINCH: 28, IO: 29, POLL: 29, PWR: 30, SYS: 31
   }
@@ -49,6 +49,7 @@ module Signal
   end
 
   def self.signame(signo)
+    signo = File._int_arg(signo)
     LIST.each { |k, v| return k.to_s if v == signo && k != :IOT && k != :CLD && k != :POLL }
     nil
   end

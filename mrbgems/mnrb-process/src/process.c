@@ -241,7 +241,10 @@ static mrb_value p_gid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mr
 static mrb_value p_euid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)geteuid()); }
 static mrb_value p_egid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)getegid()); }
 
+void mnrb_init_process_attrs(mrb_state *mrb);
+
 void mrb_mnrb_process_gem_init(mrb_state *mrb) {
+  mnrb_init_process_attrs(mrb);
   struct RClass *process = mrb_module_get(mrb, "Process");
   mrb_define_module_function(mrb, process, "_fork", p_fork, MRB_ARGS_NONE());
   mrb_define_module_function(mrb, process, "_child_exit", p_child_exit, MRB_ARGS_REQ(1));
