@@ -249,6 +249,22 @@ module Process
   # mode(, perm)], an IO, an Integer fd, :close, [:child, :out]; :chdir; :pgroup; :unsetenv_others
   # is not supported.
   def self.spawn(*args)
+    env, argv, redirects, chdir, pgroup = _command(args)
+    IO._flush_std
+    _spawn(env, argv, redirects, chdir, pgroup)
+  end
+
+  # exec([env,] command... [,options]): the process becomes the program (spawn's arguments but
+  # :pgroup); returns only by raising (Errno::ENOENT when there is no such program)
+  def self.exec(*args)
+    env, argv, redirects, chdir, = _command(args)
+    IO._flush_std
+    _exec(env, argv, redirects, chdir)
+  end
+
+  # spawn's and exec's arguments: [env pairs, argv, redirects, chdir, pgroup]
+  def self._command(args)
+    args = args.dup
     env = args.first.is_a?(Hash) ? args.shift : {}
     opts = args.last.is_a?(Hash) ? args.pop : {}
     raise ArgumentError, "wrong number of arguments (given 0, expected 1+)" if args.empty?
@@ -266,8 +282,7 @@ module Process
         keys.each { |key| redirects << [_child_fd(key), _redirect_target(v, key)] }
       end
     end
-    IO._flush_std
-    _spawn(env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects, chdir, pgroup)
+    [env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects, chdir, pgroup]
   end
 
   def self._argv(args)
@@ -329,6 +344,10 @@ module Kernel
 
   def spawn(*args)
     Process.spawn(*args)
+  end
+
+  def exec(*args)
+    Process.exec(*args)
   end
 
   # system(...): true (exit 0), false (another status), nil (could not run); $? is set
