@@ -94,8 +94,47 @@ class ProcessAttrsTest < MnTest::Case
     pid = fork { exit!(3) }
     th = Process.detach(pid)
     assert_kind_of Thread, th
+    assert_equal "Process::Waiter", th.class.name
+    assert_equal pid, th.pid
     st = th.value
     assert_kind_of Process::Status, st
     assert_equal 3, st.exitstatus
+  end
+end
+
+class ProcessDaemonTest < MnTest::Case
+  def test_daemon_goes_on_in_a_new_session
+    r, w = IO.pipe
+    pid = fork do
+      r.close
+      Process.daemon(nil, true)
+      w.write([Process.pid, Process.getsid, Dir.pwd, $stdout.tty?].inspect)
+      w.close
+      exit!(0)
+    end
+    w.close
+    Process.wait(pid)
+    assert_equal 0, $?.exitstatus
+    dpid, sid, dir, = eval(r.read)
+    r.close
+    refute pid == dpid
+    refute sid == Process.getsid    # a new session...
+    refute sid == dpid              # ...that the daemon does not lead (CRuby forks twice)
+    assert_equal "/", dir
+  end
+
+  def test_daemon_redirects_to_dev_null
+    r, w = IO.pipe
+    pid = fork do
+      r.close
+      Process.daemon(true)
+      w.write([File.identical?("/dev/null", STDOUT), File.identical?("/dev/null", STDIN), Dir.pwd].inspect)
+      w.close
+      exit!(0)
+    end
+    w.close
+    Process.wait(pid)
+    assert_equal [true, true, Dir.pwd].inspect, r.read
+    r.close
   end
 end

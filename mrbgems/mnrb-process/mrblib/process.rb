@@ -226,9 +226,21 @@ module Process
     $?
   end
 
-  # a thread that reaps the child; its value is the Process::Status
+  # The thread Process.detach returns (CRuby's class): it reaps the child; its value is the
+  # Process::Status; #pid is the child's.
+  class Waiter < Thread
+    attr_reader :pid
+
+    def _pid=(pid)
+      @pid = pid
+    end
+  end
+
   def self.detach(pid)
-    Thread.new { _, st = wait2(pid); st }
+    pid = File._int_arg(pid)
+    th = Waiter.new { _, st = wait2(pid); st }
+    th._pid = pid
+    th
   end
 
   def self.kill(sig, *pids)

@@ -63,3 +63,25 @@ module Process
     title
   end
 end
+
+module Process
+  # daemon(nochdir = nil, noclose = nil): goes on in a grandchild in a new session, which it does not
+  # lead (so it cannot acquire a terminal; CRuby's double fork), the caller's process exiting at once
+  # with status 0; in "/" unless nochdir, with STDIN, STDOUT and STDERR on /dev/null unless
+  # noclose; 0
+  def self.daemon(nochdir = nil, noclose = nil)
+    IO._flush_std
+    exit!(0) if fork
+    setsid
+    exit!(0) if fork
+    Dir.chdir("/") unless nochdir
+    unless noclose
+      File.open("/dev/null", "r+") do |null|
+        STDIN.reopen(null)
+        STDOUT.reopen(null)
+        STDERR.reopen(null)
+      end
+    end
+    0
+  end
+end
