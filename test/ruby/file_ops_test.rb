@@ -192,4 +192,52 @@ class FileOpsTest < MnTest::Case
       assert_raise(IOError) { f.fsync }
     end
   end
+
+  def test_lchmod
+    with_dir do |dir|
+      path = File.join(dir, "f")
+      File.write(path, "")
+      assert_equal 1, File.lchmod(0o600, path)
+      assert_equal 0o600, File.stat(path).mode & 0o777
+      File.symlink(path, File.join(dir, "l"))
+      assert_raise(Errno::ENOTSUP) { File.lchmod(0o644, File.join(dir, "l")) }
+      assert_raise(Errno::ENOENT) { File.lchmod(0o644, File.join(dir, "missing")) }
+    end
+  end
+
+  def test_birthtime
+    with_dir do |dir|
+      path = File.join(dir, "f")
+      File.write(path, "")
+      begin
+        t = File.birthtime(path)
+      rescue NotImplementedError => e
+        assert_equal "birthtime is unimplemented on this filesystem", e.message
+        return
+      end
+      assert_kind_of Time, t
+      assert (Time.now - t).abs < 60
+      File.open(path) { |f| assert_equal t.to_i, f.birthtime.to_i }
+      assert_raise(Errno::ENOENT) { File.birthtime(File.join(dir, "missing")) }
+    end
+  end
+
+  def test_advise_and_fcntl
+    File.open(__FILE__) do |f|
+      assert_nil f.advise(:sequential)
+      assert_nil f.advise(:willneed, 0, 100)
+      e = assert_raise(NotImplementedError) { f.advise(:foo) }
+      assert_equal "Unsupported advice: :foo", e.message
+      e = assert_raise(TypeError) { f.advise("normal") }
+      assert_equal "advice must be a Symbol", e.message
+      # F_GETFD (1): close-on-exec is set on a file Ruby opens
+      assert_equal 1, f.fcntl(1) & 1
+    end
+    r, w = IO.pipe
+    assert_raise(Errno::ESPIPE) { r.advise(:normal) }
+    r.close
+    w.close
+    assert_raise(IOError) { r.advise(:normal) }
+    assert_raise(IOError) { r.fcntl(1) }
+  end
 end

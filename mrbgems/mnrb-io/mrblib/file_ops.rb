@@ -155,7 +155,33 @@ class File
   def to_path = path
 end
 
+class File
+  def self.lchmod(mode, *paths)
+    mode = _int_arg(mode)
+    paths.each { |p| _lchmod(_stat_path(p), mode) }
+    paths.size
+  end
+
+  # the file's creation time (statx); NotImplementedError where the file system keeps none
+  def self.birthtime(path)
+    sec, nsec = path.is_a?(IO) ? _birthtime(path.fileno) : _birthtime(_stat_path(path))
+    Time.at(sec, nsec / 1000.0)
+  end
+
+  def birthtime
+    raise IOError, "closed stream" if closed?
+    sec, nsec = File._birthtime(fileno)
+    Time.at(sec, nsec / 1000.0)
+  end
+end
+
 class IO
+  # advise(advice, offset = 0, len = 0): posix_fadvise's hint about how the file will be read; nil
+  def advise(advice, offset = 0, len = 0)
+    raise IOError, "closed stream" if closed?
+    _advise(advice, File._int_arg(offset), File._int_arg(len))
+  end
+
   # the file's data (and metadata) on the device: flushes the buffer first; 0
   def fsync
     raise IOError, "closed stream" if closed?

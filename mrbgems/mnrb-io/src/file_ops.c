@@ -1,7 +1,8 @@
 /*
  * System calls on paths and descriptors that CRuby's File and IO offer beyond opening, reading and
  * stat'ing: access(2)/eaccess (File.readable? and kin), link, truncate, utimensat (File.utime,
- * lutime), chown/lchown/fchown, fchmod, fsync/fdatasync. Each can wait on a slow or gone file
+ * lutime), chown/lchown/fchown, fchmod and lchmod, fsync/fdatasync, posix_fadvise (IO#advise) and
+ * statx for the birth time (File.birthtime). Each can wait on a slow or gone file
  * system, so each runs as a blocking call without the GVL on private copies of its paths (as
  * file.c and file_stat.c do); EINTR after an interrupt check retries. The Ruby API (argument
  * conversion, counting the paths) is mrblib/file_ops.rb.
@@ -13,19 +14,21 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/ext/io.h>
 #include <mruby/string.h>
 #include "mnrb/thread.h"
 
 typedef enum fop { OP_ACCESS, OP_EACCESS, OP_LINK, OP_TRUNCATE, OP_FTRUNCATE, OP_UTIME, OP_LUTIME,
-                   OP_CHOWN, OP_LCHOWN, OP_FCHOWN, OP_FCHMOD, OP_FSYNC, OP_FDATASYNC } fop;
+                   OP_CHOWN, OP_LCHOWN, OP_FCHOWN, OP_FCHMOD, OP_FSYNC, OP_FDATASYNC, OP_LCHMOD,
+                   OP_FADVISE, OP_BIRTH } fop;
 
 typedef struct fcall {
   fop op;
   const char *a, *b;            /* paths (private copies) */
   int fd;
-  long long n1, n2;             /* mode, length, uid/gid */
+  long long n1, n2, n3;         /* mode, length, uid/gid, fadvise's offset/length/advice */
   struct timespec ts[2];
   int rc, err;
 } fcall;
@@ -46,6 +49,21 @@ static void *run_fcall(void *arg) {
   case OP_FCHMOD: c->rc = fchmod(c->fd, (mode_t)c->n1); break;
   case OP_FSYNC: c->rc = fsync(c->fd); break;
   case OP_FDATASYNC: c->rc = fdatasync(c->fd); break;
+  case OP_LCHMOD: c->rc = fchmodat(AT_FDCWD, c->a, (mode_t)c->n1, AT_SYMLINK_NOFOLLOW); break;
+  case OP_FADVISE:                                  /* returns the error instead of setting errno */
+    errno = posix_fadvise(c->fd, (off_t)c->n1, (off_t)c->n2, (int)c->n3);
+    c->rc = errno ? -1 : 0;
+    break;
+  case OP_BIRTH: {
+    struct statx stx;
+    c->rc = c->a ? statx(AT_FDCWD, c->a, 0, STATX_BTIME, &stx) : statx(c->fd, "", AT_EMPTY_PATH, STATX_BTIME, &stx);
+    if (c->rc == 0) {
+      c->n1 = (stx.stx_mask & STATX_BTIME) != 0;
+      c->ts[0].tv_sec = (time_t)stx.stx_btime.tv_sec;
+      c->ts[0].tv_nsec = (long)stx.stx_btime.tv_nsec;
+    }
+    break;
+  }
   }
   c->err = c->rc < 0 ? errno : 0;
   return NULL;
@@ -143,6 +161,49 @@ static mrb_value file_s_chown(mrb_state *mrb, mrb_value klass) {
   return mrb_fixnum_value(0);
 }
 
+/* File._lchmod(path, mode): 0 (Errno::ENOTSUP for a symbolic link, as Linux says) */
+static mrb_value file_s_lchmod(mrb_state *mrb, mrb_value klass) {
+  mrb_value path, keep;
+  mrb_int mode;
+  mrb_get_args(mrb, "oi", &path, &mode);
+  fcall c = { .op = OP_LCHMOD, .n1 = mode };
+  c.a = path_copy(mrb, path, &keep);
+  fcall_check(mrb, &c, "lchmod");
+  return mrb_fixnum_value(0);
+}
+
+/* File._birthtime(path or fd): [sec, nsec]; NotImplementedError where the file system keeps none */
+static mrb_value file_s_birthtime(mrb_state *mrb, mrb_value klass) {
+  mrb_value target, keep;
+  mrb_get_args(mrb, "o", &target);
+  fcall c = { .op = OP_BIRTH };
+  if (mrb_integer_p(target)) c.fd = (int)mrb_integer(target);
+  else c.a = path_copy(mrb, target, &keep);
+  fcall_check(mrb, &c, "statx");
+  if (!c.n1) mrb_raise(mrb, E_NOTIMP_ERROR, "birthtime is unimplemented on this filesystem");
+  return mrb_assoc_new(mrb, mrb_int_value(mrb, (mrb_int)c.ts[0].tv_sec), mrb_int_value(mrb, (mrb_int)c.ts[0].tv_nsec));
+}
+
+/* IO#_advise(advice, offset, len): nil. advice a Symbol naming a POSIX_FADV_ value. */
+static mrb_value io_advise(mrb_state *mrb, mrb_value self) {
+  static const struct { const char *name; int v; } advice[] = {
+    { "normal", POSIX_FADV_NORMAL }, { "sequential", POSIX_FADV_SEQUENTIAL }, { "random", POSIX_FADV_RANDOM },
+    { "willneed", POSIX_FADV_WILLNEED }, { "dontneed", POSIX_FADV_DONTNEED }, { "noreuse", POSIX_FADV_NOREUSE },
+  };
+  mrb_value sym;
+  mrb_int off, len;
+  mrb_get_args(mrb, "oii", &sym, &off, &len);
+  if (!mrb_symbol_p(sym)) mrb_raise(mrb, E_TYPE_ERROR, "advice must be a Symbol");
+  const char *name = mrb_sym_name(mrb, mrb_symbol(sym));
+  int adv = -1;
+  for (size_t i = 0; i < sizeof advice / sizeof advice[0]; i++)
+    if (strcmp(name, advice[i].name) == 0) adv = advice[i].v;
+  if (adv < 0) mrb_raisef(mrb, E_NOTIMP_ERROR, "Unsupported advice: %v", mrb_inspect(mrb, sym));
+  fcall c = { .op = OP_FADVISE, .fd = mrb_io_fileno(mrb, self), .n1 = off, .n2 = len, .n3 = adv };
+  fcall_check(mrb, &c, "fadvise");
+  return mrb_nil_value();
+}
+
 /* IO#_fdop(op, n): an operation on this IO's descriptor (fchmod, ftruncate, fsync, fdatasync). */
 static mrb_value io_fdop(mrb_state *mrb, mrb_value self) {
   mrb_int op, n;
@@ -180,4 +241,7 @@ void mnrb_init_file_ops(mrb_state *mrb) {
   mrb_define_class_method(mrb, file, "_utime", file_s_utime, MRB_ARGS_REQ(6));
   mrb_define_class_method(mrb, file, "_chown", file_s_chown, MRB_ARGS_REQ(4));
   mrb_define_method(mrb, mrb_class_get(mrb, "IO"), "_fdop", io_fdop, MRB_ARGS_REQ(2));
+  mrb_define_method(mrb, mrb_class_get(mrb, "IO"), "_advise", io_advise, MRB_ARGS_REQ(3));
+  mrb_define_class_method(mrb, file, "_lchmod", file_s_lchmod, MRB_ARGS_REQ(2));
+  mrb_define_class_method(mrb, file, "_birthtime", file_s_birthtime, MRB_ARGS_REQ(1));
 }
