@@ -16,6 +16,7 @@ void mrb_mnrb_io_gem_init(mrb_state *mrb) {
   mnrb_init_file_stat(mrb);
   mnrb_init_file_ops(mrb);
   mnrb_init_reopen(mrb);
+  mnrb_init_autoclose(mrb);
   mnrb_init_file_test(mrb);
 }
 

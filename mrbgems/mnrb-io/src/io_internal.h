@@ -175,6 +175,8 @@ void mnrb_init_file(mrb_state *mrb);
 void mnrb_init_file_stat(mrb_state *mrb);
 void mnrb_init_file_ops(mrb_state *mrb);
 void mnrb_init_reopen(mrb_state *mrb);
+void mnrb_init_autoclose(mrb_state *mrb);
+void mnrb_io_autoclose_release(struct mrb_io *f);   /* autoclose.c, from the IO's free function */
 void mnrb_init_file_test(mrb_state *mrb);
 
 #endif
