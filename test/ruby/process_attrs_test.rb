@@ -138,3 +138,75 @@ class ProcessDaemonTest < MnTest::Case
     r.close
   end
 end
+
+class ProcessCredentialsTest < MnTest::Case
+  # runs the block in a child; its value (inspect'ed) comes back
+  def in_child
+    r, w = IO.pipe
+    pid = fork do
+      r.close
+      w.write((yield).inspect)
+      w.close
+      exit!(0)
+    end
+    w.close
+    out = r.read
+    r.close
+    Process.wait(pid)
+    out
+  end
+
+  def test_setting_ids_to_the_current_ones
+    uid = Process.uid
+    gid = Process.gid
+    assert_equal [uid, uid, gid, gid].inspect, in_child {
+      [Process.uid = uid, Process.euid = uid, Process.gid = gid, Process.egid = gid]
+    }
+    assert_equal [uid, gid].inspect, in_child { Process.uid = Process.uid; [Process.uid, Process.gid] }
+  end
+
+  def test_names_and_errors
+    e = assert_raise(ArgumentError) { Process.uid = "mnrb-no-such-user-x" }
+    assert_equal "can't find user for mnrb-no-such-user-x", e.message
+    e = assert_raise(ArgumentError) { Process.gid = "mnrb-no-such-group-x" }
+    assert_equal "can't find group for mnrb-no-such-group-x", e.message
+    assert_raise(TypeError) { Process.uid = nil }
+    e = assert_raise(ArgumentError) { Process.groups = [0] * 70000 }
+    assert_equal "too many groups, 65536 max", e.message
+    e = assert_raise(ArgumentError) { Process.maxgroups = 0 }
+    assert_equal "maxgroups 0 should be positive", e.message
+    if Process.euid == 0
+      assert_equal "[0, 0]", in_child {
+        Process.uid = "root"
+        Process.gid = "root"
+        [Process.uid, Process.gid]
+      }
+    end
+  end
+
+  def test_groups_assignment_as_root
+    return unless Process.euid == 0
+    assert_equal "[[0, 1], [0, 1], 100000, 65536]", in_child {
+      [Process.groups = [0, 1], Process.groups, Process.maxgroups = 100000, Process.maxgroups]
+    }
+    assert_equal Process.groups.include?(0) ? "true" : "true", in_child {
+      Process.initgroups("root", 0).include?(0)
+    }
+  end
+
+  def test_unprivileged_change_fails
+    return unless Process.euid == 0
+    out = in_child do
+      Process.groups = []
+      Process.gid = Process.egid = 65534
+      Process.uid = Process.euid = 65534
+      begin
+        Process.groups = [0]
+        :changed
+      rescue Errno::EPERM
+        :eperm
+      end
+    end
+    assert_equal ":eperm", out
+  end
+end

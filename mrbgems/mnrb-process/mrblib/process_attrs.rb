@@ -85,3 +85,56 @@ module Process
     0
   end
 end
+
+module Process
+  # a user (group) as an Integer id or a name (looked up: ArgumentError when unknown)
+  def self._user_id(user)
+    return File._int_arg(user) unless user.is_a?(String)
+    _id_of(user, false) or raise ArgumentError, "can't find user for #{user}"
+  end
+
+  def self._group_id(group)
+    return File._int_arg(group) unless group.is_a?(String)
+    _id_of(group, true) or raise ArgumentError, "can't find group for #{group}"
+  end
+
+  def self.uid=(user)
+    _setresuid(_user_id(user), -1, -1)
+    user
+  end
+
+  def self.euid=(user)
+    _setresuid(-1, _user_id(user), -1)
+    user
+  end
+
+  def self.gid=(group)
+    _setresgid(_group_id(group), -1, -1)
+    group
+  end
+
+  def self.egid=(group)
+    _setresgid(-1, _group_id(group), -1)
+    group
+  end
+
+  def self.groups=(list)
+    raise TypeError, "no implicit conversion of #{list.class} into Array" unless list.is_a?(Array)
+    raise ArgumentError, "too many groups, #{maxgroups} max" if list.size > maxgroups
+    _setgroups(list.map { |g| _group_id(g) })
+    groups
+  end
+
+  # the supplementary groups from the group database for user, plus group; the new list
+  def self.initgroups(user, group)
+    _initgroups(File._stat_path(user), _group_id(group))
+    groups
+  end
+
+  # the bound groups= checks; at most the system's (NGROUPS_MAX)
+  def self.maxgroups=(n)
+    n = File._int_arg(n)
+    raise ArgumentError, "maxgroups #{n} should be positive" if n <= 0
+    @maxgroups = n > 65536 ? 65536 : n
+  end
+end
