@@ -144,18 +144,46 @@ class IO
   end
 end
 
-class File
-  # File.write(path, data, offset = nil, mode: "w"): the number of bytes written (CRuby)
-  def self.write(path, data, offset = nil, mode: nil)
-    mode ||= offset ? "r+" : "w"
-    File.open(path, mode) do |f|
+class IO
+  # IO.write(path, data, offset = nil, mode:, perm:): the number of bytes written. Truncates the file
+  # unless an offset is given (then the file is created if missing and written from there, CRuby).
+  def self.write(path, data, offset = nil, mode: nil, perm: 0o666, **opts)
+    path = File._stat_path(path)
+    mode ||= offset ? File::WRONLY | File::CREAT : "w"
+    File.open(path, mode, perm) do |f|
       f.seek(offset) if offset
       f.write(data)
     end
   end
 
-  def self.binwrite(path, data, offset = nil, mode: nil)
-    write(path, data, offset, mode: mode)
+  def self.binwrite(path, data, offset = nil, mode: nil, perm: 0o666, **opts)
+    write(path, data, offset, mode: mode, perm: perm)
+  end
+
+  def self.try_convert(obj)
+    return obj if obj.is_a?(IO)
+    return nil unless obj.respond_to?(:to_io)
+    io = obj.to_io
+    return io if io.is_a?(IO) || io.nil?
+    raise TypeError, "can't convert #{obj.class} to IO (#{obj.class}#to_io gives #{io.class})"
+  end
+
+  def to_io = self
+
+  # putc(obj): a String's first character, or a number's low byte; obj
+  def putc(obj)
+    if obj.is_a?(String)
+      write(obj[0] || "")
+    else
+      write((File._int_arg(obj) & 0xff).chr)
+    end
+    obj
+  end
+
+  def each_codepoint
+    return to_enum(:each_codepoint) unless block_given?
+    each_char { |c| yield c.ord }
+    self
   end
 end
 

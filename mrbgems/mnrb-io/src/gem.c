@@ -14,6 +14,9 @@ void mrb_mnrb_io_gem_init(mrb_state *mrb) {
   mnrb_init_socket(mrb);
   mnrb_init_file(mrb);
   mnrb_init_file_stat(mrb);
+  mnrb_init_file_ops(mrb);
+  mnrb_init_reopen(mrb);
+  mnrb_init_autoclose(mrb);
   mnrb_init_file_test(mrb);
 }
 

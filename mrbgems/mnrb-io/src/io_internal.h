@@ -99,6 +99,7 @@ mrb_bool mnrb_io_lock_busy(mrb_state *mrb, mrb_value io, io_side side);
 /* The kind of the IO's descriptor `fd` for reading or writing, classified at its first call and
  * kept with the IO's locks (the same object: one look-up). */
 io_kind mnrb_io_kind(mrb_state *mrb, mrb_value io, io_side side, int fd);
+void mnrb_io_kind_forget(mrb_state *mrb, mrb_value io);   /* its descriptor now refers elsewhere */
 
 /* ---- the write buffer (wbuf.c, write.c): CRuby's, for an IO that is not sync ----
  * A File (a regular file, /dev/null) and STDOUT when it is a pipe (CRuby: every IO that is not
@@ -172,6 +173,10 @@ void mnrb_init_select(mrb_state *mrb);
 void mnrb_init_socket(mrb_state *mrb);
 void mnrb_init_file(mrb_state *mrb);
 void mnrb_init_file_stat(mrb_state *mrb);
+void mnrb_init_file_ops(mrb_state *mrb);
+void mnrb_init_reopen(mrb_state *mrb);
+void mnrb_init_autoclose(mrb_state *mrb);
+void mnrb_io_autoclose_release(struct mrb_io *f);   /* autoclose.c, from the IO's free function */
 void mnrb_init_file_test(mrb_state *mrb);
 
 #endif

@@ -109,8 +109,13 @@ io_wbuf *mnrb_io_wbuf_peek(mrb_state *mrb, mrb_value io) {
   return l ? l->wbuf : NULL;
 }
 
-/* A descriptor keeps its kind while the IO keeps it (mnrb has no IO#reopen; an IO re-initialized
- * gets new locks, hence a new look). */
+/* A descriptor keeps its kind while the IO keeps it (an IO re-initialized gets new locks, hence a
+ * new look; IO#reopen, which keeps the number but changes what it refers to, forgets it). */
+void mnrb_io_kind_forget(mrb_state *mrb, mrb_value io) {
+  io_locks *l = get_locks(mrb, io);
+  l->kinds[IO_LOCK_READ].kind = l->kinds[IO_LOCK_WRITE].kind = IO_KIND_UNKNOWN;
+}
+
 io_kind mnrb_io_kind(mrb_state *mrb, mrb_value io, io_side side, int fd) {
   io_locks *l = get_locks(mrb, io);
   if (l->kinds[side].kind == IO_KIND_UNKNOWN || l->kinds[side].fd != fd) {

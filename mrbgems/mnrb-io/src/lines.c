@@ -174,6 +174,31 @@ static mrb_value gets_req(mrb_state *mrb, mrb_value self, line_req *q) {
   return mnrb_io_locked(mrb, self, IO_LOCK_READ, gets_body, q);
 }
 
+/* IO#lineno: the lines read by gets, readline, each_line and readlines (or the number given to
+ * lineno=), as CRuby counts them; kept in the IO's @lineno, and the last count in $. (per ractor). */
+static void count_lines(mrb_state *mrb, mrb_value io, mrb_int n) {
+  mrb_sym iv = mrb_intern_lit(mrb, "@lineno");
+  mrb_value cur = mrb_iv_get(mrb, io, iv);
+  mrb_value v = mrb_int_value(mrb, (mrb_integer_p(cur) ? mrb_integer(cur) : 0) + n);
+  mrb_iv_set(mrb, io, iv, v);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$."), v);
+}
+
+static mrb_value io_lineno(mrb_state *mrb, mrb_value self) {
+  mnrb_io_read_fptr(mrb, self);                    /* IOError when closed or not for reading */
+  mrb_value v = mrb_iv_get(mrb, self, mrb_intern_lit(mrb, "@lineno"));
+  return mrb_integer_p(v) ? v : mrb_fixnum_value(0);
+}
+
+static mrb_value io_set_lineno(mrb_state *mrb, mrb_value self) {
+  mrb_value v;
+  mrb_get_args(mrb, "o", &v);
+  mnrb_io_read_fptr(mrb, self);
+  v = mrb_int_value(mrb, mnrb_compat_to_int(mrb, v));
+  mrb_iv_set(mrb, self, mrb_intern_lit(mrb, "@lineno"), v);
+  return v;
+}
+
 /* IO#gets(sep = "\n", limit = nil, chomp: false): the next line, nil at the end of file; also in
  * $_. CRuby keeps $_ per method frame and per thread; mruby compiles it as an ordinary global, so
  * here it is one per ractor (`print $_ while gets` works; a method's gets shows in its caller). */
@@ -182,6 +207,7 @@ static mrb_value io_gets(mrb_state *mrb, mrb_value self) {
   line_args(mrb, &q);
   mrb_value line = gets_req(mrb, self, &q);
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "$_"), line);
+  if (!mrb_nil_p(line)) count_lines(mrb, self, 1);
   return line;
 }
 
@@ -209,7 +235,9 @@ static mrb_value io_readlines(mrb_state *mrb, mrb_value self) {
   line_args(mrb, &q);
   if (q.limit == 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "invalid limit: 0 for readlines");
   mnrb_io_read_fptr(mrb, self);
-  return mnrb_io_locked(mrb, self, IO_LOCK_READ, readlines_body, &q);
+  mrb_value lines = mnrb_io_locked(mrb, self, IO_LOCK_READ, readlines_body, &q);
+  count_lines(mrb, self, RARRAY_LEN(lines));
+  return lines;
 }
 
 void mnrb_init_lines(mrb_state *mrb) {
@@ -217,4 +245,6 @@ void mnrb_init_lines(mrb_state *mrb) {
   mrb_define_method(mrb, io, "gets", io_gets, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "readline", io_readline, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "readlines", io_readlines, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
+  mrb_define_method(mrb, io, "lineno", io_lineno, MRB_ARGS_NONE());
+  mrb_define_method(mrb, io, "lineno=", io_set_lineno, MRB_ARGS_REQ(1));
 }

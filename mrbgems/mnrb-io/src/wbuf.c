@@ -98,6 +98,7 @@ static void io_free_flushing(mrb_state *mrb, void *p) {
     if (b->fptr == p) write_out_plain(b);
   }
   pthread_mutex_unlock(&list_lock);
+  if (p) mnrb_io_autoclose_release(p);              /* autoclose = false: the descriptor stays open */
   io_free_orig(mrb, p);
 }
 static void wrap_io_free(void) {

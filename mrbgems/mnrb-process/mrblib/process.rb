@@ -34,7 +34,7 @@ module Signal
   # (every Ractor is a state and boots this)
   LIST = {
     EXIT: 0, HUP: 1, INT: 2, QUIT: 3, ILL: 4, TRAP: 5, ABRT: 6, IOT: 6, BUS: 7, FPE: 8, KILL: 9,
-    USR1: 10, SEGV: 11, USR2: 12, PIPE: 13, ALRM: 14, TERM: 15, STKFLT: 16, CHLD: 17, CLD: 17,
+    USR1: 10, SEGV: 11, USR2: 12, PIPE: 13, ALRM: 14, TERM: 15, CHLD: 17, CLD: 17,
     CONT: 18, STOP: 19, TSTP: 20, TTIN: 21, TTOU: 22, URG: 23, XCPU: 24, XFSZ: 25, VTALRM: 26,
     PROF: 27, WINCH: 28, IO: 29, POLL: 29, PWR: 30, SYS: 31
   }
@@ -49,6 +49,7 @@ module Signal
   end
 
   def self.signame(signo)
+    signo = File._int_arg(signo)
     LIST.each { |k, v| return k.to_s if v == signo && k != :IOT && k != :CLD && k != :POLL }
     nil
   end
@@ -225,9 +226,21 @@ module Process
     $?
   end
 
-  # a thread that reaps the child; its value is the Process::Status
+  # The thread Process.detach returns (CRuby's class): it reaps the child; its value is the
+  # Process::Status; #pid is the child's.
+  class Waiter < Thread
+    attr_reader :pid
+
+    def _pid=(pid)
+      @pid = pid
+    end
+  end
+
   def self.detach(pid)
-    Thread.new { _, st = wait2(pid); st }
+    pid = File._int_arg(pid)
+    th = Waiter.new { _, st = wait2(pid); st }
+    th._pid = pid
+    th
   end
 
   def self.kill(sig, *pids)
@@ -248,6 +261,22 @@ module Process
   # mode(, perm)], an IO, an Integer fd, :close, [:child, :out]; :chdir; :pgroup; :unsetenv_others
   # is not supported.
   def self.spawn(*args)
+    env, argv, redirects, chdir, pgroup = _command(args)
+    IO._flush_std
+    _spawn(env, argv, redirects, chdir, pgroup)
+  end
+
+  # exec([env,] command... [,options]): the process becomes the program (spawn's arguments but
+  # :pgroup); returns only by raising (Errno::ENOENT when there is no such program)
+  def self.exec(*args)
+    env, argv, redirects, chdir, = _command(args)
+    IO._flush_std
+    _exec(env, argv, redirects, chdir)
+  end
+
+  # spawn's and exec's arguments: [env pairs, argv, redirects, chdir, pgroup]
+  def self._command(args)
+    args = args.dup
     env = args.first.is_a?(Hash) ? args.shift : {}
     opts = args.last.is_a?(Hash) ? args.pop : {}
     raise ArgumentError, "wrong number of arguments (given 0, expected 1+)" if args.empty?
@@ -265,8 +294,7 @@ module Process
         keys.each { |key| redirects << [_child_fd(key), _redirect_target(v, key)] }
       end
     end
-    IO._flush_std
-    _spawn(env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects, chdir, pgroup)
+    [env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects, chdir, pgroup]
   end
 
   def self._argv(args)
@@ -328,6 +356,10 @@ module Kernel
 
   def spawn(*args)
     Process.spawn(*args)
+  end
+
+  def exec(*args)
+    Process.exec(*args)
   end
 
   # system(...): true (exit 0), false (another status), nil (could not run); $? is set

@@ -103,18 +103,9 @@ static char **pointer_array(mrb_state *mrb, size_t n) {
 
 static char *cstr(mrb_state *mrb, mrb_value v) { return (char *)mrb_string_cstr(mrb, mrb_obj_as_string(mrb, v)); }
 
-/* Process._spawn(env, argv, redirects, chdir, pgroup): the pid. env: [[name, value or nil]...];
- * argv: the program and its arguments (the Ruby side adds /bin/sh -c for shell commands);
- * redirects: [[child_fd, :close | parent_fd | [path, flags, perm]]...]. */
-static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
-  mrb_value env, argv, redirects, chdir, pgroup;
-  mrb_get_args(mrb, "AAAoo", &env, &argv, &redirects, &chdir, &pgroup);
-  mrb_int argc = RARRAY_LEN(argv);
-  if (argc < 1) mrb_raise(mrb, E_ARGUMENT_ERROR, "wrong number of arguments (given 0, expected 1+)");
-  char **args = pointer_array(mrb, (size_t)argc + 1);
-  for (mrb_int i = 0; i < argc; i++) args[i] = cstr(mrb, RARRAY_PTR(argv)[i]);
-  args[argc] = NULL;
-
+/* The child's environment: the parent's, with env's changes ([[name, value or nil]...]).
+ * GC-owned: valid until the caller returns. */
+static char **child_env(mrb_state *mrb, mrb_value env) {
   /* the environment: the parent's, with the changes. environ is read under ENV's process-wide
    * lock (another thread's ENV[]= may move it); nothing under the lock allocates or raises, so
    * the names are converted first and the array is sized before, retried if environ grew. glibc
@@ -156,6 +147,22 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
     envp[k++] = (char *)mrb_string_cstr(mrb, s);
   }
   envp[k] = NULL;
+  return envp;
+}
+
+/* Process._spawn(env, argv, redirects, chdir, pgroup): the pid. env: [[name, value or nil]...];
+ * argv: the program and its arguments (the Ruby side adds /bin/sh -c for shell commands);
+ * redirects: [[child_fd, :close | parent_fd | [path, flags, perm]]...]. */
+static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
+  mrb_value env, argv, redirects, chdir, pgroup;
+  mrb_get_args(mrb, "AAAoo", &env, &argv, &redirects, &chdir, &pgroup);
+  mrb_int argc = RARRAY_LEN(argv);
+  if (argc < 1) mrb_raise(mrb, E_ARGUMENT_ERROR, "wrong number of arguments (given 0, expected 1+)");
+  char **args = pointer_array(mrb, (size_t)argc + 1);
+  for (mrb_int i = 0; i < argc; i++) args[i] = cstr(mrb, RARRAY_PTR(argv)[i]);
+  args[argc] = NULL;
+
+  char **envp = child_env(mrb, env);
 
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
@@ -194,6 +201,50 @@ static mrb_value p_spawn(mrb_state *mrb, mrb_value self) {
   posix_spawnattr_destroy(&at);
   if (err != 0) sys_fail(mrb, err, args[0]);
   return mrb_fixnum_value(pid);
+}
+
+/* Process._exec(env, argv, redirects, chdir): replaces the process (the same pid) by the program;
+ * returns only by raising. The redirects (as _spawn's) and chdir are made in this process first, as
+ * CRuby does; they are not undone when the exec fails. The program starts with no signal blocked and
+ * SIGPIPE at its default (mnrb ignores it; caught signals are reset by execve itself). Other threads
+ * simply end with the old program image. */
+static mrb_value p_exec(mrb_state *mrb, mrb_value self) {
+  mrb_value env, argv, redirects, dir;
+  mrb_get_args(mrb, "AAAo", &env, &argv, &redirects, &dir);
+  mrb_int argc = RARRAY_LEN(argv);
+  if (argc < 1) mrb_raise(mrb, E_ARGUMENT_ERROR, "wrong number of arguments (given 0, expected 1+)");
+  char **args = pointer_array(mrb, (size_t)argc + 1);
+  for (mrb_int i = 0; i < argc; i++) args[i] = cstr(mrb, RARRAY_PTR(argv)[i]);
+  args[argc] = NULL;
+  char **envp = child_env(mrb, env);
+  for (mrb_int i = 0; i < RARRAY_LEN(redirects); i++) {
+    mrb_value r = RARRAY_PTR(redirects)[i];
+    int to_fd = (int)mrb_as_int(mrb, RARRAY_PTR(r)[0]);
+    mrb_value from = RARRAY_PTR(r)[1];
+    if (mrb_symbol_p(from)) { close(to_fd); continue; }
+    int src;
+    if (mrb_integer_p(from)) src = (int)mrb_integer(from);
+    else {
+      const char *path = cstr(mrb, RARRAY_PTR(from)[0]);
+      src = open(path, (int)mrb_as_int(mrb, RARRAY_PTR(from)[1]), (mode_t)mrb_as_int(mrb, RARRAY_PTR(from)[2]));
+      if (src < 0) sys_fail(mrb, errno, path);
+    }
+    int fl = fcntl(src, F_GETFL);                   /* the program gets a blocking descriptor */
+    if (fl >= 0 && (fl & O_NONBLOCK)) fcntl(src, F_SETFL, fl & ~O_NONBLOCK);
+    if (src == to_fd) fcntl(src, F_SETFD, 0);       /* kept open across the exec */
+    else if (dup2(src, to_fd) < 0) sys_fail(mrb, errno, "dup2");
+    if (!mrb_integer_p(from)) close(src);
+  }
+  if (!mrb_nil_p(dir) && chdir(cstr(mrb, dir)) < 0) sys_fail(mrb, errno, cstr(mrb, dir));
+  sigset_t none, old;
+  sigemptyset(&none);
+  signal(SIGPIPE, SIG_DFL);
+  pthread_sigmask(SIG_SETMASK, &none, &old);
+  execvpe(args[0], args, envp);
+  int err = errno;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  sys_fail(mrb, err, args[0]);
 }
 
 /* Signal._catch(signo, catch_it) */
@@ -241,13 +292,17 @@ static mrb_value p_gid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mr
 static mrb_value p_euid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)geteuid()); }
 static mrb_value p_egid(mrb_state *mrb, mrb_value self) { return mrb_int_value(mrb, (mrb_int)getegid()); }
 
+void mnrb_init_process_attrs(mrb_state *mrb);
+
 void mrb_mnrb_process_gem_init(mrb_state *mrb) {
+  mnrb_init_process_attrs(mrb);
   struct RClass *process = mrb_module_get(mrb, "Process");
   mrb_define_module_function(mrb, process, "_fork", p_fork, MRB_ARGS_NONE());
   mrb_define_module_function(mrb, process, "_child_exit", p_child_exit, MRB_ARGS_REQ(1));
   mrb_define_module_function(mrb, process, "_waitpid", p_waitpid, MRB_ARGS_REQ(2));
   mrb_define_module_function(mrb, process, "_kill", p_kill, MRB_ARGS_REQ(2));
   mrb_define_module_function(mrb, process, "_spawn", p_spawn, MRB_ARGS_REQ(5));
+  mrb_define_module_function(mrb, process, "_exec", p_exec, MRB_ARGS_REQ(4));
   mrb_define_module_function(mrb, process, "_status_fields", p_status_fields, MRB_ARGS_REQ(1));
   mrb_define_module_function(mrb, process, "_die_by", p_die_by, MRB_ARGS_REQ(1));
   mrb_define_module_function(mrb, process, "uid", p_uid, MRB_ARGS_NONE());
