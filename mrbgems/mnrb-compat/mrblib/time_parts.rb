@@ -1,5 +1,5 @@
-# Time's parts and rounding (CRuby): tv_sec/tv_usec/tv_nsec, isdst, to_a, subsec and to_r (when
-# Rational is there), round/floor/ceil to a number of decimal digits of a second. mruby's Time
+# Time's parts and rounding (CRuby): tv_sec/tv_usec/tv_nsec, isdst, to_a, subsec and to_r,
+# round/floor/ceil to a number of decimal digits of a second. mruby's Time
 # counts microseconds, so digits beyond 6 change nothing.
 class Time
   def tv_sec = to_i
@@ -11,15 +11,14 @@ class Time
     [sec, min, hour, day, month, year, wday, yday, isdst, zone]
   end
 
-  if Object.const_defined?(:Rational)
-    def subsec
-      u = usec
-      u == 0 ? 0 : Rational(u, 1_000_000)
-    end
+  # (Rational comes from mnrb-rational, which loads after this gem: looked up at the call)
+  def subsec
+    u = usec
+    u == 0 ? 0 : Rational(u, 1_000_000)
+  end
 
-    def to_r
-      Rational(to_i * 1_000_000 + usec, 1_000_000)
-    end
+  def to_r
+    Rational(to_i * 1_000_000 + usec, 1_000_000)
   end
 
   def round(ndigits = 0)

@@ -277,7 +277,11 @@ end
 class Numeric
   def to_int = to_i
   def magnitude = abs
-  def div(o) = (self / o).floor
+  def div(o)
+    raise ZeroDivisionError, "divided by 0" if o == 0   # before the division, as CRuby's
+    (self / o).floor
+  end
+
   def modulo(o) = self - o * div(o)
   alias_method :%, :modulo
   def divmod(o) = [div(o), modulo(o)]

@@ -39,6 +39,9 @@ static const struct wrapped fns[] = {
   {"Time", FALSE, "-", TO_F},
   {"Thread", FALSE, "join", TO_F},
   {"IO", TRUE, "select", TO_F},
+  /* mnrb-compat's Kernel#Integer/#Float (exception: false) call the C ones under these names */
+  {"Kernel", FALSE, "__mnrb_Integer_raising", TO_INT},
+  {"Kernel", FALSE, "__mnrb_Float_raising", TO_F},
 };
 #define N_FNS (sizeof(fns) / sizeof(fns[0]))
 static mrb_func_t fn_orig[N_FNS];   /* the same C functions in every mrb_state */
@@ -81,10 +84,10 @@ argconv_dispatch(mrb_state *mrb, mrb_value self, size_t i)
 
 #define AWRAP(i) static mrb_value awrap##i(mrb_state *mrb, mrb_value s) { return argconv_dispatch(mrb, s, i); }
 AWRAP(0) AWRAP(1) AWRAP(2) AWRAP(3) AWRAP(4) AWRAP(5) AWRAP(6) AWRAP(7) AWRAP(8) AWRAP(9)
-AWRAP(10) AWRAP(11) AWRAP(12)
+AWRAP(10) AWRAP(11) AWRAP(12) AWRAP(13) AWRAP(14)
 static const mrb_func_t fn_wrappers[] = {
   awrap0, awrap1, awrap2, awrap3, awrap4, awrap5, awrap6, awrap7, awrap8, awrap9, awrap10,
-  awrap11, awrap12,
+  awrap11, awrap12, awrap13, awrap14,
 };
 _Static_assert(sizeof(fn_wrappers) / sizeof(fn_wrappers[0]) == N_FNS, "one wrapper per method");
 
