@@ -48,6 +48,7 @@ class IOReopenTest < MnTest::Case
   end
 
   def test_reopen_with_another_io
+    fork_allowed!
     with_dir do |dir|
       r, w = IO.pipe
       f = File.open(__FILE__)

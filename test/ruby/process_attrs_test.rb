@@ -15,6 +15,7 @@ class ProcessAttrsTest < MnTest::Case
   end
 
   def test_setsid_and_setpgid_in_a_child
+    fork_allowed!
     r, w = IO.pipe
     pid = fork do
       r.close
@@ -45,6 +46,7 @@ class ProcessAttrsTest < MnTest::Case
   end
 
   def test_priority
+    fork_allowed!
     assert_equal [0, 1, 2], [Process::PRIO_PROCESS, Process::PRIO_PGRP, Process::PRIO_USER]
     prio = Process.getpriority(Process::PRIO_PROCESS, 0)
     assert_kind_of Integer, prio
@@ -58,6 +60,7 @@ class ProcessAttrsTest < MnTest::Case
   end
 
   def test_rlimits
+    fork_allowed!
     assert_equal 18446744073709551615, Process::RLIM_INFINITY
     assert_equal 7, Process::RLIMIT_NOFILE
     assert_equal 4, Process::RLIMIT_CORE
@@ -91,6 +94,7 @@ class ProcessAttrsTest < MnTest::Case
   end
 
   def test_detach
+    fork_allowed!
     pid = fork { exit!(3) }
     th = Process.detach(pid)
     assert_kind_of Thread, th
@@ -104,6 +108,7 @@ end
 
 class ProcessDaemonTest < MnTest::Case
   def test_daemon_goes_on_in_a_new_session
+    fork_allowed!
     r, w = IO.pipe
     pid = fork do
       r.close
@@ -124,6 +129,7 @@ class ProcessDaemonTest < MnTest::Case
   end
 
   def test_daemon_redirects_to_dev_null
+    fork_allowed!
     r, w = IO.pipe
     pid = fork do
       r.close
@@ -142,6 +148,7 @@ end
 class ProcessCredentialsTest < MnTest::Case
   # runs the block in a child; its value (inspect'ed) comes back
   def in_child
+    fork_allowed!
     r, w = IO.pipe
     pid = fork do
       r.close

@@ -7,6 +7,7 @@ require "tmpdir"
 class ProcessExecTest < MnTest::Case
   # runs the block in a child with stdout on a pipe; [output, status]
   def in_child
+    fork_allowed!
     r, w = IO.pipe
     pid = fork do
       r.close

@@ -70,6 +70,11 @@ static void signals_after_fork_child(void) {
 /* Starts catching `signo` (Signal.trap). False if it cannot be caught. */
 MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it) {
   if (!mn_runtime_started()) { errno = ENOSYS; return FALSE; }   /* nothing would read the pipe */
+  /* Dispositions are the process's, and signals go to the main ractor: only its state sets them.
+   * (Each new ractor's state runs mnrb-process's start-up traps too: a ractor created while an
+   * uncaught SIGTERM ended the process put the handler back between Process._die_by's SIG_DFL and
+   * its kill, and the process exited 1 instead of dying by the signal.) */
+  if (main_vm && mnrb_vm_of(mrb) != main_vm) return TRUE;
   if (sigpipe_fds[0] < 0) {
     if (pipe2(sigpipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) return FALSE;
     main_vm = mnrb_vm_of(mrb);
