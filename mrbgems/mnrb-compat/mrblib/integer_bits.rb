@@ -1,6 +1,6 @@
 # Integer#[] (one bit, a width of bits, or a range of bits, as CRuby 2.7+), Integer#ord and #size,
-# magnitude; Float#to_int; and Numeric's generic arithmetic for user-defined Numeric subclasses
-# (Integer and Float define their own, so these are only reached by such subclasses).
+# magnitude; Float#to_int. (Numeric's generic arithmetic for user-defined subclasses is
+# mnrb-rational's, mrblib/rational.rb: it is the one Rational and Complex use too.)
 class Integer
   def [](*args)
     unless args.size == 1 || args.size == 2
@@ -68,59 +68,4 @@ end
 class Float
   alias to_int to_i
   alias magnitude abs
-end
-
-class Numeric
-  def magnitude
-    abs
-  end
-
-  def to_int
-    to_i
-  end
-
-  def div(other)
-    raise ZeroDivisionError, "divided by 0" if other == 0
-    (self / other).floor
-  end
-
-  def modulo(other)
-    self - other * div(other)
-  end
-  alias % modulo
-
-  def divmod(other)
-    [div(other), modulo(other)]
-  end
-
-  def remainder(other)
-    m = modulo(other)
-    if m != 0 && ((self < 0 && other > 0) || (self > 0 && other < 0))
-      m - other
-    else
-      m
-    end
-  end
-
-  def fdiv(other)
-    to_f / other
-  end
-
-  def floor(*digits) = to_f.floor(*digits)
-  def ceil(*digits) = to_f.ceil(*digits)
-  def round(*digits, **opts) = to_f.round(*digits, **opts)
-  def truncate(*digits) = to_f.truncate(*digits)
-
-  def coerce(other)
-    return [other, self] if other.class == self.class
-    [__mnrb_coerce_f(other), __mnrb_coerce_f(self)]
-  end
-
-  # Float(x) as CRuby's Numeric#coerce takes it: Kernel#Float, or to_f for other Numerics
-  def __mnrb_coerce_f(x)
-    return x if x.is_a?(Float)
-    return x.to_f if x.is_a?(Numeric) && x.respond_to?(:to_f)
-    raise TypeError, "can't convert nil into Float" if x.nil?
-    Float(x)
-  end
 end
