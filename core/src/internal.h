@@ -116,8 +116,10 @@ typedef enum mn_state {
 } mn_state;
 
 struct mn_thread {
-  /* 64-byte aligned; the fields a hand-off touches (waking, parking, switching) come first, in two
-   * cache lines: at 10,000 threads every line of a thread's record a hop reads is a miss. */
+  /* The fields a hand-off touches (waking, parking, switching) come first: at 10,000 threads every
+   * line of a thread's record a hop reads is a miss. The record is malloc'd (16-byte aligned: 64-byte
+   * alignment made the ring slower), so they may span three lines; make_ready prefetches the later
+   * ones, which the switch to the thread reads. */
   mn_ractor *ractor;        /* immutable */
   /* guarded by ractor->lock */
   mn_state state;
