@@ -47,11 +47,37 @@ header() {
 cpu=$(sed -nE 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n1)
 echo "mnrb $($MNRB -v | cut -d' ' -f2) (commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)), $(nproc) CPUs ($cpu), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1 /proc/loadavg) at the start; command: make bench"
 header "Seed 000's ring: 10,000 threads or ractors x 1,000 laps (10M hand-offs; creation excluded; the 10M column extrapolates the smaller runs)"
-ring_row "mnrb M:N threads, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 10000 1000; t1=$LAST_NS
-ring_row "mnrb M:N threads, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 10000 1000; t2=$LAST_NS
-ring_row "Go, GOMAXPROCS=1 (unbuffered channels)" 10000 1000 env GOMAXPROCS=1 $GORING -n 10000 -laps 1000
-ring_row "Go, GOMAXPROCS=2"            10000 1000 env GOMAXPROCS=2 $GORING -n 10000 -laps 1000
+# mnrb's thread rows and Go's: best of 3 rounds, interleaved (one run of either moves by 20-30% from
+# run to run on this VM, with where its 10,000 stacks and records land in memory)
+ring_best() {  # label n laps command...: prints the fastest of the runs ring_best_run saved for label
+  local label=$1 n=$2 laps=$3; shift 3
+  local f; f=build/bench/best.$(echo "$label" | tr -c 'a-zA-Z0-9' _)
+  ring_row "$label" "$n" "$laps" sort -t' ' -k2 -g "$f"   # ring_row parses the best line
+  rm -f "$f"
+}
+ring_best_run() {  # label command...: runs once, keeps "<ns> <output line>"
+  local label=$1; shift
+  local f; f=build/bench/best.$(echo "$label" | tr -c 'a-zA-Z0-9' _)
+  local out; out=$("$@" 2>&1 | grep 'ns/hand-off' | head -n1)
+  [ -n "$out" ] && echo "x $(echo "$out" | nsph) $out" >> "$f"
+}
+L1="mnrb M:N threads, 1 native thread"; L2="mnrb M:N threads, 2 native threads"
+G1="Go, GOMAXPROCS=1 (unbuffered channels)"; G2="Go, GOMAXPROCS=2"
+rm -f build/bench/best.*
+for round in 1 2 3; do
+  ring_best_run "$L1" env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 10000 1000
+  ring_best_run "$G1" env GOMAXPROCS=1 $GORING -n 10000 -laps 1000
+  ring_best_run "$L2" env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 10000 1000
+  ring_best_run "$G2" env GOMAXPROCS=2 $GORING -n 10000 -laps 1000
+done
+ring_best "$L1" 10000 1000; t1=$LAST_NS
+ring_best "$L2" 10000 1000; t2=$LAST_NS
+ring_best "$G1" 10000 1000; g1=$LAST_NS
+ring_best "$G2" 10000 1000; g2=$LAST_NS
+echo
+echo "mnrb / Go in this run (best of 3 interleaved each): $(ratio "$t1" "$g1")x with 1 native thread (GOMAXPROCS=1), $(ratio "$t2" "$g2")x with 2 (target: at most 0.7x GOMAXPROCS=1)."
 [ "$demo" = --demo ] && exit 0
+header "Seed 000's ring, continued: ractors and the other systems (one run each)"
 ring_row "mnrb M:N ractors, 1 native thread"   10000 1000 env RUBY_MAX_PROC=1 $MNRB bench/ractor_ring.rb 10000 1000; r1=$LAST_NS
 ring_row "mnrb M:N ractors, 2 native threads"  10000 1000 env RUBY_MAX_PROC=2 $MNRB bench/ractor_ring.rb 10000 1000; r2=$LAST_NS
 ring_row "stock mruby Fibers (interpreter's floor)" 10000 1000 $STOCK bench/fiber_ring.rb 10000 1000
