@@ -1,0 +1,124 @@
+# A fresh ractor's state stays lean (issue 20, memory and creation): each mnrb ractor is an
+# mrb_state that boots every gem, so whatever a gem makes eagerly at boot is paid for by every
+# ractor. The bounds below have about 15% margin over what a fresh state held when they were set
+# (927 live objects, 303 procs): a gem that adds a hundred eager objects at boot fails them.
+# The behaviour tests check what was made lazy: built-in aliases (mruby patch 0055: `alias` in
+# built-in code stores no proc until the alias is first called), built-in features loaded at their
+# first require (their table is no longer kept by every state), and Ractor.new's definition copy,
+# which no longer makes every built-in method's proc in the ractor that creates.
+
+class RactorLeanStateTest < MnTest::Case
+  MNRB = RUBY_ENGINE == "mnrb"
+
+  # In a program of its own: a ractor of this test process would also hold the copies of the test
+  # library's classes.
+  def fresh_ractor_counts
+    out = IO.popen([RbConfig.ruby, "-e", <<~RUBY], &:read)
+      r = Ractor.new do
+        GC.start
+        c = ObjectSpace.count_objects
+        live = c.sum { |k, v| k == :TOTAL || k == :FREE ? 0 : v }
+        [live, c[:TOTAL], c[:T_PROC].to_i, c[:T_STRING].to_i]
+      end
+      p r.take
+    RUBY
+    eval(out)
+  end
+
+  def test_a_fresh_ractor_holds_few_objects
+    skip "one heap per ractor is mnrb's" unless MNRB
+    live, slots, procs, strings = fresh_ractor_counts
+    assert live < 1070, "a fresh ractor holds #{live} live objects (bound 1070)"
+    assert slots <= 1280, "a fresh ractor's heap has #{slots} slots (bound 1280: five 256-slot pages)"
+    assert procs < 350, "a fresh ractor holds #{procs} procs (bound 350)"
+    assert strings < 175, "a fresh ractor holds #{strings} strings (bound 175)"
+  end
+
+  def test_creating_a_ractor_makes_few_procs_in_its_creator
+    Ractor.new { 1 }.take        # the first creation may set up what later ones reuse
+    GC.start
+    before = ObjectSpace.count_objects[:T_PROC].to_i
+    Ractor.new { 2 }.take
+    GC.start
+    grown = ObjectSpace.count_objects[:T_PROC].to_i - before
+    assert grown < 50, "Ractor.new left #{grown} more procs in its creator"
+  end
+
+  def test_the_first_ractor_makes_no_built_in_procs_in_main
+    skip "one heap per ractor is mnrb's" unless MNRB
+    out = IO.popen([RbConfig.ruby, "-e", <<~RUBY], &:read)
+      GC.start
+      a = ObjectSpace.count_objects[:T_PROC]
+      Ractor.new { 1 }.take
+      GC.start
+      p ObjectSpace.count_objects[:T_PROC] - a
+    RUBY
+    assert out.to_i < 100, "the first Ractor.new made #{out.to_i} procs in main (was 1,053)"
+  end
+
+  def test_built_in_aliases_behave_as_their_originals
+    c = Complex(3, 4)
+    assert_equal 5.0, c.magnitude
+    assert_equal c.abs, c.magnitude
+    assert_equal c.arg, c.angle
+    assert_equal c.arg, c.phase
+    assert_equal [3, 4], c.rect
+    assert_equal c.rectangular, c.rect
+    assert_equal Complex, c.method(:magnitude).owner
+    assert_equal c.method(:abs).arity, c.method(:magnitude).arity
+    assert_equal :magnitude, c.method(:magnitude).name
+    assert_equal true, ENV.has_key?("PATH")
+    assert_equal false, ENV.member?("MNRB_NO_SUCH_VARIABLE_X")
+    assert_equal ENV.key?("HOME"), ENV.include?("HOME")
+  end
+
+  def test_built_in_aliases_survive_a_collection_before_their_first_call
+    GC.start
+    assert_equal [1, 2], Complex(1, 2).rect
+    GC.start
+    assert_equal [1, 2], Complex(1, 2).rect
+  end
+
+  def test_built_in_aliases_in_a_fresh_ractor
+    r = Ractor.new do
+      c = Complex(3, 4)
+      [c.magnitude, c.angle == c.arg, c.rect, ENV.has_key?("PATH"), c.method(:phase).owner]
+    end
+    assert_equal [5.0, true, [3, 4], true, Complex], r.take
+  end
+
+  def test_a_ractor_created_after_main_called_an_alias
+    assert_equal [5, 6], Complex(5, 6).rect       # its proc is made in main
+    assert_equal [[5, 6], 5.0], Ractor.new { [Complex(5, 6).rect, Complex(3, 4).magnitude] }.take
+  end
+
+  def test_the_programs_alias_of_a_built_in_alias_reaches_ractors
+    Complex.class_eval { alias_method :__lean_test_mag, :magnitude }
+    assert_equal 5.0, Complex(3, 4).__lean_test_mag
+    assert_equal 5.0, Ractor.new { Complex(3, 4).__lean_test_mag }.take
+  ensure
+    Complex.class_eval { remove_method :__lean_test_mag } if Complex.method_defined?(:__lean_test_mag)
+  end
+
+  def test_super_from_a_subclass_reaches_a_built_in_alias
+    k = Class.new(Hash) do
+      def has_key?(x) = [:sub, super]
+      def member?(x) = [:sub, super]
+    end
+    h = k.new
+    h[:a] = 1
+    assert_equal [:sub, true], h.has_key?(:a)
+    assert_equal [:sub, false], h.member?(:b)
+  end
+
+  def test_an_on_demand_feature_is_still_found
+    f = $LOAD_PATH.resolve_feature_path("timeout")
+    assert_equal :rb, f[0]
+    assert f[1].end_with?("timeout.rb"), f[1]
+    out = IO.popen([RbConfig.ruby, "-e", <<~RUBY], &:read)
+      a = [require("timeout"), require("timeout.rb"), defined?(Timeout).to_s]
+      p a + [Ractor.new { defined?(Timeout::Error).to_s }.take]
+    RUBY
+    assert_equal '[true, false, "constant", "constant"]', out.strip
+  end
+end
