@@ -121,4 +121,17 @@ class RactorLeanStateTest < MnTest::Case
     RUBY
     assert_equal '[true, false, "constant", "constant"]', out.strip
   end
+
+  # Rational's and Complex's string patterns are compiled at their first use, not at boot
+  def test_strings_spell_rationals_and_complexes_in_any_ractor
+    parse = -> { [Rational("1/3"), "3.5e2/2".to_r, " 2 ".to_r, "x".to_r, Complex("1+2i"), "1.5".to_c, "-i".to_c, "2@0".to_c.real] }
+    want = [Rational(1, 3), Rational(175), Rational(2), Rational(0), Complex(1, 2), Complex(1.5, 0), Complex(0, -1), 2]
+    assert_equal want, parse.call
+    r = Ractor.new do
+      [Rational("1/3"), "3.5e2/2".to_r, " 2 ".to_r, "x".to_r, Complex("1+2i"), "1.5".to_c, "-i".to_c, "2@0".to_c.real]
+    end
+    assert_equal want, r.take
+    assert_raise(ArgumentError) { Rational("1/") }
+    assert_raise(ArgumentError) { Complex("1+") }
+  end
 end
