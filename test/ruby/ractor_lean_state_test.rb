@@ -134,4 +134,36 @@ class RactorLeanStateTest < MnTest::Case
     assert_raise(ArgumentError) { Rational("1/") }
     assert_raise(ArgumentError) { Complex("1+") }
   end
+
+  # Readers the gems define with def instead of attr_reader (made at their first call)
+  def test_readers_made_at_their_first_call
+    d = Dir.new(".")
+    assert_equal ".", d.path
+    assert_equal ".", d.to_path
+    d.close
+    assert_equal Signal.list["INT"], SignalException.new("INT").signo
+    e = Gem::LoadError.new("x")
+    e.name = "g"
+    e.requirement = ">= 1"
+    assert_equal ["g", ">= 1"], [e.name, e.requirement]
+    loc = caller_locations(0, 1)[0]
+    assert_equal [__FILE__, __LINE__ - 1], [loc.path, loc.lineno]
+    assert loc.label.include?("test_readers_made_at_their_first_call"), loc.label
+    assert_nil $stdout.timeout if $stdout.respond_to?(:timeout)
+    r, w = IO.pipe
+    pid = Process.spawn(RbConfig.ruby, "-e", "exit 3", out: w)
+    w.close
+    Process.wait(pid)
+    assert_equal [pid, 3], [$?.pid, $?.exitstatus]
+    r.close
+  end
+
+  def test_a_feature_found_by_what_it_defines
+    f = $LOAD_PATH.resolve_feature_path("set")
+    assert_equal :rb, f[0]
+    assert f[1].end_with?("set.rb"), f[1]
+    require "set"
+    assert_equal false, require("set")
+    assert Set.new([1]).include?(1)
+  end
 end

@@ -54,7 +54,7 @@ module MNRB
         unless explicit_path?(name)
           bare = strip_ext(name)
           entry = BUILTIN[bare] || on_demand_feature(bare)&.first
-          entry ||= CONDITIONAL[bare][0] if CONDITIONAL[bare] && CONDITIONAL[bare][1].call
+          entry ||= conditional(bare)
           return [File.extname(entry) == ".so" ? :so : :rb, entry] if entry
         end
         file = rb_name(name)
@@ -211,8 +211,8 @@ module MNRB
 
       def builtin?(feature)
         return true if BUILTIN.key?(feature)
-        entry, present = CONDITIONAL[feature]
-        return false unless present && present.call
+        entry = conditional(feature)
+        return false unless entry
         provide(feature, entry)
       end
 
@@ -246,7 +246,7 @@ end
 
 class LoadError
   # The feature that could not be loaded.
-  attr_reader :path
+  def path = @path
 end
 
 module Kernel
