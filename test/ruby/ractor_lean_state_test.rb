@@ -166,4 +166,38 @@ class RactorLeanStateTest < MnTest::Case
     assert_equal false, require("set")
     assert Set.new([1]).include?(1)
   end
+
+  # include, prepend and extend (C since mruby patch 0055): the last module first, each one's
+  # *_features then its hook; they return the receiver
+  def test_include_prepend_and_extend_order_and_hooks
+    log = []
+    a = Module.new do
+      define_singleton_method(:append_features) { |c| log << [:append_features, :a]; super(c) }
+      define_singleton_method(:included) { |c| log << [:included, :a] }
+    end
+    b = Module.new do
+      define_singleton_method(:included) { |c| log << [:included, :b] }
+      define_singleton_method(:extended) { |o| log << [:extended, :b] }
+      define_singleton_method(:prepended) { |c| log << [:prepended, :b] }
+    end
+    k = Class.new
+    assert_same k, k.send(:include, a, b)
+    assert_equal [k, a, b], k.ancestors.take(3)
+    o = Object.new
+    assert_same o, o.extend(a, b)
+    assert_equal [o.singleton_class, a, b], o.singleton_class.ancestors.take(3)
+    k2 = Class.new
+    assert_same k2, k2.prepend(a, b)
+    assert_equal [a, b, k2], k2.ancestors.take(3)
+    assert_equal [[:included, :b], [:append_features, :a], [:included, :a], [:extended, :b], [:prepended, :b]], log
+    assert_equal(-1, Module.instance_method(:include).arity)
+    assert_raise(ArgumentError) { k.send(:include) }
+    e = assert_raise(TypeError) { Class.new.send(:include, Comparable, Class.new) }
+    assert_equal "wrong argument type Class (expected Module)", e.message
+    assert_raise(TypeError) { Object.new.extend(1) }
+    assert_raise(TypeError) { Class.new.prepend(Object) }
+    c = Class.new
+    assert_raise(TypeError) { c.send(:include, Comparable, 1) }
+    assert_equal false, c.include?(Comparable)   # checked before any is applied
+  end
 end
