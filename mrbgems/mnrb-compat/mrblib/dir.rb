@@ -23,7 +23,7 @@ class Dir
     @path = path
   end
 
-  attr_reader :path
+  def path = @path
   alias to_path path
 
   def inspect = "#<Dir:#{@path}>"

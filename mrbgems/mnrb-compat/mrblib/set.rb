@@ -163,9 +163,8 @@ class Set
     def ==(other) = other.instance_of?(IdentityTable) && @by_id == other.by_id
     def eql?(other) = other.instance_of?(IdentityTable) && @by_id.eql?(other.by_id)
 
-    protected
-
-    attr_reader :by_id
+    def by_id = @by_id   # a def, not attr_reader: its proc is made at its first call, not at every state's boot
+    protected :by_id
   end
 end
 

@@ -314,16 +314,22 @@ class Complex
   end
 
   NUM = '(?:\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?|\.\d+(?:_\d+)*)(?:[eE][-+]?\d+(?:_\d+)*)?(?:/\d+(?:_\d+)*)?'
-  FORMS = [
-    [:polar, /\A\s*([-+]?#{NUM})@([-+]?#{NUM})/],
-    [:rect,  /\A\s*([-+]?#{NUM})?([-+])(#{NUM})?[iIjJ]/],
-    [:imag,  /\A\s*([-+]?(?:#{NUM})?)[iIjJ]/],
-    [:real,  /\A\s*([-+]?#{NUM})/],
-  ]
+
+  # The forms a string may spell, tried in order. Literals in a method, not a constant: a literal is
+  # compiled at its first use and kept by its site, while a constant's Regexps were compiled at boot
+  # by every state (every ractor), used or not.
+  def self.__forms
+    [
+      [:polar, /\A\s*([-+]?#{NUM})@([-+]?#{NUM})/],
+      [:rect,  /\A\s*([-+]?#{NUM})?([-+])(#{NUM})?[iIjJ]/],
+      [:imag,  /\A\s*([-+]?(?:#{NUM})?)[iIjJ]/],
+      [:real,  /\A\s*([-+]?#{NUM})/],
+    ]
+  end
 
   # the Complex a string spells: all of it (Kernel#Complex) or its longest prefix (String#to_c)
   def self.__parse(str, strict)
-    FORMS.each do |form, re|
+    __forms.each do |form, re|
       m = re.match(str)
       next unless m
       next if strict && str[m[0].length..] !~ /\A\s*\z/

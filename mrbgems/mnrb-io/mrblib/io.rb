@@ -17,7 +17,7 @@ class IO
   class TimeoutError < IOError; end
 
   # Ruby 3.2: a limit in seconds (nil: none) for each blocking operation on this IO
-  attr_reader :timeout
+  def timeout = @timeout
 
   def timeout=(seconds)
     unless seconds.nil? || seconds.is_a?(Numeric)

@@ -1,7 +1,7 @@
 # CRuby's processes and signals on mnrb-process's primitives (src/process.c).
 
 class SignalException < Exception
-  attr_reader :signo
+  def signo = @signo
 
   def initialize(sig, message = nil)
     if sig.is_a?(Integer)
@@ -134,7 +134,7 @@ at_exit { h = Signal._exit_handler; h.arity == 0 ? h.call : h.call(0) if h }
 
 module Process
   class Status
-    attr_reader :pid
+    def pid = @pid
 
     # Process::Status.wait(pid = -1, flags = 0) (Ruby 3.0): waitpid's Status, nil (WNOHANG, no
     # change); unlike Process.wait it leaves $? alone.
@@ -229,7 +229,7 @@ module Process
   # The thread Process.detach returns (CRuby's class): it reaps the child; its value is the
   # Process::Status; #pid is the child's.
   class Waiter < Thread
-    attr_reader :pid
+    def pid = @pid
 
     def _pid=(pid)
       @pid = pid

@@ -332,6 +332,11 @@ static struct RClass *ensure(defs *d, struct RClass *c) {
 
 /* ---- methods ---- */
 
+/* mruby patch 0055 (class.c): a table's entries without making the procs of lazy (built-in, never
+ * looked up) ones, and the irep of a lazy entry. */
+void mrb_mt_foreach_made(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *fn, void *p);
+const mrb_irep *mrb_mt_lazy_irep(mrb_state *mrb, struct RClass *c, mrb_sym mid, mrb_bool *alias);
+
 typedef struct method_copy { defs *d; struct RClass *to_class; } method_copy;
 
 /* A C function with values (attr_accessor's name...): the same function, the values re-made in `to`
@@ -429,6 +434,9 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   struct RProc *copy;
   if (proc->body.irep->flags & MRB_IREP_NO_FREE) {      /* built-in Ruby: every state has it, */
     if (!alias) return 0;                               /* but not the program's aliases of it */
+    mrb_bool lazy_alias = FALSE;        /* a gem's own alias, made in the creator: `to` has it too */
+    if (mrb_mt_lazy_irep(to, mc->to_class, sym_in(from, to, mid), &lazy_alias) == proc->body.irep && lazy_alias)
+      return 0;
     copy = builtin_method(to, sym_in(from, to, alias->body.mid), proc, mc);
   }
   else copy = copy_ruby_method(from, mid, proc, mc);
@@ -474,7 +482,7 @@ static int by_mid(const void *a, const void *b) {
 /* (An exception from a copy leaks the list: the definitions copy raises only on broken bytecode.) */
 static void copy_method_table(defs *d, struct RClass *from_c, method_copy *mc) {
   method_list l = { 0 };
-  mrb_mt_foreach(d->from, from_c, gather_method, &l);
+  mrb_mt_foreach_made(d->from, from_c, gather_method, &l);   /* lazy entries: built-in, skipped */
   if (l.n > 1) qsort(l.e, l.n, sizeof *l.e, by_mid);
   for (size_t i = 0; i < l.n; i++) copy_method(d->from, l.e[i].mid, l.e[i].m, mc);
   mrb_free(d->from, l.e);

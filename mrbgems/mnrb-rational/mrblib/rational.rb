@@ -350,14 +350,16 @@ class Rational
     end
   end
 
-  DIGITS = '\d+(?:_\d+)*'
-  STRICT = /\A\s*([-+])?(#{DIGITS})?(?:\.(#{DIGITS}))?(?:[eE]([-+]?#{DIGITS}))?(?:\/(#{DIGITS}(?:\.#{DIGITS})?(?:[eE][-+]?#{DIGITS})?))?\s*\z/
-  LENIENT = /\A\s*([-+])?(#{DIGITS})?(?:\.(#{DIGITS}))?(?:[eE]([-+]?#{DIGITS}))?(?:\/(#{DIGITS}(?:\.#{DIGITS})?(?:[eE][-+]?#{DIGITS})?))?/
-
-  # the Rational a string spells; strict (Kernel#Rational) or a prefix (String#to_r)
+  # the Rational a string spells; strict (Kernel#Rational) or a prefix (String#to_r). The patterns
+  # are literals here, not constants: a literal is compiled at its first use and kept by its site,
+  # while a constant's Regexp was compiled at boot by every state (every ractor), used or not.
   def self.__parse(str, strict)
     str = str.sub(".", "") if strict && str.match?(/\A\s*[-+]?\d+(?:_\d+)*\.\s*\z/)   # "5." is 5 (CRuby)
-    m = (strict ? STRICT : LENIENT).match(str)
+    m = if strict
+      /\A\s*([-+])?(\d+(?:_\d+)*)?(?:\.(\d+(?:_\d+)*))?(?:[eE]([-+]?\d+(?:_\d+)*))?(?:\/(\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?(?:[eE][-+]?\d+(?:_\d+)*)?))?\s*\z/.match(str)
+    else
+      /\A\s*([-+])?(\d+(?:_\d+)*)?(?:\.(\d+(?:_\d+)*))?(?:[eE]([-+]?\d+(?:_\d+)*))?(?:\/(\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?(?:[eE][-+]?\d+(?:_\d+)*)?))?/.match(str)
+    end
     if m.nil? || (m[2].nil? && m[3].nil?)
       raise ArgumentError, "invalid value for convert(): #{str.inspect}" if strict
       return __new_raw(0, 1)

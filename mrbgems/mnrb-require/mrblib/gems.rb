@@ -18,7 +18,14 @@
 # segment, numbers as numbers, a letter segment marks a prerelease (1.0.a < 1.0).
 module Gem
   class LoadError < ::LoadError
-    attr_accessor :name, :requirement
+    def name = @name
+    def name=(v)
+      @name = v
+    end
+    def requirement = @requirement
+    def requirement=(v)
+      @requirement = v
+    end
   end
 
   class MissingSpecError < Gem::LoadError; end

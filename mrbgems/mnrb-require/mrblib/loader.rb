@@ -20,10 +20,9 @@ module MNRB
     LOADING = {}
     # feature name without extension => its $LOADED_FEATURES entry, for what mnrb has built in
     BUILTIN = {}
-    # feature => [$LOADED_FEATURES entry, features it requires, its code]: built in, loaded when
-    # required (mnrb_feature_on_demand)
-    ON_DEMAND = {}
-    # the features of ON_DEMAND loaded in this state, each after those it requires
+    # the features loaded at their first require (mnrb_feature_on_demand; on_demand_feature(name)
+    # gives [$LOADED_FEATURES entry, features it requires, its code]) loaded in this state, each
+    # after those it requires
     LOADED_ON_DEMAND = []
     # methods whose frames a LoadError's backtrace leaves out
     LOADER_METHODS = %i(require require_relative load require_path require_on_demand run_feature claim
@@ -37,7 +36,7 @@ module MNRB
         unless explicit_path?(name)
           bare = strip_ext(name)
           return false if builtin?(bare)
-          return require_on_demand(bare) if ON_DEMAND.key?(bare)
+          return require_on_demand(bare) if on_demand_feature(bare)
         end
         path = find_feature(name)
         if !path && gems && !explicit_path?(name) && MNRB::Gems.activate_for(rb_name(name))
@@ -54,8 +53,8 @@ module MNRB
         name = path_string(feature)
         unless explicit_path?(name)
           bare = strip_ext(name)
-          entry = BUILTIN[bare] || (ON_DEMAND[bare] && ON_DEMAND[bare][0])
-          entry ||= CONDITIONAL[bare][0] if CONDITIONAL[bare] && CONDITIONAL[bare][1].call
+          entry = BUILTIN[bare] || on_demand_feature(bare)&.first
+          entry ||= conditional(bare)
           return [File.extname(entry) == ".so" ? :so : :rb, entry] if entry
         end
         file = rb_name(name)
@@ -82,16 +81,11 @@ module MNRB
         true
       end
 
-      # Registers a built-in feature loaded at its first require (mnrb_feature_on_demand).
-      def on_demand(feature, entry, requires, code)
-        ON_DEMAND[feature] = [entry, requires, code]
-      end
-
       # In a new ractor's state, before it runs anything (and from its creator's thread, so with
       # no lock): loads what the creator had loaded on demand, in the creator's order.
       def replay(features)
         features.each do |feature|
-          entry, requires, code = ON_DEMAND[feature]
+          entry, requires, code = on_demand_feature(feature)
           next if !entry || BUILTIN.key?(feature)
           replay(requires)
           run_feature(code)
@@ -129,7 +123,7 @@ module MNRB
 
       # A built-in feature's first require: as a file's (one thread loads it, others wait).
       def require_on_demand(feature)
-        entry, requires, code = ON_DEMAND[feature]
+        entry, requires, code = on_demand_feature(feature)
         return false unless claim(entry)
         loaded = false
         begin
@@ -217,8 +211,8 @@ module MNRB
 
       def builtin?(feature)
         return true if BUILTIN.key?(feature)
-        entry, present = CONDITIONAL[feature]
-        return false unless present && present.call
+        entry = conditional(feature)
+        return false unless entry
         provide(feature, entry)
       end
 
@@ -252,7 +246,7 @@ end
 
 class LoadError
   # The feature that could not be loaded.
-  attr_reader :path
+  def path = @path
 end
 
 module Kernel

@@ -193,24 +193,34 @@ loader_run_feature(mrb_state *mrb, mrb_value self)
   return exec_proc(mrb, proc, mrb_false_value());
 }
 
-static void
-register_feature(mrb_state *mrb, const mnrb_feature *f)
+/* MNRB::Loader.on_demand_feature(name) -> [entry, requires, feature] for a built-in feature loaded
+   at its first require, nil for any other name. Made at each call from the process-wide records:
+   a state holds no table of them (each state, each ractor, used to hold ~100 Strings, Arrays and
+   pointers for them from its boot). */
+static mrb_value
+loader_on_demand_feature(mrb_state *mrb, mrb_value self)
 {
-  if (!feature_known(f, TRUE)) mrb_raise(mrb, E_RUNTIME_ERROR, "too many built-in features");
+  const char *name;
+  mrb_int len;
+  mrb_get_args(mrb, "s", &name, &len);
+  const mnrb_feature *f = NULL;
+  pthread_mutex_lock(&features_lock);
+  for (size_t i = 0; i < nfeatures && !f; i++) {
+    if (strlen(features[i]->name) == (size_t)len && memcmp(features[i]->name, name, (size_t)len) == 0) f = features[i];
+  }
+  pthread_mutex_unlock(&features_lock);
+  if (!f) return mrb_nil_value();
   mrb_value requires = mrb_ary_new(mrb);
   for (const char *const *r = f->requires; r && *r; r++) mrb_ary_push(mrb, requires, mrb_str_new_cstr(mrb, *r));
-  mrb_value argv[4] = { mrb_str_new_cstr(mrb, f->name), mrb_str_new_cstr(mrb, f->entry), requires,
-                        mrb_cptr_value(mrb, (void *)f) };
-  mrb_funcall_argv(mrb, mrb_obj_value(loader_module(mrb)), mrb_intern_lit(mrb, "on_demand"), 4, argv);
+  mrb_value v[3] = { mrb_str_new_cstr(mrb, f->entry), requires, mrb_cptr_value(mrb, (void *)f) };
+  return mrb_ary_new_from_values(mrb, 3, v);
 }
 
 void
 mnrb_feature_on_demand(mrb_state *mrb, const mnrb_feature *f, size_t n)
 {
-  int ai = mrb_gc_arena_save(mrb);
   for (size_t i = 0; i < n; i++) {
-    register_feature(mrb, &f[i]);
-    mrb_gc_arena_restore(mrb, ai);
+    if (!feature_known(&f[i], TRUE)) mrb_raise(mrb, E_RUNTIME_ERROR, "too many built-in features");
   }
 }
 
@@ -262,6 +272,7 @@ mrb_mnrb_require_gem_init(mrb_state *mrb)
   mrb_define_module_function(mrb, loader, "exec_file", loader_exec_file, MRB_ARGS_REQ(2));
   mrb_define_module_function(mrb, loader, "exec_string", loader_exec_string, MRB_ARGS_REQ(2));
   mrb_define_module_function(mrb, loader, "run_feature", loader_run_feature, MRB_ARGS_REQ(1));
+  mrb_define_module_function(mrb, loader, "on_demand_feature", loader_on_demand_feature, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, mrb->kernel_module, "__dir__", kernel_dir, MRB_ARGS_NONE());
   mrb_define_method(mrb, mrb->kernel_module, "require_relative", kernel_require_relative, MRB_ARGS_REQ(1));
 }

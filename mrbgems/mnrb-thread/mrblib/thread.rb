@@ -184,7 +184,9 @@ class Thread
     # What Thread#backtrace_locations gives (CRuby): one frame of a backtrace. Labels are CRuby
     # 3.4's: #label "block in Foo#bar", #base_label "bar".
     class Location
-      attr_reader :path, :lineno, :label
+      def path = @path
+      def lineno = @lineno
+      def label = @label
 
       def initialize(line)
         @line = line
