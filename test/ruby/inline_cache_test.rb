@@ -333,7 +333,7 @@ class InlineCacheTest < MnTest::Case
     assert_equal 200, depth
   end
 
-  # Array#include? (was in C in mnrb-compat; removed: see docs/PERFORMANCE.md, issue 22's section)
+  # Array#include? (C, mnrb-compat's array_include.c; its own test is array_include_test.rb)
 
   def test_array_include_uses_element_equality
     assert [0, 1].include?(1)
