@@ -223,11 +223,13 @@ math_dispatch(mrb_state *mrb, mrb_value self, size_t i)
 {
   mrb_int argc = mrb_get_argc(mrb);
   mrb_value *argv = (mrb_value *)mrb_get_argv(mrb);   /* this call's own argument slots */
-  struct RClass *numeric = mrb_class_get_id(mrb, MRB_SYM(Numeric));
+  struct RClass *numeric = NULL;   /* looked up only for an argument that is not a plain number */
 
   for (mrb_int j = 0; j < argc; j++) {
     mrb_value v = argv[j];
-    if (builtin_num_p(v) || mrb_immediate_p(v) || !mrb_obj_is_kind_of(mrb, v, numeric)) continue;
+    if (builtin_num_p(v) || mrb_immediate_p(v)) continue;
+    if (!numeric) numeric = mrb_class_get_id(mrb, MRB_SYM(Numeric));
+    if (!mrb_obj_is_kind_of(mrb, v, numeric)) continue;
     /* Math.sqrt of a Complex is its principal root; elsewhere a Complex is its to_f (RangeError
        unless its imaginary part is an exact 0), as in CRuby */
     if (i == 0 && argc == 1 && !mrb_test(mrb_funcall_id(mrb, v, MRB_SYM_Q(real), 0))) {
