@@ -1,19 +1,53 @@
-# Enumerator#size for enumerators over an Integer (3.times, 1.upto(5), 5.downto(1)): mruby's
-# answers the receiver's #size, which since Integer#size (integer_bits.rb) would be its byte
-# width; CRuby computes the count, and nil for what it cannot (1.step without a limit is
-# Infinity in CRuby; nil here, as before).
+# Enumerator#size as CRuby computes it. mruby's answers the receiver's #size for every enumerator,
+# which is right for the iterators that visit each element once (each, map, select, sort_by...)
+# and wrong for the others: over an Integer (3.times, 1.upto(5): Integer#size is its byte width,
+# integer_bits.rb), for a search that may stop early (find, index, take_while: CRuby says nil),
+# for each_slice/each_cons (the number of slices), cycle (Infinity, or n times the size) and
+# loop (Infinity). Numeric#step's count is computed for Integer arguments; with Floats it is nil
+# here (CRuby computes it).
 if Object.const_defined?(:Enumerator)
   class Enumerator
     alias __mnrb_size_by_receiver size
 
+    UNKNOWN_SIZE = %i[find detect find_index index rindex take_while drop_while chunk_while
+                      slice_when bsearch bsearch_index].freeze
+    private_constant :UNKNOWN_SIZE if respond_to?(:private_constant)
+
     def size
-      return __mnrb_size_by_receiver unless @obj.is_a?(Integer)
+      return __mnrb_size_by_receiver if instance_variable_defined?(:@size)
+      return __mnrb_integer_size if @obj.is_a?(Integer)
+      return Float::INFINITY if @meth == :loop
+      return nil if UNKNOWN_SIZE.include?(@meth)
+      s = __mnrb_size_by_receiver
+      n = @args && @args[0]
+      case @meth
+      when :each_slice then s.is_a?(Integer) && n.is_a?(Integer) && n > 0 ? (s + n - 1) / n : s
+      when :each_cons then s.is_a?(Integer) && n.is_a?(Integer) && n > 0 ? [s - n + 1, 0].max : s
+      when :cycle
+        return s unless s.is_a?(Integer)
+        return 0 if s == 0
+        n.nil? ? Float::INFINITY : (n.is_a?(Integer) && n > 0 ? s * n : 0)
+      else s
+      end
+    end
+
+    private
+
+    def __mnrb_integer_size
       n = @args && @args[0]
       case @meth
       when :times then @obj < 0 ? 0 : @obj
       when :upto then n.is_a?(Integer) ? [n - @obj + 1, 0].max : nil
       when :downto then n.is_a?(Integer) ? [@obj - n + 1, 0].max : nil
+      when :step then __mnrb_step_size(n, @args[1] || 1)
       end
+    end
+
+    def __mnrb_step_size(limit, step)
+      return Float::INFINITY if limit.nil? || step == 0
+      return nil unless limit.is_a?(Integer) && step.is_a?(Integer)
+      d = step > 0 ? limit - @obj : @obj - limit
+      d < 0 ? 0 : d / step.abs + 1
     end
   end
 end
