@@ -34,6 +34,7 @@ mrb_value mnrb_compat_full_message_m(mrb_state *mrb, mrb_value self);
 void mnrb_compat_float_round_init(mrb_state *mrb);
 void mnrb_compat_array_include_init(mrb_state *mrb);
 void mnrb_compat_array_pop_init(mrb_state *mrb);
+void mnrb_compat_clone_init(mrb_state *mrb);
 void mnrb_compat_data_init(mrb_state *mrb);
 void mnrb_compat_fnmatch_init(mrb_state *mrb);
 void mnrb_compat_dir_init(mrb_state *mrb);
