@@ -5,10 +5,6 @@ module Kernel
     instance_variable_defined?(name) ? "instance-variable".freeze : nil
   end
 
-  def __mnrb_defined_gvar(name)
-    global_variables.include?(name) ? "global-variable".freeze : nil
-  end
-
   def __mnrb_defined_cvar(name)
     mod = is_a?(Module) ? self : self.class
     mod.class_variable_defined?(name) ? "class variable".freeze : nil

@@ -1,7 +1,8 @@
 /*
  * The runtime half of `defined?(expr)` (mruby patch 0015 compiles it): the Kernel methods the
  * compiled code calls on self. Constants and super need the frame that asked (its lexical scope,
- * its method), which is the caller of these C methods; the rest is plain Ruby (mrblib/defined.rb;
+ * its method), which is the caller of these C methods, and globals need the alias table (mruby
+ * patch 0066); the rest is plain Ruby (mrblib/defined.rb;
  * yield's block_given? is called by the compiled code itself, in the asking frame).
  * Each returns CRuby's description String or nil.
  */
@@ -105,8 +106,29 @@ static mrb_value defined_super(mrb_state *mrb, mrb_value self) {
   return MRB_METHOD_UNDEF_P(m) ? mrb_nil_value() : mrb_obj_freeze(mrb, mrb_str_new_lit(mrb, "super"));
 }
 
+/* __mnrb_defined_gvar(:$x): "global-variable" for a global that has been set (or $! $@), for
+   CRuby's special variables, which are always defined, and for an alias (mruby patch 0066) of any
+   of those or of a match variable ($& $1..: CRuby's alias entries of them are always defined). */
+static mrb_value defined_gvar(mrb_state *mrb, mrb_value self) {
+  mrb_sym sym;
+  mrb_get_args(mrb, "n", &sym);
+  mrb_sym target = mrb_gv_alias_target(mrb, sym);
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, target, &len);
+  mrb_bool defined = mrb_gv_defined_p(mrb, sym);
+  if (!defined && name && len >= 2 && name[0] == '$') {
+    char c = name[1];
+    mrb_bool punct = !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9');
+    /* $~ $_ $; $, $? ... and $-w ...: CRuby's special variables are always defined; a bare match
+       variable ($& $1) is compiled to __mnrb_defined_backref, so one seen here is an alias's target */
+    if ((len == 2 && (punct || target != sym)) || (len == 3 && c == '-')) defined = TRUE;
+  }
+  return defined ? mrb_obj_freeze(mrb, mrb_str_new_lit(mrb, "global-variable")) : mrb_nil_value();
+}
+
 void mnrb_compat_defined_init(mrb_state *mrb) {
   struct RClass *k = mrb->kernel_module;
+  mrb_define_method(mrb, k, "__mnrb_defined_gvar", defined_gvar, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, k, "__mnrb_defined_path", defined_path, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, k, "__mnrb_defined_path_method", defined_path_method, MRB_ARGS_REQ(2));
   mrb_define_method(mrb, k, "__mnrb_defined_super", defined_super, MRB_ARGS_NONE());

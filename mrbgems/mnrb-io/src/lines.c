@@ -247,4 +247,5 @@ void mnrb_init_lines(mrb_state *mrb) {
   mrb_define_method(mrb, io, "readlines", io_readlines, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "lineno", io_lineno, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "lineno=", io_set_lineno, MRB_ARGS_REQ(1));
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$."), mrb_fixnum_value(0));   /* 0 before any line is read, as CRuby */
 }

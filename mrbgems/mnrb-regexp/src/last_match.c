@@ -98,6 +98,27 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
   return TRUE;
 }
 
+/* __mnrb_defined_backref(:"$&"): what `defined?($&)` ($` $' $+ $1..) gives in the asking frame
+   (mruby patch 0066 compiles it): "global-variable" when its last match has that part, else nil. */
+static mrb_value defined_backref(mrb_state *mrb, mrb_value self) {
+  mrb_sym sym;
+  mrb_get_args(mrb, "n", &sym);
+  mrb_value m = rx_last_match_get(mrb);
+  if (mrb_nil_p(m)) return mrb_nil_value();
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, sym, &len);
+  rx_match md = rx_match_get(mrb, m);
+  mrb_bool defined = TRUE;
+  if (len >= 2 && name[1] == '+') defined = md.n > 1;   /* a group to be the last of */
+  else if (len >= 2 && name[1] >= '1' && name[1] <= '9') {
+    mrb_int n = 0;
+    for (mrb_int i = 1; i < len && n <= md.n; i++) n = n * 10 + (name[i] - '0');
+    defined = n < md.n && md.beg[n] >= 0;
+  }
+  return defined ? mrb_obj_freeze(mrb, mrb_str_new_lit(mrb, "global-variable")) : mrb_nil_value();
+}
+
 void rx_init_last_match(mrb_state *mrb) {
   mrb->special_gv = special_gv;
+  mrb_define_method(mrb, mrb->kernel_module, "__mnrb_defined_backref", defined_backref, MRB_ARGS_REQ(1));
 }

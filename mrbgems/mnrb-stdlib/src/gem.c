@@ -6,6 +6,7 @@
 
 void mnrb_stdlib_etc_init(mrb_state *mrb);
 void mnrb_stdlib_json_init(mrb_state *mrb);   /* json_parser.c: JSON::Parser */
+void mnrb_stdlib_english_init(mrb_state *mrb);   /* english.c: the aliases, no Ruby code */
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
@@ -22,6 +23,7 @@ static const mnrb_feature features[] = {
   { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
   { "json", "json.rb", NULL, mnrb_stdlib_json, mnrb_stdlib_json_init },
   { "tmpdir", "tmpdir.rb", NULL, mnrb_stdlib_tmpdir },
+  { "English", "English.rb", NULL, NULL, mnrb_stdlib_english_init },
   { "base64", "base64.rb", NULL, mnrb_stdlib_base64 },
   { "shellwords", "shellwords.rb", NULL, mnrb_stdlib_shellwords },
   { "singleton", "singleton.rb", NULL, mnrb_stdlib_singleton },
