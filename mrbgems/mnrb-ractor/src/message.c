@@ -493,10 +493,13 @@ static void mark_moved(mrb_state *mrb, seen *s) {
 }
 
 static mnrb_msg *msg_new(mrb_state *mrb) {
-  mnrb_msg *m = calloc(1, sizeof *m);
+  /* malloc and each field, not calloc (nor malloc + memset, which gcc turns into calloc): glibc
+     2.36's calloc skips the per-thread cache for the arena's bins, ~170 instructions and a cache
+     miss per message of the ractor ring */
+  mnrb_msg *m = malloc(sizeof *m);
   if (!m) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
-  m->buf = m->small;
-  m->capa = sizeof m->small;
+  *m = (mnrb_msg){ .next = NULL, .buf = m->small, .len = 0, .capa = sizeof m->small,
+                   .refs = NULL, .nrefs = 0, .refs_capa = 0, .xrefs = NULL, .nxrefs = 0, .xrefs_capa = 0 };
   return m;
 }
 
