@@ -4,7 +4,8 @@
 # integer_bits.rb), for a search that may stop early (find, index, take_while: CRuby says nil),
 # for each_slice/each_cons (the number of slices), cycle (Infinity, or n times the size) and
 # loop (Infinity). Numeric#step's count is computed for Integer arguments; with Floats it is nil
-# here (CRuby computes it).
+# here (CRuby computes it). Enumerator.new(size) { |y| ... } keeps its size (mruby dropped it): a
+# number, or something callable asked each time.
 if Object.const_defined?(:Enumerator)
   class Enumerator
     alias __mnrb_size_by_receiver size
@@ -13,8 +14,20 @@ if Object.const_defined?(:Enumerator)
                       slice_when bsearch bsearch_index].freeze
     private_constant :UNKNOWN_SIZE if respond_to?(:private_constant)
 
+    module SizeArgument
+      def initialize(*args, **kw, &block)
+        return super unless block && args.size == 1 && kw.empty?
+        super(&block)
+        @size = args[0]
+      end
+    end
+    prepend SizeArgument
+
     def size
-      return __mnrb_size_by_receiver if instance_variable_defined?(:@size)
+      if instance_variable_defined?(:@size)
+        s = @size
+        return s.respond_to?(:call) ? s.call : s
+      end
       return __mnrb_integer_size if @obj.is_a?(Integer)
       return Float::INFINITY if @meth == :loop
       return nil if UNKNOWN_SIZE.include?(@meth)

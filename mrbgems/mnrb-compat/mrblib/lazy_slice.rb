@@ -1,4 +1,5 @@
-# Enumerator::Lazy's grep_v and compact (lazy, as CRuby's), and its chunk/slice_* family, which
+# Enumerator::Lazy's grep_v, compact and filter_map (lazy, as CRuby's; Enumerable#filter_map ran
+# through the whole source), and its chunk/slice_* family, which
 # CRuby answers lazily too: Enumerable's versions (enum_slice.rb) iterate on demand already, so
 # wrapping their enumerator in .lazy is enough.
 if Object.const_defined?(:Enumerator) && Enumerator.const_defined?(:Lazy)
@@ -11,6 +12,14 @@ if Object.const_defined?(:Enumerator) && Enumerator.const_defined?(:Lazy)
 
       def compact
         reject(&:nil?)
+      end
+
+      def filter_map(&block)
+        raise ArgumentError, "tried to call lazy filter_map without a block" unless block
+        Lazy.new(self) do |yielder, val|
+          r = block.call(val)
+          yielder << r if r
+        end
       end
 
       def chunk(&block) = block ? super.lazy : super
