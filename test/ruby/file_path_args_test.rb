@@ -34,6 +34,7 @@ class FilePathArgsTest < MnTest::Case
     assert_equal "#{@dir}/x", File.join(P.new(@dir), "x")
     assert_equal "f.txt", File.basename(P.new(@file))
     assert_equal "f", File.basename(P.new(@file), ".*")
+    assert_equal "", File.basename("")
     assert_equal ".txt", File.extname(P.new(@file))
     assert_equal [@dir, "f.txt"], File.split(P.new(@file))
     assert_equal @file, File.expand_path(P.new("f.txt"), P.new(@dir))

@@ -15,7 +15,7 @@ extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_s
   mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[],
   mnrb_stdlib_optparse[], mnrb_stdlib_erb[];
 /* More libraries that programs written for CRuby require. */
-extern const struct RProc mnrb_stdlib_delegate[];
+extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -38,6 +38,7 @@ static const mnrb_feature features[] = {
   { "optparse", "optparse.rb", NULL, mnrb_stdlib_optparse },
   { "erb", "erb.rb", NULL, mnrb_stdlib_erb },
   { "delegate", "delegate.rb", NULL, mnrb_stdlib_delegate },
+  { "pathname", "pathname.rb", NULL, mnrb_stdlib_pathname },
 };
 
 void
