@@ -27,5 +27,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "time" => %w(time time_formats), "logger" => %w(logger),
                        "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3),
                        "optparse" => %w(optparse_switch optparse), "erb" => %w(erb),
-                       "delegate" => %w(delegate), "pathname" => %w(pathname))
+                       "delegate" => %w(delegate), "pathname" => %w(pathname),
+                       "weakref" => %w(weakref))
 end

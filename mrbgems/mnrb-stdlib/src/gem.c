@@ -15,7 +15,8 @@ extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_s
   mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[],
   mnrb_stdlib_optparse[], mnrb_stdlib_erb[];
 /* More libraries that programs written for CRuby require. */
-extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[];
+extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
+  mnrb_stdlib_weakref[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -39,6 +40,7 @@ static const mnrb_feature features[] = {
   { "erb", "erb.rb", NULL, mnrb_stdlib_erb },
   { "delegate", "delegate.rb", NULL, mnrb_stdlib_delegate },
   { "pathname", "pathname.rb", NULL, mnrb_stdlib_pathname },
+  { "weakref", "weakref.rb", NULL, mnrb_stdlib_weakref },
 };
 
 void
