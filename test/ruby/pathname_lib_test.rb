@@ -149,6 +149,13 @@ class PathnameLibTest < MnTest::Case
     assert_equal ["f.txt"], Dir.glob("*", base: @root)
   end
 
+  def test_find_walks_the_tree_as_pathnames
+    (@root + "d").mkpath
+    (@root + "d/f").write("1")
+    assert_equal [@root, @root + "d", @root + "d/f"], @root.find.to_a
+    Dir.chdir(@root) { assert_equal [Pathname("."), Pathname("d"), Pathname("d/f")], Pathname(".").find.to_a }
+  end
+
   def test_pwd_and_expand_path
     Dir.chdir(@root) do
       assert_equal @root.realpath, Pathname.pwd.realpath
