@@ -28,5 +28,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3),
                        "optparse" => %w(optparse_switch optparse), "erb" => %w(erb),
                        "delegate" => %w(delegate), "pathname" => %w(pathname),
-                       "weakref" => %w(weakref), "find" => %w(find))
+                       "weakref" => %w(weakref), "find" => %w(find),
+                       "tsort" => %w(tsort))
 end

@@ -16,7 +16,8 @@ extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_s
   mnrb_stdlib_optparse[], mnrb_stdlib_erb[];
 /* More libraries that programs written for CRuby require. */
 extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
-  mnrb_stdlib_weakref[], mnrb_stdlib_find[];
+  mnrb_stdlib_weakref[], mnrb_stdlib_find[],
+  mnrb_stdlib_tsort[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -42,6 +43,7 @@ static const mnrb_feature features[] = {
   { "pathname", "pathname.rb", NULL, mnrb_stdlib_pathname },
   { "weakref", "weakref.rb", NULL, mnrb_stdlib_weakref },
   { "find", "find.rb", NULL, mnrb_stdlib_find },
+  { "tsort", "tsort.rb", NULL, mnrb_stdlib_tsort },
 };
 
 void
