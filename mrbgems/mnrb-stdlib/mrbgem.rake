@@ -29,5 +29,6 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "optparse" => %w(optparse_switch optparse), "erb" => %w(erb),
                        "delegate" => %w(delegate), "pathname" => %w(pathname),
                        "weakref" => %w(weakref), "find" => %w(find),
-                       "tsort" => %w(tsort), "observer" => %w(observer))
+                       "tsort" => %w(tsort), "observer" => %w(observer),
+                       "abbrev" => %w(abbrev))
 end

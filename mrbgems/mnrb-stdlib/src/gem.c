@@ -17,7 +17,8 @@ extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_s
 /* More libraries that programs written for CRuby require. */
 extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
   mnrb_stdlib_weakref[], mnrb_stdlib_find[],
-  mnrb_stdlib_tsort[], mnrb_stdlib_observer[];
+  mnrb_stdlib_tsort[], mnrb_stdlib_observer[],
+  mnrb_stdlib_abbrev[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -45,6 +46,7 @@ static const mnrb_feature features[] = {
   { "find", "find.rb", NULL, mnrb_stdlib_find },
   { "tsort", "tsort.rb", NULL, mnrb_stdlib_tsort },
   { "observer", "observer.rb", NULL, mnrb_stdlib_observer },
+  { "abbrev", "abbrev.rb", NULL, mnrb_stdlib_abbrev },
 };
 
 void
