@@ -26,5 +26,9 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "securerandom" => %w(securerandom), "ostruct" => %w(ostruct),
                        "time" => %w(time time_formats), "logger" => %w(logger),
                        "fileutils" => %w(fileutils), "tempfile" => %w(tempfile), "open3" => %w(open3),
-                       "optparse" => %w(optparse_switch optparse), "erb" => %w(erb))
+                       "optparse" => %w(optparse_switch optparse), "erb" => %w(erb),
+                       "delegate" => %w(delegate), "pathname" => %w(pathname),
+                       "weakref" => %w(weakref), "find" => %w(find),
+                       "tsort" => %w(tsort), "observer" => %w(observer),
+                       "abbrev" => %w(abbrev))
 end

@@ -1,11 +1,12 @@
 # File.basename(path, suffix), as CRuby: the suffix is removed when the name ends with it (".*":
-# any extension), unless it is the whole name. mruby's takes the path only.
+# any extension), unless it is the whole name; "" for "". mruby's takes the path only, and
+# answered "." (basename(3)) for "".
 class File
   class << self
     alias __mnrb_basename basename
 
     def basename(path, suffix = nil)
-      base = __mnrb_basename(path)
+      base = path == "" ? "" : __mnrb_basename(path)
       return base if suffix.nil?
       suffix = suffix.to_str
       if suffix == ".*"

@@ -15,6 +15,11 @@ extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_s
   mnrb_stdlib_forwardable[], mnrb_stdlib_securerandom[], mnrb_stdlib_ostruct[], mnrb_stdlib_time[],
   mnrb_stdlib_logger[], mnrb_stdlib_fileutils[], mnrb_stdlib_tempfile[], mnrb_stdlib_open3[],
   mnrb_stdlib_optparse[], mnrb_stdlib_erb[];
+/* More libraries that programs written for CRuby require. */
+extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
+  mnrb_stdlib_weakref[], mnrb_stdlib_find[],
+  mnrb_stdlib_tsort[], mnrb_stdlib_observer[],
+  mnrb_stdlib_abbrev[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -37,6 +42,13 @@ static const mnrb_feature features[] = {
   { "open3", "open3.rb", NULL, mnrb_stdlib_open3 },
   { "optparse", "optparse.rb", NULL, mnrb_stdlib_optparse },
   { "erb", "erb.rb", NULL, mnrb_stdlib_erb },
+  { "delegate", "delegate.rb", NULL, mnrb_stdlib_delegate },
+  { "pathname", "pathname.rb", NULL, mnrb_stdlib_pathname },
+  { "weakref", "weakref.rb", NULL, mnrb_stdlib_weakref },
+  { "find", "find.rb", NULL, mnrb_stdlib_find },
+  { "tsort", "tsort.rb", NULL, mnrb_stdlib_tsort },
+  { "observer", "observer.rb", NULL, mnrb_stdlib_observer },
+  { "abbrev", "abbrev.rb", NULL, mnrb_stdlib_abbrev },
 };
 
 void
