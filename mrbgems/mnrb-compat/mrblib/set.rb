@@ -13,7 +13,7 @@ class Set
   end
 
   # mruby's clone sets the frozen flag after initialize_copy, which gave the copy a thawed table.
-  def clone
+  def clone(freeze: nil)
     copy = super
     copy.__get_hash.freeze if copy.frozen?
     copy

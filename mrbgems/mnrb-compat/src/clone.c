@@ -6,7 +6,9 @@
 ** of an unfrozen one; anything else is ArgumentError "unexpected value for freeze: <Class>".
 ** Immediates (Integer, Float, Symbol, nil, true, false) are their own clone, and cannot be
 ** unfrozen ("can't unfreeze Integer"). Integer and Float had their own argument-less clone; they
-** get this one too.
+** get this one too. The copy gets initialize_clone(orig) or, when freeze: is given,
+** initialize_clone(orig, freeze: value), whose Kernel version calls initialize_copy (mruby patch
+** 0067), before it is frozen.
 */
 #include <mruby.h>
 #include <mruby/class.h>
@@ -29,9 +31,12 @@ obj_clone(mrb_state *mrb, mrb_value self)
       mrb_raisef(mrb, E_ARGUMENT_ERROR, "can't unfreeze %C", mrb_obj_class(mrb, self));
     return self;
   }
-  mrb_value c = mrb_obj_clone(mrb, self);
-  if (mrb_false_p(freeze)) MRB_UNSET_FROZEN_FLAG(mrb_basic_ptr(c));
-  else if (mrb_true_p(freeze)) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(c));
+  if (mrb_nil_p(freeze)) return mrb_obj_clone(mrb, self);   /* initialize_clone(orig), frozen as self */
+  /* freeze: given: initialize_clone(orig, freeze: freeze), as CRuby passes it (mruby's C calls
+     take no keywords: clone_init.rb's helper makes the call) */
+  mrb_value c = mrb_obj_clone_copy(mrb, self);
+  mrb_funcall_id(mrb, c, MRB_SYM(__mnrb_initialize_clone), 2, self, freeze);
+  if (mrb_true_p(freeze)) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(c));
   return c;
 }
 
