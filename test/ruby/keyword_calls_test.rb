@@ -176,8 +176,13 @@ class KeywordCallsTest < MnTest::Case
     assert_equal [:ghost, [1], { k: 2 }, nil], g.ghost(1, k: 2)
     assert_equal [:ghost_b, [], { k: 2, j: 3 }, :blk], g.ghost_b(k: 2, **{ j: 3 }) { :blk }
     assert_equal [:ghost, [1], {}, nil], g.ghost(1, **{})
-#KNOWN     assert_equal [:ghost_s, [1], { k: 2 }, nil], g.send(:ghost_s, 1, k: 2)
-#KNOWN     assert_equal [:ghost_p, [], { k: 2 }, nil], g.public_send(:ghost_p, k: 2)
+    assert_equal [:ghost_s, [1], { k: 2 }, nil], g.send(:ghost_s, 1, k: 2)
+    assert_equal [:ghost_p, [], { k: 2 }, nil], g.public_send(:ghost_p, k: 2)
+    assert_equal [:ghost_s, [1], { k: 2 }, nil], g.send("ghost_s", 1, k: 2)
+    assert_equal [:ghost_s, [1, 2], { k: 3 }, :b], g.send(*[:ghost_s, 1, 2], **{ k: 3 }) { :b }
+    assert_equal [:ghost_s, [1], {}, nil], g.send(:ghost_s, 1)
+    e = assert_raise(NoMethodError) { Object.new.send(:kw_calls_nothing, k: 1) }
+    assert_equal :kw_calls_nothing, e.name
     assert_raise(NoMethodError) { g.other(k: 1) }
     assert_equal [:anything, [1, { k: 2 }]], KwCallsOldGhost.new.anything(1, k: 2)
   end
@@ -218,8 +223,10 @@ class KeywordCallsTest < MnTest::Case
     assert_equal false, s.clone(**{ freeze: false }).frozen?
     assert_equal false, s.send(:clone, freeze: false).frozen?
     assert_equal false, s.method(:clone).call(freeze: false).frozen?
-#KNOWN     e = assert_raise(ArgumentError) { s.clone(frozen: false) }
-#KNOWN     assert_equal "unknown keyword: :frozen", e.message
+    e = assert_raise(ArgumentError) { s.clone(frozen: false) }
+    assert_equal "unknown keyword: :frozen", e.message
+    e = assert_raise(ArgumentError) { s.clone(a: 1, b: 2) }
+    assert_equal "unknown keywords: :a, :b", e.message
     assert_nil Integer("zz", exception: false)
     assert_equal 12, Integer("12", exception: false)
   end
