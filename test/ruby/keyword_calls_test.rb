@@ -5,7 +5,9 @@
 # keywords, optional positionals, **splats, method_missing, send, super and zsuper, blocks, procs
 # and lambdas, define_method, C methods taking keywords, delegation through (*args, **kw, &blk),
 # Thread.new, Ractor.new, Fiber and Enumerator. Every expected value is CRuby 3.1's (this file
-# passes on /usr/bin/ruby).
+# passes on /usr/bin/ruby), except where 3.2 changed it (checked by RUBY_VERSION; mnrb's is 3.3).
+# Not here (mnrb differs, docs/PERFORMANCE.md "Keyword literal defaults"): keywords to the block of
+# Thread.new and of Fiber#resume, and to_enum(:m, k: 1), arrive as a positional Hash.
 
 class KwCallsBase
   def lits(a: nil, b: true, c: false, d: :sym, e: -3, f: 300, g: -1, h: 7, i: 0, j: 255, k: -255,
@@ -196,7 +198,8 @@ class KeywordCallsTest < MnTest::Case
   end
 
   def test_blocks_procs_lambdas_and_define_method
-#KNOWN     assert_equal [1, :d], [[1]].map { |a, k: :d| [a, k] }.first
+    # a block with one positional parameter and keywords does not auto-splat since CRuby 3.2
+    assert_equal RUBY_VERSION >= "3.2" ? [[1], :d] : [1, :d], [[1]].map { |a, k: :d| [a, k] }.first
     pr = proc { |a, k: 1, j: :j| [a, k, j] }
     assert_equal [nil, 1, :j], pr.call
     assert_equal [2, 3, :j], pr.call(2, k: 3)
@@ -245,8 +248,6 @@ class KeywordCallsTest < MnTest::Case
   end
 
   def test_keywords_into_thread_new_and_ractor_new
-#KNOWN     t = Thread.new(1, k: 2) { |a, k: 0, j: :j| [a, k, j] }
-#KNOWN     assert_equal [1, 2, :j], t.value
     t = Thread.new(1) { |a, k: 0, j: :j| [a, k, j, KwCallsBase.new.opt(a, k: 4)] }
     assert_equal [1, 0, :j, [1, 2, 4, :j]], t.value
     r = Ractor.new(3, name: "kw") do |a|
@@ -259,13 +260,9 @@ class KeywordCallsTest < MnTest::Case
   end
 
   def test_fibers_and_enumerators
-#KNOWN     f = Fiber.new { |a, k: 1, j: :j| Fiber.yield([a, k, j]); :done }
-#KNOWN     assert_equal [0, 2, :j], f.resume(0, k: 2)
-#KNOWN     assert_equal :done, f.resume
     e = KwCallsEach.new
     assert_equal [0, 1, 2], e.each.to_a
     assert_equal [5, 7, 9], e.each(from: 5, step: 2).to_a
-#KNOWN     assert_equal [10, 11, 12], e.to_enum(:each, from: 10).to_a
     en = e.each(step: 3)
     assert_equal 0, en.next
     assert_equal 3, en.next
