@@ -7,7 +7,7 @@
 # Thread.new, Ractor.new, Fiber and Enumerator. Every expected value is CRuby 3.1's (this file
 # passes on /usr/bin/ruby), except where 3.2 changed it (checked by RUBY_VERSION; mnrb's is 3.3).
 # Not here (mnrb differs, docs/PERFORMANCE.md "Keyword literal defaults"): keywords to the block of
-# Thread.new and of Fiber#resume, and to_enum(:m, k: 1), arrive as a positional Hash.
+# Thread.new, and to_enum(:m, k: 1), arrive as a positional Hash.
 
 class KwCallsBase
   def lits(a: nil, b: true, c: false, d: :sym, e: -3, f: 300, g: -1, h: 7, i: 0, j: 255, k: -255,
@@ -260,6 +260,18 @@ class KeywordCallsTest < MnTest::Case
   end
 
   def test_fibers_and_enumerators
+    f = Fiber.new { |a, k: 1, j: :j| Fiber.yield([a, k, j]); :done }
+    assert_equal [0, 2, :j], f.resume(0, k: 2)
+    assert_equal :done, f.resume
+    assert_equal [1, { k: 2 }], Fiber.new { |a, b| [a, b] }.resume(1, k: 2)
+    assert_equal [[1], {}], Fiber.new { |*a, **kw| [a, kw] }.resume(1, **{})
+    assert_equal [[1], { k: 2 }], Fiber.new { |*a, **kw| [a, kw] }.resume(1, k: 2)
+    assert_equal({ k: 1 }, Fiber.new { |h| h }.resume({ k: 1 }))
+    f = Fiber.new { |k: 0| Fiber.yield(k) }
+    assert_equal 5, f.resume(k: 5)
+    assert_equal({ z: 1 }, f.resume(z: 1))
+    e = assert_raise(ArgumentError) { Fiber.new { |k:| k }.resume }
+    assert_equal "missing keyword: :k", e.message
     e = KwCallsEach.new
     assert_equal [0, 1, 2], e.each.to_a
     assert_equal [5, 7, 9], e.each(from: 5, step: 2).to_a
