@@ -7,7 +7,7 @@
 # Thread.new, Ractor.new, Fiber and Enumerator. Every expected value is CRuby 3.1's (this file
 # passes on /usr/bin/ruby), except where 3.2 changed it (checked by RUBY_VERSION; mnrb's is 3.3).
 # Not here (mnrb differs, docs/PERFORMANCE.md "Keyword literal defaults"): keywords to the block of
-# Thread.new, and to_enum(:m, k: 1), arrive as a positional Hash.
+# Thread.new arrive as a positional Hash.
 
 class KwCallsBase
   def lits(a: nil, b: true, c: false, d: :sym, e: -3, f: 300, g: -1, h: 7, i: 0, j: 255, k: -255,
@@ -68,7 +68,7 @@ end
 class KwCallsEach
   include Enumerable
   def each(from: 0, step: 1)
-    return Enumerator.new { |y| each(from: from, step: step) { |v| y << v } } unless block_given?
+    return to_enum(:each, from: from, step: step) unless block_given?
     3.times { |i| yield from + i * step }
   end
 end
@@ -275,6 +275,9 @@ class KeywordCallsTest < MnTest::Case
     e = KwCallsEach.new
     assert_equal [0, 1, 2], e.each.to_a
     assert_equal [5, 7, 9], e.each(from: 5, step: 2).to_a
+    assert_equal [10, 11, 12], e.to_enum(:each, from: 10).to_a
+    assert_equal [1, 2], e.enum_for(:each, from: 1).first(2)
+    assert_equal [0, 1, 2], e.to_enum(:each, **{}).to_a
     en = e.each(step: 3)
     assert_equal 0, en.next
     assert_equal 3, en.next
