@@ -380,6 +380,37 @@ class BlockLifetimeTest < MnTest::Case
     assert_equal 13, pr.call
   end
 
+  def test_gc_stress_while_blocks_are_made_yielded_and_kept
+    kept = []
+    sum = 0
+    GC.stress = true
+    begin
+      20.times do |i|
+        each_twice { |j| sum += i * j }
+        call_twice { |x| sum += x }
+        kept << block_maker(i) if i % 5 == 0
+      end
+      got = kept.map(&:call)
+    ensure
+      GC.stress = false
+    end
+    assert_equal 3 * (0...20).sum + 3 * 20, sum
+    assert_equal [2, 7, 12, 17], got
+  end
+
+  def test_threads_preempted_inside_yielded_blocks
+    threads = 3.times.map do |k|
+      Thread.new do
+        r = []
+        40.times { r << solve(6) + k; kept = block_maker(k); r << kept.call }
+        r
+      end
+    end
+    threads.each_with_index do |t, k|
+      assert_equal [4 + k, k + 2] * 40, t.value
+    end
+  end
+
   def churn
     200.times { |i| Array.new(50) { |j| "x#{i}#{j}" } }
     GC.start
