@@ -411,6 +411,44 @@ class BlockLifetimeTest < MnTest::Case
     end
   end
 
+  def block_or_default(&blk)
+    f = blk || proc { :none }
+    f
+  end
+
+  def make_with_or(v) = block_or_default { v * 3 }
+
+  def test_block_kept_through_an_or_expression
+    pr = make_with_or(5)
+    churn
+    assert_equal 15, pr.call
+    assert_equal :none, block_or_default.call
+  end
+
+  def maker_for_object_space(v)
+    got = nil
+    each_twice do |a, b, c, d, e|
+      # CRuby has no Proc object for this block unless something asks for one: got stays nil
+      got = find_arity5_proc if a == 1   # a method: no block made inside this one
+      v += 0
+    end
+    got
+  end
+
+  def find_arity5_proc
+    got = nil
+    ObjectSpace.each_object(Proc) { |pr| got = pr if pr.arity == 5 && !pr.lambda? }
+    got
+  end
+
+  def test_block_found_by_object_space_while_live
+    got = maker_for_object_space(7)
+    churn
+    # blocks made by earlier calls and not collected yet are not listed either
+    ObjectSpace.each_object(Proc) { |pr| pr.call(1, 2, 3, 4, 5) if pr.arity == 5 && !pr.lambda? && pr != got }
+    assert_equal 7, got.call(1, 2, 3, 4, 5) if got
+  end
+
   def churn
     200.times { |i| Array.new(50) { |j| "x#{i}#{j}" } }
     GC.start
