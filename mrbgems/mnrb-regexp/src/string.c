@@ -388,7 +388,6 @@ static mrb_value partition(mrb_state *mrb, mrb_value self, mrb_bool backward) {
     return out;
   }
   rx_match md = rx_match_get(mrb, m);
-  const char *s = RSTRING_PTR(self);
   mrb_ary_push(mrb, out, mrb_str_byte_subseq(mrb, self, 0, md.beg[0]));
   mrb_ary_push(mrb, out, rx_match_group(mrb, m, 0));
   mrb_ary_push(mrb, out, mrb_str_byte_subseq(mrb, self, md.end[0], RSTRING_LEN(self) - md.end[0]));
