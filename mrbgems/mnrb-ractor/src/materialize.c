@@ -195,6 +195,8 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
     if (n > (r->m->len - r->pos) / 2) truncated(mrb);
     mrb_value h = reg(mrb, r, mrb_hash_new_capa(mrb, n));
     mrb_basic_ptr(h)->c = c;
+    /* before any key goes in: an empty hash needs no reindexing for its new rule */
+    if (flags & F_IDENTITY) RHASH(h)->flags |= MRB_HASH_COMPARE_BY_ID;
     push(mrb, r, h, tag, flags, 2 * n, (flags & F_DEFAULT) ? R_DEFAULT : R_IVARS_START);
     return FALSE;
   }

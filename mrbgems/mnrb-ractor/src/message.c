@@ -330,6 +330,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, T_HASH);
     write_class(mrb, w, c, mrb->hash_class);
     if (MRB_RHASH_DEFAULT_P(v)) flags |= F_DEFAULT;
+    if (RHASH(v)->flags & MRB_HASH_COMPARE_BY_ID) flags |= F_IDENTITY;
     put_u8(mrb, w->m, flags);
     mrb_value list = mrb_ary_new_capa(mrb, 2 * mrb_hash_size(mrb, v) + 1);   /* k, v, ..., default */
     mrb_hash_foreach(mrb, mrb_hash_ptr(v), hash_cb, &list);

@@ -10,6 +10,6 @@ enum {
   T_RATIONAL, T_COMPLEX,
   T_REGEXP, T_MATCH,
 };
-enum { F_FROZEN = 1, F_DEFAULT = 2 };
+enum { F_FROZEN = 1, F_DEFAULT = 2, F_IDENTITY = 4 /* a Hash's compare_by_identity */ };
 
 #endif
