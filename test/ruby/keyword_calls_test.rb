@@ -6,8 +6,7 @@
 # and lambdas, define_method, C methods taking keywords, delegation through (*args, **kw, &blk),
 # Thread.new, Ractor.new, Fiber and Enumerator. Every expected value is CRuby 3.1's (this file
 # passes on /usr/bin/ruby), except where 3.2 changed it (checked by RUBY_VERSION; mnrb's is 3.3).
-# Not here (mnrb differs, docs/PERFORMANCE.md "Keyword literal defaults"): keywords to the block of
-# Thread.new arrive as a positional Hash.
+# Keywords given to Thread.new for its block: test/ruby/thread_new_keywords_test.rb.
 
 class KwCallsBase
   def lits(a: nil, b: true, c: false, d: :sym, e: -3, f: 300, g: -1, h: 7, i: 0, j: 255, k: -255,

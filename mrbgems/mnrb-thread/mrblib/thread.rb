@@ -14,6 +14,11 @@ class Mutex
 end
 
 class Thread
+  # Thread.new(k: 1) { |k:| }: C can only pass keywords on as one more positional Hash, a splat here
+  # passes them as keywords (to the block, or to a subclass's initialize).
+  def self.__mnrb_call_with_keywords(recv, mid, args, kw, blk) = recv.__send__(mid, *args, **kw, &blk)
+  private_class_method :__mnrb_call_with_keywords
+
   # Thread#[] with a default block-free fetch, as CRuby's Thread#fetch.
   def fetch(key, *default)
     raise ArgumentError, "wrong number of arguments (given #{default.size + 1}, expected 1..2)" if default.size > 1

@@ -90,6 +90,7 @@ struct mnrb_thread {
 
   mrb_bool started, finished, killed, wakeup;
   mrb_bool report_on_exception, abort_on_exception;
+  mrb_bool kw;              /* args' last value is keywords for the block (Thread.new(k: 1) { |k:| }) */
   int priority;
   const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
@@ -170,6 +171,9 @@ extern const struct mrb_data_type mnrb_thread_type;
 void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm);
 mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, mrb_bool *timed_out);
 void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th);
+/* recv.mid(*argv[0..-2], **argv[-1], &blk): keywords passed on as keywords (thread.c) */
+mrb_value mnrb_thread_call_kw(mrb_state *mrb, mrb_value recv, mrb_sym mid, mrb_int argc, const mrb_value *argv,
+                              mrb_value blk);
 
 /* tools.c */
 void mnrb_tools_thread_freed(mn_thread *core);   /* before mn_thread_free: mnrb_thread_free_hook */

@@ -49,7 +49,26 @@ static mrb_value thread_s_allocate(mrb_state *mrb, mrb_value klass) {
   return mrb_obj_value(d);
 }
 
-static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb_int argc, const mrb_value *argv) {
+/* Keywords given to the running C method: mrb_get_args("*") appends their Hash to the arguments
+ * (when not empty), so they are told from a positional Hash only by the call's frame. */
+static mrb_bool keywords_given(mrb_state *mrb) {
+  mrb_callinfo *ci = mrb->c->ci;
+  return ci->nk == 15 && ci->n < 14 && mrb_hash_p(ci->stack[ci->n + 1]) &&
+         !mrb_hash_empty_p(mrb, ci->stack[ci->n + 1]);
+}
+
+/* recv.mid(*args, **kw, &blk) through Ruby (mrblib/thread.rb): from C, mrb_funcall and mrb_yield
+ * give a Hash as one more positional; a Ruby splat passes it as keywords. */
+mrb_value mnrb_thread_call_kw(mrb_state *mrb, mrb_value recv, mrb_sym mid, mrb_int argc, const mrb_value *argv,
+                              mrb_value blk) {
+  mrb_value a[5] = { recv, mrb_symbol_value(mid), mrb_ary_new_from_values(mrb, argc - 1, argv),
+                     argv[argc - 1], blk };
+  return mrb_funcall_argv(mrb, mrb_obj_value(mnrb_vm_of(mrb)->thread_class),
+                          MRB_SYM(__mnrb_call_with_keywords), 5, a);
+}
+
+static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb_int argc, const mrb_value *argv,
+                              mrb_bool kw) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
   if (mrb_nil_p(blk)) mrb_raise(mrb, vm->thread_error, "must be called with a block");
   if (DATA_PTR(self)) mrb_raise(mrb, vm->thread_error, "already initialized thread");
@@ -57,6 +76,7 @@ static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb
   DATA_PTR(self) = th;
   th->proc = blk;
   th->args = mrb_ary_new_from_values(mrb, argc, argv);
+  th->kw = kw && argc > 0;
   if (mrb_proc_p(blk) && !MRB_PROC_CFUNC_P(mrb_proc_ptr(blk))) {
     th->block_irep = (struct mrb_irep *)mrb_proc_ptr(blk)->body.irep;
     mrb_irep_incref(mrb, th->block_irep);
@@ -69,19 +89,24 @@ static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb
 static mrb_value thread_initialize(mrb_state *mrb, mrb_value self) {
   mrb_value *argv, blk;
   mrb_int argc;
+  mrb_bool kw = keywords_given(mrb);
   mrb_get_args(mrb, "*&", &argv, &argc, &blk);
-  return thread_start(mrb, self, blk, argc, argv);
+  return thread_start(mrb, self, blk, argc, argv, kw);
 }
 
 /* Thread.new: allocate, then initialize, which must reach Thread#initialize (CRuby's check). */
 static mrb_value thread_s_new(mrb_state *mrb, mrb_value klass) {
   mrb_value *argv, blk;
   mrb_int argc;
+  mrb_bool kw = keywords_given(mrb);
   mrb_get_args(mrb, "*&", &argv, &argc, &blk);
   if (mrb_nil_p(blk) && mrb_class_ptr(klass) == mnrb_vm_of(mrb)->thread_class)
     mrb_raise(mrb, mnrb_vm_of(mrb)->thread_error, "must be called with a block");
   mrb_value obj = thread_s_allocate(mrb, klass);
-  mrb_funcall_with_block(mrb, obj, MRB_SYM(initialize), argc, argv, blk);
+  if (kw && argc > 0 && mrb_func_basic_p(mrb, obj, MRB_SYM(initialize), thread_initialize))
+    thread_start(mrb, obj, blk, argc, argv, TRUE);   /* __send__ to a C method drops the keywords */
+  else if (kw && argc > 0) mnrb_thread_call_kw(mrb, obj, MRB_SYM(initialize), argc, argv, blk);
+  else mrb_funcall_with_block(mrb, obj, MRB_SYM(initialize), argc, argv, blk);
   if (!DATA_PTR(obj))
     mrb_raisef(mrb, mnrb_vm_of(mrb)->thread_error, "uninitialized thread - check %C#initialize", mrb_class_ptr(klass));
   return obj;
@@ -91,9 +116,10 @@ static mrb_value thread_s_new(mrb_state *mrb, mrb_value klass) {
 static mrb_value thread_s_start(mrb_state *mrb, mrb_value klass) {
   mrb_value *argv, blk;
   mrb_int argc;
+  mrb_bool kw = keywords_given(mrb);
   mrb_get_args(mrb, "*&", &argv, &argc, &blk);
   if (mrb_nil_p(blk)) mrb_raise(mrb, E_ARGUMENT_ERROR, "tried to create Proc object without a block");
-  return thread_start(mrb, thread_s_allocate(mrb, klass), blk, argc, argv);
+  return thread_start(mrb, thread_s_allocate(mrb, klass), blk, argc, argv, kw);
 }
 
 /* ---------------- finishing ---------------- */
