@@ -4,7 +4,7 @@
   klass.class_eval do
     def instance_variable_set(name, value)
       instance_variable_get(name) # NameError for a name that is not @ivar-like
-      raise FrozenError, "can't modify frozen #{self.class}: #{inspect}"
+      raise FrozenError.new("can't modify frozen #{self.class}: #{inspect}", receiver: self)
     end
   end
 end

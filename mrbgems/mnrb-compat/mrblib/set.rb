@@ -20,7 +20,7 @@ class Set
   end
 
   def reset
-    raise FrozenError, "can't modify frozen #{self.class}: #{inspect}" if frozen?   # rehash does not
+    raise FrozenError.new("can't modify frozen #{self.class}: #{inspect}", receiver: self) if frozen?   # rehash does not
     @hash.rehash
     self
   end

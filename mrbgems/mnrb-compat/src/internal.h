@@ -48,5 +48,6 @@ void mnrb_compat_float_next_init(mrb_state *mrb);
 void mnrb_compat_math_gamma_init(mrb_state *mrb);
 void mnrb_compat_symbol_all_init(mrb_state *mrb);
 void mnrb_compat_method_original_name_init(mrb_state *mrb);
+void mnrb_compat_error_receiver_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */
