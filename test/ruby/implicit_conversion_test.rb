@@ -43,6 +43,12 @@ class ImplicitConversionTest < MnTest::Case
 
   class Plain; end
 
+  class Deep   # a conversion deep enough to grow the VM stack the arguments sit on
+    def deep(n) = n == 0 ? 0 : 1 + deep(n - 1)
+    def to_str = (deep(3000); "d")
+    def to_ary = (deep(3000); [9])
+  end
+
   def test_string_plus_uses_to_str
     assert_equal "ab", "a" + Str.new("b")
     assert_equal "aghost", "a" + Ghost.new
@@ -97,6 +103,14 @@ class ImplicitConversionTest < MnTest::Case
     assert_equal "no implicit conversion of nil into Array", e.message
     e = assert_raise(TypeError) { [0] + Bad.new }
     assert_equal "can't convert #{Bad} to Array (#{Bad}#to_ary gives String)", e.message
+  end
+
+  def test_a_conversion_growing_the_stack_keeps_the_other_arguments
+    assert_equal "ad", "a" + Deep.new
+    assert_equal [1, 9, 9, 2, 9], [1].concat(Deep.new, Deep.new, [2], Deep.new)
+    assert_equal [[1, 9]], [1].zip(Deep.new)
+    assert_equal "xbc", "dbc".tr(Deep.new, "x")
+    assert_equal "BasicObject", (("a" + BasicObject.new) rescue $!.message[/of (\w+)/, 1])
   end
 
   def test_concat_leaves_the_receiver_alone_when_a_later_argument_fails
