@@ -134,13 +134,14 @@ static csets parse_sets(mrb_state *mrb, const mrb_value *argv, mrb_int argc) {
   mrb_value keep = mrb_str_new(mrb, NULL, (mrb_int)(sizeof(cset) * argc + _Alignof(cset)));
   uintptr_t at = ((uintptr_t)RSTRING_PTR(keep) + _Alignof(cset) - 1) & ~(uintptr_t)(_Alignof(cset) - 1);
   csets cs = { (cset *)at, argc };
+  mrb_gc_protect(mrb, keep);
   for (mrb_int i = 0; i < argc; i++) {
-    mrb_value spec = argv[i];
-    mrb_ensure_string_type(mrb, spec);
+    /* to_str (patches/mruby/0068) may run Ruby code, hence a GC: keep is protected first */
+    mrb_value spec = mrb_ensure_string_type(mrb, argv[i]);
+    mrb_gc_protect(mrb, spec);
     cset_parse(mrb, spec, &cs.sets[i], TRUE);
     mrb_gc_protect(mrb, cs.sets[i].buf);
   }
-  mrb_gc_protect(mrb, keep);
   return cs;
 }
 
