@@ -54,8 +54,15 @@ $(BUILD)/$(1)/core/coroutine_x86_64_S.o: $(CORE_ASM)
 $(BUILD)/$(1)/libmnrb-core.a: $(patsubst core/src/%.c,$(BUILD)/$(1)/core/%.o,$(CORE_SRCS)) $(BUILD)/$(1)/core/coroutine_x86_64_S.o
 	rm -f $$@ && ar rcs $$@ $$^
 
-# mruby's rake is incremental; it runs whenever our gems or config may have changed.
+# mruby's rake is incremental; it runs whenever our gems or config may have changed. When the
+# patched sources were unpacked again (a patch changed: the stamp is newer than the library), the
+# variant is rebuilt from nothing: rake does not track every object's headers (the generated
+# gem_init.c files, some gems), and an object left compiled against an older mrb_state layout
+# corrupts the state it touches (seen: a new ractor's GC arena pointer, 4 boots in 6).
 $(BUILD)/mruby/$(1)/lib/libmruby.a: $(MRUBY_SRC)/.mnrb-stamp build_config.rb $(GEM_SRCS) $(CORE_HDRS)
+	@if [ -f $$@ ] && [ $(MRUBY_SRC)/.mnrb-stamp -nt $$@ ]; then \
+	  echo "mruby's patched sources changed: rebuilding $(BUILD)/mruby/$(1) from nothing"; \
+	  rm -rf $(BUILD)/mruby/$(1); fi
 	cd $(MRUBY_SRC) && MRUBY_BUILD_DIR=$(BUILD)/mruby MNRB_BUILDS="$(1)" \
 	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb all > $(BUILD)/mruby-$(1).log 2>&1 \
 	  || { tail -n 40 $(BUILD)/mruby-$(1).log; exit 1; }
