@@ -670,10 +670,11 @@ void mn_unpark(mn_thread *t) {
  * the wake-up had come a little later: the tick counts a deferred wake-up as a ready thread (a
  * CPU-bound waker is still preempted for it), a blocking call gives the GVL up for it (blocking.c),
  * and a deadlock check flushes first. One slot: a second wake-up flushes the first (mn_unpark). */
-void mn_unpark_soon(mn_thread *t) {
+void mn_unpark_soon(mn_thread *self, mn_thread *t) {
   mn_ractor *r = t->ractor;
-  if (MN_RELAXED(&r->soon) || t->state != MN_PARKED || !t->vm_parked || t->vm_timed || t == r->main ||
-      !caller_runs(r)) {
+  /* self runs (it holds the GVL: r->running is self and stays so while it runs) */
+  if (MN_RELAXED(&r->soon) || !self || r->running != self || t->state != MN_PARKED || !t->vm_parked ||
+      t->vm_timed || t == r->main) {
     mn_unpark(t);
     return;
   }

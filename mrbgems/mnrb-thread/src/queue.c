@@ -213,7 +213,7 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     w->done = TRUE;
     /* this thread usually parks next (a ring, a consumer waiting for its reply): the scheduler
      * readies the popper then, under the lock that park takes anyway (sched.c) */
-    mn_unpark_soon(w->th->core);
+    mn_unpark_soon(th->core, w->th->core);
     if (q->max) wake_one(&q->pushers);      /* the item skipped the queue: it still has room */
   } else {
     mrb_ary_push(mrb, items(mrb, self), v);
