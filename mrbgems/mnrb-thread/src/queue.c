@@ -237,7 +237,8 @@ static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
 }
 
 static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
-  mrb_value v = mrb_get_arg1(mrb);
+  const mrb_callinfo *ci = mrb->c->ci;   /* one plain argument (`q << v`): read it in place */
+  mrb_value v = ci->n == 1 && ci->nk == 0 ? ci->stack[1] : mrb_get_arg1(mrb);
   return do_push(mrb, self, v, FALSE, MN_FOREVER, TRUE);
 }
 
