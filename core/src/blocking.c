@@ -178,7 +178,9 @@ static bool keep_gvl(mn_thread *self, mn_nt *nt, mn_unblock_fn *ubf, void *ubf_a
   if (MN_RELAXED(&self->call_nt) != nt) MN_SET_RELAXED(&self->call_nt, nt);
   MN_SET_RELAXED(&nt->call_seq, MN_RELAXED(&nt->call_seq) + 1);
   atomic_store(&nt->call, MN_CALL_FAST);              /* before the look: make_ready's fence pairs */
-  if (atomic_load(&self->ractor->nready) == 0 && !MN_RELAXED(&nt->next_ractor)) return true;
+  if (atomic_load(&self->ractor->nready) == 0 && !MN_RELAXED(&nt->next_ractor) &&
+      !MN_RELAXED(&self->ractor->soon))  /* a deferred wake-up (sched.c): a ready thread */
+    return true;
   int expected = MN_CALL_FAST;
   if (atomic_compare_exchange_strong(&nt->call, &expected, MN_CALL_NONE)) return false;
   return true;                      /* taken back already: the call ends as one without the GVL */

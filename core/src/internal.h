@@ -209,6 +209,10 @@ struct mn_ractor {
   mn_thread *main;          /* first thread started: gets the deadlock error */
 
   _Atomic size_t nready;    /* runnext + ready queue; read by the timer thread */
+  /* A wake-up the running thread deferred to its next scheduler call (mn_unpark_soon): written by
+   * the running thread only, without the lock; read by the timer thread as a hint */
+  _Atomic(mn_thread *) soon;
+  uint32_t soon_seq;        /* that thread's park_seq when deferred (running thread only) */
   _Atomic uint64_t slices;  /* bumped whenever a new timeslice starts; read by the timer thread */
   uint64_t seen_slices;     /* timer thread only */
   unsigned ticks;           /* timer thread only */

@@ -258,6 +258,23 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
   }
 }
 
+/* The wake-up the running thread deferred (mn_unpark_soon, below), r->lock held by that thread:
+ * done now, as mn_unpark would have done it then (make_ready's run-next case; its READY event was
+ * reported at the wake-up). Every scheduler call of the running thread calls this first. The
+ * thread was woken by nobody else meanwhile (it has no timer; only the running thread wakes it):
+ * the park_seq check is a guard. */
+static void flush_soon(mn_ractor *r) {
+  mn_thread *t = MN_RELAXED(&r->soon);
+  if (MN_LIKELY(!t)) return;
+  MN_SET_RELAXED(&r->soon, NULL);
+  if (t->state != MN_PARKED || t->park_seq != r->soon_seq) return;
+  if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
+  t->state = MN_READY;
+  MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
+  if (r->runnext) enqueue_tail(r, r->runnext);
+  r->runnext = t;
+}
+
 /* ---------------- switching ---------------- */
 
 static void thread_entry(void *arg);
@@ -511,6 +528,7 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
   if (deadline != MN_FOREVER) deadlockable = false;
 
   mn_lock_acquire(&r->lock);
+  flush_soon(r);
   if (self->permit) {
     self->permit = false;
     mn_lock_release(&r->lock);
@@ -542,6 +560,7 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
   *next_out = NULL;
   if (deadline != MN_FOREVER) deadlockable = false;
   mn_lock_acquire(&r->lock);
+  flush_soon(r);
   if (self->permit) {
     self->permit = false;
     mn_lock_release(&r->lock);
@@ -560,8 +579,9 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
 mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next_out) {
   mn_ractor *r = self->ractor;
   *next_out = NULL;
-  if (MN_RELAXED(&r->nready) == 0) return MN_WOKEN;
+  if (MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon)) return MN_WOKEN;
   mn_lock_acquire(&r->lock);
+  flush_soon(r);
   if (!peek_next(r)) { mn_lock_release(&r->lock); return MN_WOKEN; }
   if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
     enqueue_tail(r, r->runnext);
@@ -625,6 +645,7 @@ void mn_unpark(mn_thread *t) {
   mn_ractor *r = t->ractor;
   after_unlock a = { 0 };
   mn_lock_acquire(&r->lock);
+  if (MN_RELAXED(&r->soon) && caller_runs(r)) flush_soon(r);   /* the earlier wake-up first */
   if (t->state == MN_RUNNING && r->running == t) retake_locked(r, &a);   /* in a call: now BLOCKED */
   if (t->state == MN_PARKED) {
     if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
@@ -638,6 +659,32 @@ void mn_unpark(mn_thread *t) {
   }
   mn_lock_release(&r->lock);
   run_after_unlock(a);
+}
+
+/* A hop of a thread ring (or a producer/consumer pair) wakes the next thread and parks right after:
+ * with mn_unpark the ractor's lock is taken twice a few hundred instructions apart, and each take
+ * is an atomic exchange. Deferring the wake-up to the waker's next scheduler call takes it once.
+ * Only for a thread that nothing but the running thread can wake (parked at VM level, no timer,
+ * not the main thread, which deadlock detection and signals wake): then its state cannot change
+ * meanwhile and reading it without the lock is safe. Until the flush it counts as parked, as if
+ * the wake-up had come a little later: the tick counts a deferred wake-up as a ready thread (a
+ * CPU-bound waker is still preempted for it), a blocking call gives the GVL up for it (blocking.c),
+ * and a deadlock check flushes first. One slot: a second wake-up flushes the first (mn_unpark). */
+void mn_unpark_soon(mn_thread *self, mn_thread *t) {
+  mn_ractor *r = t->ractor;
+  /* self runs (it holds the GVL: r->running is self and stays so while it runs) */
+  if (MN_RELAXED(&r->soon) || !self || r->running != self || t->state != MN_PARKED || !t->vm_parked ||
+      t->vm_timed || t == r->main) {
+    mn_unpark(t);
+    return;
+  }
+  r->soon_seq = t->park_seq;
+  MN_SET_RELAXED(&r->soon, t);
+  __builtin_prefetch(&t->bound_nt, 1);   /* as make_ready does: read by the switch to t */
+  __builtin_prefetch(&t->rq_next, 1);
+  /* READY now, when t was woken (the GVL tools charge its wait from here), by the running thread:
+   * t's events come from no other thread meanwhile */
+  mn_emit(MN_EVENT_READY, t, r->running, MN_WAIT_NONE, 0);
 }
 
 void mn_sched_timeout(mn_thread *t, uint32_t seq) {
@@ -681,8 +728,9 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
   /* The unlocked look is for voluntary yields only: a preemption request is settled under the
    * lock (it is rare, and the count read here could lag the request that led to this call). */
-  if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0) return;
+  if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon)) return;
   mn_lock_acquire(&r->lock);
+  flush_soon(r);
   bool keep_place = false, to_pool = false;
   if (why == MN_WAIT_PREEMPT) {      /* a request meant for another thread (it parked first) is stale */
     bool mine = r->preempt_target == self;
@@ -717,6 +765,7 @@ void mn_thread_exit(mn_thread *self) {
   bool resync = MN_RELAXED(&r->ticked);   /* a hint: a start that races with it syncs after */
   if (resync) pthread_mutex_lock(&registry_lock);
   mn_lock_acquire(&r->lock);
+  flush_soon(r);
   self->state = MN_DEAD;
   if (self->all_prev) self->all_prev->all_next = self->all_next; else r->threads = self->all_next;
   if (self->all_next) self->all_next->all_prev = self->all_prev;
@@ -764,6 +813,7 @@ void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg)
   mn_ractor *r = self->ractor;
   after_unlock a = { 0 };
   mn_lock_acquire(&r->lock);
+  flush_soon(r);
   self->ubf = ubf;
   self->ubf_arg = ubf_arg;
   give_up_for_call(r, self, &a);
@@ -853,6 +903,7 @@ void mn_sched_after_fork(mn_thread *self) {
   mine->running = self;
   mine->state = MN_R_RUNNING;
   mine->runnext = mine->rq_head = mine->rq_tail = mine->urgent_tail = NULL;
+  MN_SET_RELAXED(&mine->soon, NULL);   /* a wake-up for a thread the child does not have */
   mine->preempt_target = NULL;
   mine->wakeup_preempt = false;
   atomic_store(&mine->nready, 0);
@@ -869,7 +920,7 @@ void mn_sched_after_fork(mn_thread *self) {
 
 void mn_sched_tick(mn_ractor *r, void *arg) {
   (void)arg;
-  if (MN_RELAXED(&r->nready) == 0) { r->ticks = 0; return; }
+  if (MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon)) { r->ticks = 0; return; }
   uint64_t s = MN_RELAXED(&r->slices);
   if (s != r->seen_slices) { r->seen_slices = s; r->ticks = 0; return; }
   if (++r->ticks < 10) return;

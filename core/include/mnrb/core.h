@@ -180,6 +180,12 @@ bool mn_thread_vm_resuming(const mn_thread *t);
  * thread, with or without a GVL. From the running thread of the same ractor, the woken thread runs
  * next (run-next slot), so a hand-off does not go through the whole queue. */
 void mn_unpark(mn_thread *t);
+/* mn_unpark(t) by `self`, the running thread of t's ractor, for a thread parked with mn_park_vm
+ * without a deadline that only the ractor's own threads can wake (a Queue's popper): t becomes
+ * ready at self's next scheduler call (a park, a yield, a blocking call, its end, another unpark),
+ * under the lock that call takes anyway; meanwhile it still counts as parked. Other threads: as
+ * mn_unpark. */
+void mn_unpark_soon(mn_thread *self, mn_thread *t);
 /* Lets the other ready threads of the ractor run (Thread.pass, timeslice end). Returns at once if
  * none is ready. */
 void mn_yield(mn_thread *self, mn_wait_reason why);

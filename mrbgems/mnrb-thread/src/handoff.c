@@ -90,7 +90,7 @@ static mn_park_result vm_woken(mrb_state *mrb, mnrb_thread *th) {
   (void)mrb;
   th->vm_parked = FALSE;
   mn_park_result r = mn_vm_resumed(th->core);
-  if (th->sleep_forever) __atomic_fetch_sub(&th->vm->blocked, 1, __ATOMIC_SEQ_CST);
+  if (th->sleep_forever) mnrb_blocked_add(th->vm, (size_t)-1);
   if (r == MN_DEADLOCK) th->deadlocked_on = th->waiting_on;
   th->sleeping = FALSE;
   th->sleep_forever = FALSE;
@@ -118,7 +118,7 @@ mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint
   th->sleeping = TRUE;
   th->sleep_forever = deadlockable;
   th->waiting_on = on;
-  if (deadlockable) __atomic_fetch_add(&th->vm->blocked, 1, __ATOMIC_SEQ_CST);
+  if (deadlockable) mnrb_blocked_add(th->vm, 1);
   th->vm_cont = cont;
   mnrb_save(mrb, th);
   th->vm_parked = TRUE;
@@ -127,7 +127,7 @@ mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint
   if (r == MN_HANDED_OFF) return vm_continue_here(mrb, mn_thread_user(next));
   /* a permit was pending: th did not park (no events); its continuation runs at once */
   th->vm_parked = FALSE;
-  if (deadlockable) __atomic_fetch_sub(&th->vm->blocked, 1, __ATOMIC_SEQ_CST);
+  if (deadlockable) mnrb_blocked_add(th->vm, (size_t)-1);
   th->sleeping = th->sleep_forever = FALSE;
   th->waiting_on = NULL;
   return cont(mrb, th, r);

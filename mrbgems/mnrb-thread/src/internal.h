@@ -128,6 +128,14 @@ struct mnrb_vm {
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
 static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)->current; }
 
+/* vm->blocked changes only in the thread holding the VM's GVL (a park, and the same thread running
+ * again), one at a time: a load and a store, not an atomic read-modify-write (two locked
+ * instructions per ring hop). Other ractors only read it (the ractor deadlock look, which
+ * confirms what it sees twice, CHECK_NS apart). */
+static inline void mnrb_blocked_add(mnrb_vm *vm, size_t d) {
+  __atomic_store_n(&vm->blocked, __atomic_load_n(&vm->blocked, __ATOMIC_RELAXED) + d, __ATOMIC_RELEASE);
+}
+
 /* vm.c */
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on);

@@ -32,12 +32,18 @@ static const struct mrb_data_type queue_type = { "Thread::Queue", queue_free };
 /* No arguments at all: skips mrb_get_args, whose keyword handling allocates a Hash per call. */
 static mrb_bool no_args(mrb_state *mrb) { return mrb->c->ci->n == 0 && mrb->c->ci->nk == 0; }
 
-static mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
-  if (__builtin_expect(mrb_data_p(self) && DATA_TYPE(self) == &queue_type && DATA_PTR(self) != NULL, 1))
-    return DATA_PTR(self);
+static __attribute__((noinline)) mnrb_queue *get_queue_slow(mrb_state *mrb, mrb_value self) {
   mnrb_queue *q = mrb_data_check_get_ptr(mrb, self, &queue_type);
   if (!q) mrb_raisef(mrb, E_TYPE_ERROR, "%C not initialized", mrb_obj_class(mrb, self));
   return q;
+}
+
+/* Inline: every Queue method starts here (a call and its frame were a tenth of a ring hop's
+ * instructions in the queue's own code). */
+static inline mnrb_queue *get_queue(mrb_state *mrb, mrb_value self) {
+  if (__builtin_expect(mrb_data_p(self) && DATA_TYPE(self) == &queue_type && DATA_PTR(self) != NULL, 1))
+    return DATA_PTR(self);
+  return get_queue_slow(mrb, self);
 }
 
 static mrb_value items(mrb_state *mrb, mrb_value self) {
@@ -148,9 +154,10 @@ static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint
  * wait again: no hand-offs nested in the continuation). */
 static mrb_value pop_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
   mnrb_queue *q = th->vm_obj;
+  /* self stays alive without an arena slot: it is register 0 of the parking method's frame, the
+   * top frame of th's context while this runs */
   mrb_value self = th->vm_self, v;
   th->vm_self = mrb_nil_value();
-  mrb_gc_protect(mrb, self);
   mnrb_waitq_remove(&q->poppers, &th->vm_waiter);
   if (took_handoff(mrb, self, q, th, th->vm_waiter.done, &v)) return v;
   if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
@@ -204,7 +211,9 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
   if (w) {
     w->th->handoff = v;
     w->done = TRUE;
-    mn_unpark(w->th->core);
+    /* this thread usually parks next (a ring, a consumer waiting for its reply): the scheduler
+     * readies the popper then, under the lock that park takes anyway (sched.c) */
+    mn_unpark_soon(th->core, w->th->core);
     if (q->max) wake_one(&q->pushers);      /* the item skipped the queue: it still has room */
   } else {
     mrb_ary_push(mrb, items(mrb, self), v);
@@ -228,7 +237,8 @@ static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
 }
 
 static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
-  mrb_value v = mrb_get_arg1(mrb);
+  const mrb_callinfo *ci = mrb->c->ci;   /* one plain argument (`q << v`): read it in place */
+  mrb_value v = ci->n == 1 && ci->nk == 0 ? ci->stack[1] : mrb_get_arg1(mrb);
   return do_push(mrb, self, v, FALSE, MN_FOREVER, TRUE);
 }
 

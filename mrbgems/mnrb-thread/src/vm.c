@@ -84,11 +84,11 @@ mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, ui
   th->waiting_on = on;
   mnrb_vm *vm = th->vm;
   mrb_bool blocked = deadlockable && deadline == MN_FOREVER;
-  if (blocked) __atomic_fetch_add(&vm->blocked, 1, __ATOMIC_SEQ_CST);
+  if (blocked) mnrb_blocked_add(vm, 1);
   save(mrb, th);
   mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
   restore(mrb, th);
-  if (blocked) __atomic_fetch_sub(&vm->blocked, 1, __ATOMIC_SEQ_CST);
+  if (blocked) mnrb_blocked_add(vm, (size_t)-1);
   if (r == MN_DEADLOCK) th->deadlocked_on = on;
   th->sleeping = FALSE;
   th->waiting_on = NULL;
