@@ -147,6 +147,7 @@ void mnrb_check_ints(mrb_state *mrb, mnrb_thread *th);
 /* The same at a blocking operation (a wait starts or ends): delivers :on_blocking interrupts too. */
 void mnrb_check_ints_blocking(mrb_state *mrb, mnrb_thread *th);
 void mnrb_deliver_signals(mrb_state *mrb, mnrb_vm *vm);  /* main thread: runs Signal._deliver */
+void mnrb_signals_detach(mnrb_vm *vm);                    /* mnrb_close: signals stop going to vm */
 mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb);
 mrb_noreturn void mnrb_raise_kill(mrb_state *mrb);
 void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc);

@@ -22,7 +22,10 @@
 #include <mruby/error.h>
 
 static int sigpipe_fds[2] = { -1, -1 };
-static mnrb_vm *main_vm;                 /* the main ractor's: where signals go */
+static mnrb_vm *main_vm;                 /* the main ractor's: where signals go; NULL once it closed.
+                                            Read by the event loop only under main_vm_lock, so that
+                                            mnrb_close cannot free the vm (and its ractor) under it */
+static pthread_mutex_t main_vm_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t counts[64];              /* deliveries not yet handled, per signal: event loop adds,
                                             the main thread takes (atomics) */
 
@@ -40,7 +43,9 @@ static void signals_arrived(void *arg) {
   unsigned char buf[64];
   ssize_t n;
   while ((n = read(sigpipe_fds[0], buf, sizeof buf)) > 0) {
+    pthread_mutex_lock(&main_vm_lock);
     mnrb_vm *vm = main_vm;
+    if (!vm) { pthread_mutex_unlock(&main_vm_lock); continue; }   /* closed: nobody to tell */
     for (ssize_t i = 0; i < n; i++) {
       __atomic_fetch_add(&counts[buf[i] & 63], 1, __ATOMIC_RELAXED);
       __atomic_fetch_or(&vm->signals, 1ull << (buf[i] & 63), __ATOMIC_RELEASE);
@@ -49,6 +54,24 @@ static void signals_arrived(void *arg) {
     __atomic_store_n(&vm->mrb->safepoint_hook, vm->safepoint, __ATOMIC_RELEASE);
     mn_thread *core = m ? __atomic_load_n(&m->core, __ATOMIC_ACQUIRE) : NULL;   /* set as main starts */
     if (core) mn_unpark(core);
+    pthread_mutex_unlock(&main_vm_lock);
+  }
+}
+
+/* mnrb_close of `vm`, before it frees anything: if signals go to it, they stop (an event-loop
+ * callback in progress finishes first), and the signals it caught get their default action back,
+ * as nothing would handle them any more (an embedder that opens another state traps them again). */
+void mnrb_signals_detach(mnrb_vm *vm) {
+  pthread_mutex_lock(&main_vm_lock);
+  mrb_bool was_main = vm == main_vm;
+  if (was_main) main_vm = NULL;
+  pthread_mutex_unlock(&main_vm_lock);
+  if (!was_main) return;
+  for (int s = 1; s < 64; s++) {
+    struct sigaction sa;
+    if (sigaction(s, NULL, &sa) != 0 || (sa.sa_flags & SA_SIGINFO) || sa.sa_handler != on_signal) continue;
+    sa.sa_handler = SIG_DFL;
+    sigaction(s, &sa, NULL);
   }
 }
 
@@ -64,6 +87,9 @@ static void signals_after_fork_child(void) {
   close(fds[0]);
   close(fds[1]);
   for (int i = 0; i < 64; i++) __atomic_store_n(&counts[i], 0, __ATOMIC_RELAXED);
+  /* The parent's event loop may have held the lock at the fork; nothing in the child holds it. */
+  pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+  main_vm_lock = unlocked;
   if (main_vm) __atomic_store_n(&main_vm->signals, 0, __ATOMIC_RELAXED);
 }
 
@@ -74,10 +100,13 @@ MRB_API mrb_bool mnrb_signal_catch(mrb_state *mrb, int signo, mrb_bool catch_it)
    * (Each new ractor's state runs mnrb-process's start-up traps too: a ractor created while an
    * uncaught SIGTERM ended the process put the handler back between Process._die_by's SIG_DFL and
    * its kill, and the process exited 1 instead of dying by the signal.) */
-  if (main_vm && mnrb_vm_of(mrb) != main_vm) return TRUE;
+  pthread_mutex_lock(&main_vm_lock);
+  if (!main_vm) main_vm = mnrb_vm_of(mrb);   /* the first state, or the next after it closed */
+  mrb_bool elsewhere = mnrb_vm_of(mrb) != main_vm;
+  pthread_mutex_unlock(&main_vm_lock);
+  if (elsewhere) return TRUE;
   if (sigpipe_fds[0] < 0) {
     if (pipe2(sigpipe_fds, O_NONBLOCK | O_CLOEXEC) != 0) return FALSE;
-    main_vm = mnrb_vm_of(mrb);
     pthread_atfork(NULL, NULL, signals_after_fork_child);
     if (mn_loop_watch(sigpipe_fds[0], signals_arrived, NULL) != 0) return FALSE;
   }

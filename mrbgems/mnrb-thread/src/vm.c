@@ -664,8 +664,9 @@ MRB_API mrb_state *mnrb_open(const mn_config *cfg) {
 
 MRB_API void mnrb_close(mrb_state *mrb) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
-  /* First out of the scheduler's registry: once mn_ractor_free returns, the timer thread is not
-   * (and will not be) asking this state to yield. */
+  /* First out of the signal path and the scheduler's registry: once they return, neither the event
+   * loop (a signal) nor the timer thread is touching this state, or will. */
+  if (vm) mnrb_signals_detach(vm);
   if (vm) mn_ractor_free(vm->ractor);
   mrb->gc_mark_roots = NULL;
   mrb->gc_event = NULL;
