@@ -238,4 +238,15 @@ class ClassNewPathsTest < MnTest::Case
     end
     assert_equal [[0], [1], [2], [3]], ts.map(&:value)
   end
+
+  # ractors are separate states running the same call sites (and the same bytecode) in parallel
+  def test_ractors_build_objects_with_keywords_at_the_same_sites
+    rs = 3.times.map do |n|
+      Ractor.new(n) do |k|
+        objs = (0...2000).map { |i| ClassNewPathsTest::Tagged.new(i, tag: k) }
+        [objs.map(&:tag).uniq, objs.sum(&:name), ClassNewPathsTest::Child.new(k, j: k).j]
+      end
+    end
+    assert_equal [[[0], 1999000, 0], [[1], 1999000, 1], [[2], 1999000, 2]], rs.map(&:take)
+  end
 end
