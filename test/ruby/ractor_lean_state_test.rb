@@ -68,6 +68,15 @@ class RactorLeanStateTest < MnTest::Case
     assert_equal "[[1, 2], [6, 8], [5], \"b\", 5.0]", out.strip
   end
 
+  # Integer's and Float's coercing operators and Math's functions are wrapped at each state's boot;
+  # a ractor's state wraps them without looking the originals up again (mnrb-rational coerce.c)
+  def test_coercing_operators_in_a_new_ractor
+    r = Ractor.new do
+      [1 + Rational(1, 3), 2.0 * Complex(1, 1), 3 <=> Rational(3), 2 ** -1, Math.sqrt(Rational(9)), 1.5 < Rational(2), 7.divmod(2.0)]
+    end
+    assert_equal [Rational(4, 3), Complex(2.0, 2.0), 0, Rational(1, 2), 3.0, true, [3, 1.0]], r.take
+  end
+
   def test_creating_a_ractor_makes_few_procs_in_its_creator
     Ractor.new { 1 }.take        # the first creation may set up what later ones reuse
     GC.start
