@@ -34,7 +34,7 @@ class RactorLeanStateTest < MnTest::Case
   def test_a_fresh_ractor_holds_few_objects
     skip "one heap per ractor is mnrb's" unless MNRB
     live, slots, procs, strings = fresh_ractor_counts
-    assert live < 960, "a fresh ractor holds #{live} live objects (bound 960)"
+    assert live < 840, "a fresh ractor holds #{live} live objects (bound 840)"
     assert slots <= 1024, "a fresh ractor's heap has #{slots} slots (bound 1024: four 256-slot pages)"
     assert procs < 205, "a fresh ractor holds #{procs} procs (bound 205: 183 when set; 293 before mruby patch 0072)"
     assert strings < 150, "a fresh ractor holds #{strings} strings (bound 150)"
