@@ -9,19 +9,15 @@
 if Object.const_defined?(:Enumerator)
   class Enumerator
     alias __mnrb_size_by_receiver size
+    alias __mnrb_sizeless_initialize initialize
 
-    UNKNOWN_SIZE = %i[find detect find_index index rindex take_while drop_while chunk_while
-                      slice_when bsearch bsearch_index].freeze
-    private_constant :UNKNOWN_SIZE if respond_to?(:private_constant)
-
-    module SizeArgument
-      def initialize(*args, **kw, &block)
-        return super unless block && args.size == 1 && kw.empty?
-        super(&block)
-        @size = args[0]
-      end
+    # an alias and a def, not a prepended module: a prepended class's later defs cannot be lazy
+    # (mruby patch 0013), and every ractor boots this file (ractor_lean_state_test.rb)
+    def initialize(*args, **kw, &block)
+      return __mnrb_sizeless_initialize(*args, **kw, &block) unless block && args.size == 1 && kw.empty?
+      __mnrb_sizeless_initialize(&block)
+      @size = args[0]
     end
-    prepend SizeArgument
 
     def size
       if instance_variable_defined?(:@size)
@@ -30,7 +26,11 @@ if Object.const_defined?(:Enumerator)
       end
       return __mnrb_integer_size if @obj.is_a?(Integer)
       return Float::INFINITY if @meth == :loop
-      return nil if UNKNOWN_SIZE.include?(@meth)
+      case @meth        # searches that may stop early: a literal list, no constant made at boot
+      when :find, :detect, :find_index, :index, :rindex, :take_while, :drop_while, :chunk_while,
+           :slice_when, :bsearch, :bsearch_index
+        return nil
+      end
       s = __mnrb_size_by_receiver
       n = @args && @args[0]
       case @meth

@@ -14,7 +14,7 @@ if Object.const_defined?(:Enumerator) && Enumerator.const_defined?(:Lazy)
         end
         lists = args.map { |a| a.respond_to?(:to_ary) ? a.to_ary : a.to_enum(:each) }
         pos = 0
-        Lazy.new(self) do |yielder, val|
+        zipped = Lazy.new(self) do |yielder, val|
           row = [val]
           lists.each do |l|
             if l.is_a?(Array)
@@ -30,6 +30,7 @@ if Object.const_defined?(:Enumerator) && Enumerator.const_defined?(:Lazy)
           pos += 1
           yielder << row
         end
+        __mnrb_sized(zipped, :same)      # its size is the receiver's (lazy_size.rb)
       end
     end
   end
