@@ -40,3 +40,44 @@ class Module
     self
   end
 end
+
+# private_class_method, public_class_method, private_constant and public_constant (CRuby): mruby 3.3
+# has no method or constant visibility (README, "Where mnrb differs"), so they change nothing, but
+# they take what CRuby takes and answer what it answers: names as Symbols, Strings (or to_str), or
+# one Array of them; a name the singleton class (the module, for constants) lacks is CRuby's
+# NameError; the result is the receiver.
+class Module
+  def private_class_method(*names) = __mnrb_class_method_names(names)
+  def public_class_method(*names) = __mnrb_class_method_names(names)
+
+  def private_constant(*names) = __mnrb_constant_names(names)
+  def public_constant(*names) = __mnrb_constant_names(names)
+
+  def __mnrb_visibility_name(name)
+    return name if name.is_a?(Symbol)
+    return name.to_sym if name.is_a?(String)
+    str = String.try_convert(name) unless name.is_a?(Array)
+    raise TypeError, "#{name.inspect} is not a symbol nor a string" unless str
+    str.to_sym
+  end
+
+  def __mnrb_class_method_names(names)
+    names = names[0] if names.size == 1 && names[0].is_a?(Array)
+    sc = singleton_class
+    names.each do |n|
+      sym = __mnrb_visibility_name(n)
+      next if sc.method_defined?(sym)
+      raise NameError.new("undefined method '#{sym}' for class '#{sc.inspect}'", sym, receiver: sc)
+    end
+    self
+  end
+
+  def __mnrb_constant_names(names)
+    names.each do |n|
+      sym = __mnrb_visibility_name(n)
+      next if const_defined?(sym, false)
+      raise NameError.new("constant #{self}::#{sym} not defined", sym, receiver: self)
+    end
+    self
+  end
+end
