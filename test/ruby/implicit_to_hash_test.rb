@@ -3,7 +3,7 @@
 # and the subset comparisons; a to_hash giving something else raises CRuby's TypeError
 # "can't convert Foo to Hash (Foo#to_hash gives Integer)", an object without one
 # "no implicit conversion of Foo into Hash".
-# mnrb converts in mruby's common helpers (patches/mruby/0076-cruby-conversions.patch).
+# mnrb converts in mruby's common helpers (patches/mruby/0076-cruby-compat.patch).
 
 class ImplicitToHashTest < MnTest::Case
   class H
