@@ -1,8 +1,9 @@
 # CRuby takes any object answering to_str where a String argument is expected. These are the
 # String methods (and File path arguments, method names) where mnrb did not: padding, split and
-# the pattern methods, comparisons, upto, Kernel#String, names given to send/respond_to?, and
-# File.join / expand_path / basename parts. mnrb converts in mruby's common helpers
-# (patches/mruby/0068, 0076), mnrb-regexp's pattern argument and mnrb-io's path arguments.
+# the pattern methods, comparisons, upto, Kernel#String, names given to send/respond_to?,
+# File.join / expand_path / basename parts and File's tests (exist?, directory?...). mnrb
+# converts in mruby's common helpers (patches/mruby/0068, 0076), mnrb-regexp's pattern argument
+# and mnrb-io's path arguments.
 
 class ToStrArgumentsTest < MnTest::Case
   class Str
@@ -84,5 +85,9 @@ class ToStrArgumentsTest < MnTest::Case
     assert_equal "a/b/c", File.join([s("a"), "b"], s("c"))
     assert_equal "/a/b", File.expand_path(s("b"), s("/a"))
     assert_equal "b", File.basename(s("/a/b.rb"), s(".rb"))
+    assert_equal true, File.exist?(s("/"))
+    assert_equal true, File.directory?(s("/"))
+    e = assert_raise(TypeError) { File.exist?(1) }
+    assert_equal "no implicit conversion of Integer into String", e.message
   end
 end
