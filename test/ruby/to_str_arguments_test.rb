@@ -1,9 +1,9 @@
 # CRuby takes any object answering to_str where a String argument is expected. These are the
-# String methods (and File path arguments, method names) where mnrb did not: padding, split and
-# the pattern methods, comparisons, upto, Kernel#String, names given to send/respond_to?,
+# places where mnrb did not: String padding, split and the pattern methods, comparisons, upto,
+# Kernel#String, exception messages (Exception.new, raise), names given to send/respond_to?,
 # File.join / expand_path / basename parts and File's tests (exist?, directory?...). mnrb
-# converts in mruby's common helpers (patches/mruby/0068, 0076), mnrb-regexp's pattern argument
-# and mnrb-io's path arguments.
+# converts in mruby's common helpers (patches/mruby/0068, 0076), mnrb-regexp's pattern argument,
+# mnrb-io's path arguments and mnrb-compat's Exception.
 
 class ToStrArgumentsTest < MnTest::Case
   class Str
@@ -78,6 +78,17 @@ class ToStrArgumentsTest < MnTest::Case
     assert_nil Object.new.instance_variable_get(s("@a"))
     e = assert_raise(TypeError) { "a".send(1) }
     assert_equal "1 is not a symbol nor a string", e.message
+  end
+
+  def test_exception_messages
+    assert_equal "b", RuntimeError.new(s("b")).message
+    e = assert_raise(RuntimeError) { raise s("boom") }
+    assert_equal "boom", e.message
+    o = Object.new
+    def o.to_s = "plain"
+    assert_equal "plain", RuntimeError.new(o).message
+    e = assert_raise(TypeError) { raise 1 }
+    assert_equal "exception class/object expected", e.message
   end
 
   def test_file_path_parts
