@@ -1,7 +1,7 @@
 # CRuby takes any object answering to_str where a String argument is expected. These are the
 # places where mnrb did not: String padding, split and the pattern methods, comparisons, upto,
 # Kernel#String, exception messages (Exception.new, raise), names given to send/respond_to?,
-# File.join / expand_path / basename parts and File's tests (exist?, directory?...). mnrb
+# File.join / expand_path / basename parts, File's tests (exist?, directory?...), Dir.glob. mnrb
 # converts in mruby's common helpers (patches/mruby/0068, 0076), mnrb-regexp's pattern argument,
 # mnrb-io's path arguments and mnrb-compat's Exception.
 
@@ -98,6 +98,8 @@ class ToStrArgumentsTest < MnTest::Case
     assert_equal "b", File.basename(s("/a/b.rb"), s(".rb"))
     assert_equal true, File.exist?(s("/"))
     assert_equal true, File.directory?(s("/"))
+    assert_equal ["/"], Dir.glob(s("/"))
+    assert_equal ["/"], Dir[s("/")]
     e = assert_raise(TypeError) { File.exist?(1) }
     assert_equal "no implicit conversion of Integer into String", e.message
   end
