@@ -1,7 +1,8 @@
 # private_class_method, public_class_method, private_constant and public_constant take what CRuby
-# takes (Symbols, Strings, one Array of names) and answer the receiver; a name the class lacks is
-# CRuby's NameError with #name and #receiver. mnrb enforces no visibility (README): the methods and
-# constants stay reachable, which is what these checks do not look at.
+# takes (Symbols, Strings, one Array of names) and answer the receiver; private, public, protected
+# and module_function answer nil, the name or the Array of names, so `memoize private def x` gets
+# :x. A name the class lacks is CRuby's NameError with #name and #receiver. mnrb enforces no
+# visibility (README): the methods and constants stay reachable, which these checks do not look at.
 
 class ClassMethodVisibilityTest < MnTest::Case
   class Widget
@@ -55,6 +56,29 @@ class ClassMethodVisibilityTest < MnTest::Case
     assert_equal "nil is not a symbol nor a string", e.message
     e = assert_raise(TypeError) { Widget.public_class_method([:build], [:other]) }
     assert_equal "[:build] is not a symbol nor a string", e.message
+  end
+
+  def test_visibility_answers_the_names
+    c = Class.new do
+      def a = 1
+      def b = 2
+    end
+    assert_nil c.send(:private)
+    assert_equal :a, c.send(:private, :a)
+    assert_equal "a", c.send(:public, "a")
+    assert_equal [:a, :b], c.send(:protected, :a, :b)
+    assert_equal [:a, :b], c.send(:private, [:a, :b])
+    assert_equal :d, c.class_eval { private def d = 4 }
+    m = Module.new { def f = 1 }
+    assert_equal :f, m.send(:module_function, :f)
+    assert_equal :puts, m.send(:private, :puts)   # a module also looks in Object
+  end
+
+  def test_visibility_of_an_unknown_method_is_a_name_error
+    e = assert_raise(NameError) { Widget.send(:private, :nope) }
+    assert_equal :nope, e.name
+    assert_same Widget, e.receiver
+    assert_equal "undefined method 'nope' for class '#{Widget}'", e.message if newer_wording?
   end
 
   def test_constant_visibility_answers_the_receiver

@@ -1,6 +1,6 @@
 # Module#autoload, Kernel#autoload and autoload? as CRuby's: the constant's first use requires the file
 # (through const_missing, as mruby looks constants up); the registration is forgotten once the file
-# defines it. (private_constant and the other visibility methods: method_visibility.rb.)
+# defines it. (private_constant and the other visibility methods: src/visibility.c.)
 module MNRBAutoload
   TABLE = {}                            # module => { name => path }
 

@@ -77,6 +77,12 @@ vcall_p(mrb_state *mrb, const mrb_callinfo *ci, mrb_value self)
   return mrb_irep_vcall_p(p->body.irep, caller->pc);
 }
 
+mrb_noreturn void
+mnrb_compat_raise_with_receiver(mrb_state *mrb, struct RClass *c, mrb_value mesg, mrb_sym name, mrb_value recv)
+{
+  raise_with_receiver(mrb, c, mesg, name, mrb_nil_value(), recv);
+}
+
 static mrb_value
 obj_method_missing(mrb_state *mrb, mrb_value self)
 {
