@@ -1,8 +1,6 @@
 # Module#autoload, Kernel#autoload and autoload? as CRuby's: the constant's first use requires the file
 # (through const_missing, as mruby looks constants up); the registration is forgotten once the file
-# defines it. private_constant, public_constant, private_class_method and public_class_method are
-# accepted and change nothing: mruby 3.3 has no constant or method visibility (README, "Where mnrb
-# differs").
+# defines it. (private_constant and the other visibility methods: src/visibility.c.)
 module MNRBAutoload
   TABLE = {}                            # module => { name => path }
 
@@ -38,11 +36,6 @@ class Module
     end
     __mnrb_const_missing(name)
   end
-
-  def private_constant(*names) = nil
-  def public_constant(*names) = nil
-  def private_class_method(*names) = nil
-  def public_class_method(*names) = nil
 end
 
 module Kernel

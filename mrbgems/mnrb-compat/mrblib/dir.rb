@@ -97,6 +97,7 @@ class Dir
       found = []
       (pattern.is_a?(Array) ? pattern : [pattern]).each do |pat|
         pat = pat.to_path if !pat.is_a?(String) && pat.respond_to?(:to_path)
+        pat = pat.to_str if !pat.is_a?(String) && pat.respond_to?(:to_str)   # as CRuby
         raise TypeError, "no implicit conversion of #{pat.class} into String" unless pat.is_a?(String)
         File.__brace_expand(pat, flags).each { |one| __glob_one(one, flags, base, sort, found) }
       end

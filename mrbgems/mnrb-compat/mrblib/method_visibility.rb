@@ -40,3 +40,4 @@ class Module
     self
   end
 end
+

@@ -11,7 +11,10 @@ class Module
   alias __mnrb_module_function module_function
 
   def module_function(*names)
-    return __mnrb_module_function(*names) unless names.empty?
+    unless names.empty?   # answers the name given, or the Array of them, as CRuby
+      __mnrb_module_function(*names)
+      return names.size == 1 ? names[0] : names
+    end
     raise TypeError, "module_function must be called for modules" unless instance_of?(Module)
     sc = singleton_class
     own = sc.instance_methods(false)

@@ -35,6 +35,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_symbol_all_init(mrb);
   mnrb_compat_method_original_name_init(mrb);
   mnrb_compat_error_receiver_init(mrb);
+  mnrb_compat_visibility_init(mrb);
   mnrb_compat_array_include_init(mrb);
   mnrb_compat_array_pop_init(mrb);
   mnrb_compat_clone_init(mrb);

@@ -18,11 +18,17 @@
 ** CRuby's message differs ("super: no superclass method"): that call is told apart by its caller,
 ** the frame of the method of the same name running on the same object (a plain call of a method
 ** that object lacks cannot come from a method of that name that it has).
+** A bare name (`x`, no local variable of that name: CRuby's vcall) raises NameError "undefined local
+** variable or method" instead; `x()` and `self.x` stay NoMethodErrors. The compiler lists where
+** such sends end (patches/mruby/0075-vcall-name-error.patch); the calling frame's pc, just past
+** its send, is looked up only here, on the way to raising.
 */
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/error.h>
+#include <mruby/irep.h>       /* mrb_irep_vcall_p (0075) */
+#include <mruby/proc.h>
 #include <mruby/internal.h>   /* mrb_receiver_desc: how NoMethodError names its receiver (0026) */
 #include <mruby/presym.h>
 #include <mruby/string.h>
@@ -57,6 +63,26 @@ raise_with_receiver(mrb_state *mrb, struct RClass *c, mrb_value mesg, mrb_sym na
   mrb_exc_raise(mrb, exc);
 }
 
+/* Was the method missing named bare? ci is this method_missing's frame: the VM called it from the
+   frame of the send, or from the program's own method_missing, which called super. */
+static mrb_bool
+vcall_p(mrb_state *mrb, const mrb_callinfo *ci, mrb_value self)
+{
+  const mrb_callinfo *caller = ci - 1;
+  if (caller < mrb->c->cibase) return FALSE;
+  if (caller->mid == MRB_SYM(method_missing) && caller > mrb->c->cibase &&
+      mrb_obj_eq(mrb, caller->stack[0], self)) caller--;
+  const struct RProc *p = caller->proc;
+  if (!p || MRB_PROC_CFUNC_P(p) || !caller->pc) return FALSE;
+  return mrb_irep_vcall_p(p->body.irep, caller->pc);
+}
+
+mrb_noreturn void
+mnrb_compat_raise_with_receiver(mrb_state *mrb, struct RClass *c, mrb_value mesg, mrb_sym name, mrb_value recv)
+{
+  raise_with_receiver(mrb, c, mesg, name, mrb_nil_value(), recv);
+}
+
 static mrb_value
 obj_method_missing(mrb_state *mrb, mrb_value self)
 {
@@ -68,6 +94,11 @@ obj_method_missing(mrb_state *mrb, mrb_value self)
   ci->mid = 0;   /* as mruby's: this frame is not in the backtrace */
   mrb_get_args(mrb, "n*!", &name, &argv, &argc);
   mrb_value args = mrb_ary_new_from_values(mrb, argc, argv);
+  if (vcall_p(mrb, ci, self)) {
+    mrb_value mesg = mrb_format(mrb, "undefined local variable or method '%n' for %v", name,
+                                mrb_receiver_desc(mrb, self));
+    raise_with_receiver(mrb, E_NAME_ERROR, mesg, name, args, self);
+  }
   mrb_bool super = ci > mrb->c->cibase && ci[-1].mid == name && mrb_obj_eq(mrb, ci[-1].stack[0], self);
   mrb_value mesg = mrb_format(mrb, super ? "super: no superclass method '%n' for %v" : "undefined method '%n' for %v",
                               name, mrb_receiver_desc(mrb, self));

@@ -2,8 +2,9 @@
 ** exception.c - Exception and Kernel#raise as CRuby 3.4's
 **
 ** - Exception.new(nil) has no message, so #message is the class name (mruby 3.3 stores nil.to_s,
-**   ""). Any other object is the message through its to_s, as in both.
-** - Kernel#raise: `raise`, `raise msg`, `raise klass_or_obj, msg = nil, backtrace = nil, cause: $!`.
+**   ""). Any other object is the message through its to_str, else its to_s (CRuby's rb_String).
+** - Kernel#raise: `raise`, `raise msg` (a String or an object answering to_str), `raise klass_or_obj,
+**   msg = nil, backtrace = nil, cause: $!`.
 **   A bare `raise` re-raises $! (or a RuntimeError "unhandled exception"), keeping its cause.
 **   $!, the automatic cause and the cause's storage are patches/mruby/0022's (mrb_errinfo,
 **   mrb_exc_set_cause): every raise, from Ruby or C, gives a cause-less exception $! as its cause.
@@ -26,7 +27,14 @@ exc_initialize(mrb_state *mrb, mrb_value self)
   mrb_value mesg = mrb_nil_value();
   mrb_get_args(mrb, "|o", &mesg);
   if (mrb_nil_p(mesg)) mrb_exc_ptr(self)->mesg = NULL;
-  else mrb_exc_mesg_set(mrb, mrb_exc_ptr(self), mesg);
+  else {
+    /* a message answering to_str is that String (CRuby's rb_String); others go through to_s */
+    if (!mrb_string_p(mesg)) {
+      mrb_value str = mrb_check_string_type(mrb, mesg);
+      if (mrb_string_p(str)) mesg = str;
+    }
+    mrb_exc_mesg_set(mrb, mrb_exc_ptr(self), mesg);
+  }
   return self;
 }
 
@@ -65,7 +73,10 @@ make_exception(mrb_state *mrb, mrb_value obj, mrb_int argc, mrb_value msg)
 {
   mrb_value exc;
 
-  if (mrb_string_p(obj) && argc == 1) return mrb_exc_new_str(mrb, E_RUNTIME_ERROR, obj);
+  if (argc == 1) {   /* a String, or an object answering to_str (CRuby asks before #exception) */
+    mrb_value str = mrb_string_p(obj) ? obj : mrb_check_string_type(mrb, obj);
+    if (mrb_string_p(str)) return mrb_exc_new_str(mrb, E_RUNTIME_ERROR, str);
+  }
   if (!mrb_respond_to(mrb, obj, MRB_SYM(exception)))
     mrb_raise(mrb, E_TYPE_ERROR, "exception class/object expected");
   exc = mrb_funcall_argv(mrb, obj, MRB_SYM(exception), argc - 1, &msg);

@@ -49,5 +49,8 @@ void mnrb_compat_math_gamma_init(mrb_state *mrb);
 void mnrb_compat_symbol_all_init(mrb_state *mrb);
 void mnrb_compat_method_original_name_init(mrb_state *mrb);
 void mnrb_compat_error_receiver_init(mrb_state *mrb);
+/* error_receiver.c: raises c (NameError or a subclass) with mesg, #name and #receiver set */
+mrb_noreturn void mnrb_compat_raise_with_receiver(mrb_state *mrb, struct RClass *c, mrb_value mesg, mrb_sym name, mrb_value recv);
+void mnrb_compat_visibility_init(mrb_state *mrb);
 
 #endif /* MNRB_COMPAT_INTERNAL_H */

@@ -1,12 +1,20 @@
 # Path arguments as CRuby takes them: a String, or an object with to_path (a Pathname, a File, a
-# Dir). mruby's methods below accept Strings only; each is wrapped so that its path arguments are
-# converted first, then the original runs (aliased as __mnrb_pathless_*). Plain defs and aliases,
-# not define_method: built-in ones cost a fresh ractor no object (ractor_lean_state_test.rb). Each
-# class body below is one proc every ractor keeps (its lazy methods' scope), hence `class << IO`
-# rather than `class IO; class << self` (MNRB is mnrb-require's, a dependency of this gem).
+# Dir), or else one with to_str. mruby's methods below accept Strings only; each is wrapped so that
+# its path arguments are converted first, then the original runs (aliased as __mnrb_pathless_*).
+# Plain defs and aliases, not define_method: built-in ones cost a fresh ractor no object
+# (ractor_lean_state_test.rb). Each class body below is one proc every ractor keeps (its lazy
+# methods' scope), hence `class << IO` rather than `class IO; class << self` (MNRB is
+# mnrb-require's, a dependency of this gem).
 module MNRB::PathArgs
   def self.path(x)
-    !x.is_a?(String) && x.respond_to?(:to_path) ? x.to_path : x
+    return x if x.is_a?(String)
+    return x.to_path if x.respond_to?(:to_path)
+    x.respond_to?(:to_str) ? x.to_str : x
+  end
+
+  # File.join's parts: Arrays (nested too) are joined in place
+  def self.join_parts(parts)
+    parts.map { |a| a.is_a?(Array) ? join_parts(a) : path(a) }
   end
 
   def self.paths(args)
@@ -50,7 +58,7 @@ class << File
   alias __mnrb_pathless_truncate truncate
   alias __mnrb_pathless_mkfifo mkfifo
 
-  def join(*parts) = __mnrb_pathless_join(*MNRB::PathArgs.paths(parts))
+  def join(*parts) = __mnrb_pathless_join(*MNRB::PathArgs.join_parts(parts))
   def basename(path, *a) = __mnrb_pathless_basename(MNRB::PathArgs.path(path), *a)
   def extname(path) = __mnrb_pathless_extname(MNRB::PathArgs.path(path))
   def split(path) = __mnrb_pathless_split(MNRB::PathArgs.path(path))

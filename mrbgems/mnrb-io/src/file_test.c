@@ -24,7 +24,7 @@ static void *run_stat(void *arg) {
   return NULL;
 }
 
-/* stat of a path (String, or an object with to_path) or of an IO's descriptor: 0, or -1 and errno.
+/* stat of a path (String, or an object with to_path or to_str) or of an IO's descriptor: 0, or -1 and errno.
  * *copy keeps the path alive (and unchangeable by other threads) while the call runs. */
 static int stat_of(mrb_state *mrb, mrb_value obj, mrb_bool link, struct stat *st, mrb_value *copy) {
   statting s = { .fd = -1, .link = link };
@@ -33,7 +33,7 @@ static int stat_of(mrb_state *mrb, mrb_value obj, mrb_bool link, struct stat *st
   } else {
     if (!mrb_string_p(obj) && mrb_respond_to(mrb, obj, mrb_intern_lit(mrb, "to_path")))
       obj = mrb_funcall_argv(mrb, obj, mrb_intern_lit(mrb, "to_path"), 0, NULL);
-    if (!mrb_string_p(obj)) mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %Y into String", obj);
+    obj = mrb_ensure_string_type(mrb, obj);   /* or to_str, as CRuby (patches/mruby/0068) */
     if (memchr(RSTRING_PTR(obj), 0, RSTRING_LEN(obj)))
       mrb_raise(mrb, E_ARGUMENT_ERROR, "path name contains null byte");
     *copy = mrb_str_dup(mrb, obj);

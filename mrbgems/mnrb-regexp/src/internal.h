@@ -92,6 +92,7 @@ mrb_value rx_to_str(mrb_state *mrb, mrb_value v);
 mrb_int rx_opt_int(mrb_state *mrb, mrb_value v, mrb_int dflt);
 mrb_value rx_quote(mrb_state *mrb, const char *s, mrb_int len);
 mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat); /* a Regexp, or a String quoted into one */
+mrb_value rx_pattern_string(mrb_state *mrb, mrb_value pat); /* a String or its to_str; else TypeError */
 mrb_value rx_name_table(mrb_state *mrb, rx_regexp *re);   /* [[name, [group numbers]], ...] */
 /* one search of `re` in `str` from character `pos` (negative: from the end); sets the caller's $~ if `set` */
 mrb_value rx_match_into_last(mrb_state *mrb, mrb_value re, mrb_value str, mrb_int pos, mrb_bool set);

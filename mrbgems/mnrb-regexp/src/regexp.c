@@ -405,10 +405,19 @@ static mrb_value regexp_s_escape(mrb_state *mrb, mrb_value self) {
   return rx_quote(mrb, RSTRING_PTR(s), RSTRING_LEN(s));
 }
 
+/* A pattern that is not a Regexp: a String, or what its to_str gives (CRuby's get_pat), else
+   CRuby's TypeError. */
+mrb_value rx_pattern_string(mrb_state *mrb, mrb_value pat) {
+  if (mrb_string_p(pat)) return pat;
+  mrb_value s = mrb_check_string_type(mrb, pat);   /* to_str (patches/mruby/0068) */
+  if (!mrb_string_p(s))
+    mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected Regexp)", mrb_obj_class(mrb, pat));
+  return s;
+}
+
 mrb_value rx_from_pattern(mrb_state *mrb, mrb_value pat) {
   if (rx_regexp_p(mrb, pat)) return pat;
-  if (!mrb_string_p(pat))
-    mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected Regexp)", mrb_obj_class(mrb, pat));
+  pat = rx_pattern_string(mrb, pat);
   mrb_value q = rx_quote(mrb, RSTRING_PTR(pat), RSTRING_LEN(pat));
   struct RClass *cls = mrb_class_get_id(mrb, MRB_SYM(Regexp));
   return mrb_funcall_argv(mrb, mrb_obj_value(cls), MRB_SYM(compile), 1, &q);   /* cached */

@@ -39,8 +39,7 @@ static mrb_value string_pattern_regexp(mrb_state *mrb, mrb_value pat) {
      literal cache: a frozen Regexp shared by every use of the same source */
   if (rx_regexp_p(mrb, pat)) return pat;
   if (mrb_symbol_p(pat)) pat = mrb_sym_str(mrb, mrb_symbol(pat));
-  if (!mrb_string_p(pat))
-    mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected Regexp)", mrb_obj_class(mrb, pat));
+  pat = rx_pattern_string(mrb, pat);
   struct RClass *cls = mrb_class_get_id(mrb, MRB_SYM(Regexp));
   return mrb_funcall_argv(mrb, mrb_obj_value(cls), MRB_SYM(compile), 1, &pat);
 }
@@ -376,7 +375,6 @@ static mrb_value str_start_with(mrb_state *mrb, mrb_value self) {
 static mrb_value partition(mrb_state *mrb, mrb_value self, mrb_bool backward) {
   mrb_value pat = mrb_get_arg1(mrb);
   if (!rx_regexp_p(mrb, pat)) {
-    if (!mrb_string_p(pat)) mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected Regexp)", mrb_obj_class(mrb, pat));
     pat = rx_from_pattern(mrb, pat);
   }
   mrb_value m = search_set(mrb, pat, self, backward ? RSTRING_LEN(self) : 0, backward);

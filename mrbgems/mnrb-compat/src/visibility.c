@@ -1,0 +1,129 @@
+/*
+** visibility.c - Module#private, #public, #protected, #private_class_method, #public_class_method,
+** #private_constant, #public_constant and the top level's private and public, as CRuby answers.
+**
+** mruby 3.3 records no method or constant visibility (README, "Where mnrb differs"), so these change
+** nothing. They take what CRuby takes (Symbols, Strings or objects answering to_str, or one Array
+** of them), refuse a name the module lacks with CRuby's NameError (a module also looks in Object;
+** constants only in the module itself), and answer what CRuby does: private, public and protected
+** nil, the name given or the Array of them (so `memoize private def x` gets :x); the others the
+** receiver. Written in C: a Ruby def would cost every ractor's fresh state a proc
+** (test/ruby/ractor_lean_state_test.rb); for the same reason built-in code's calls are not
+** checked: looking a built-in method up makes its proc (patches/mruby/0013, 0055).
+*/
+#include <mruby.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/irep.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/variable.h>
+#include <mruby/presym.h>
+#include "internal.h"
+
+/* The names: the arguments, or the elements of a single Array argument. */
+static mrb_value
+names_of(mrb_state *mrb, mrb_value *given)
+{
+  const mrb_value *argv;
+  mrb_int argc;
+
+  mrb_get_args(mrb, "*", &argv, &argc);
+  if (argc == 0) *given = mrb_nil_value();
+  else if (argc == 1) *given = argv[0];
+  else *given = mrb_ary_new_from_values(mrb, argc, argv);
+  if (argc == 1 && mrb_array_p(argv[0]))   /* a copy: to_str of a name may change the Array */
+    return mrb_ary_new_from_values(mrb, RARRAY_LEN(argv[0]), RARRAY_PTR(argv[0]));
+  return mrb_ary_new_from_values(mrb, argc, argv);
+}
+
+static mrb_bool
+method_known_p(mrb_state *mrb, struct RClass *c, mrb_sym name)
+{
+  if (mrb_obj_respond_to(mrb, c, name)) return TRUE;
+  return c->tt == MRB_TT_MODULE && mrb_obj_respond_to(mrb, mrb->object_class, name);
+}
+
+/* called from built-in (static) bytecode, a gem's mrblib */
+static mrb_bool
+builtin_caller_p(mrb_state *mrb)
+{
+  const mrb_callinfo *ci = mrb->c->ci;
+  if (ci <= mrb->c->cibase) return FALSE;
+  const struct RProc *p = ci[-1].proc;
+  return p && !MRB_PROC_CFUNC_P(p) && (p->body.irep->flags & MRB_IREP_NO_FREE);
+}
+
+/* CRuby's NameError for a method c lacks: "undefined method 'x' for class 'A'" */
+static void
+check_methods(mrb_state *mrb, struct RClass *c, mrb_value names)
+{
+  if (builtin_caller_p(mrb)) return;
+  for (mrb_int i = 0; i < RARRAY_LEN(names); i++) {
+    mrb_sym name = mrb_obj_to_sym(mrb, RARRAY_PTR(names)[i]);
+    if (method_known_p(mrb, c, name)) continue;
+    mrb_value mod = mrb_obj_value(c);
+    mrb_value mesg = mrb_format(mrb, "undefined method '%n' for %s '%v'", name,
+                                c->tt == MRB_TT_MODULE ? "module" : "class", mrb_inspect(mrb, mod));
+    mnrb_compat_raise_with_receiver(mrb, E_NAME_ERROR, mesg, name, mod);
+  }
+}
+
+static mrb_value
+mod_visibility(mrb_state *mrb, mrb_value mod)
+{
+  mrb_value given, names = names_of(mrb, &given);
+  check_methods(mrb, mrb_class_ptr(mod), names);
+  return given;
+}
+
+static mrb_value
+top_visibility(mrb_state *mrb, mrb_value self)
+{
+  mrb_value given, names = names_of(mrb, &given);
+  check_methods(mrb, mrb->object_class, names);
+  return given;
+}
+
+static mrb_value
+mod_class_method_visibility(mrb_state *mrb, mrb_value mod)
+{
+  mrb_value given, names = names_of(mrb, &given);
+  check_methods(mrb, mrb_class_ptr(mrb_singleton_class(mrb, mod)), names);
+  return mod;
+}
+
+/* CRuby's NameError for a constant the module itself lacks: "constant A::X not defined" */
+static mrb_value
+mod_constant_visibility(mrb_state *mrb, mrb_value mod)
+{
+  const mrb_value *argv;
+  mrb_int argc;
+
+  mrb_get_args(mrb, "*", &argv, &argc);
+  mrb_value names = mrb_ary_new_from_values(mrb, argc, argv);
+  for (mrb_int i = 0; i < RARRAY_LEN(names); i++) {
+    mrb_sym name = mrb_obj_to_sym(mrb, RARRAY_PTR(names)[i]);
+    if (mrb_const_defined_at(mrb, mod, name)) continue;
+    mrb_value mesg = mrb_format(mrb, "constant %v::%n not defined", mrb_inspect(mrb, mod), name);
+    mnrb_compat_raise_with_receiver(mrb, E_NAME_ERROR, mesg, name, mod);
+  }
+  return mod;
+}
+
+void
+mnrb_compat_visibility_init(mrb_state *mrb)
+{
+  struct RClass *mod = mrb->module_class;
+
+  mrb_define_method(mrb, mod, "private", mod_visibility, MRB_ARGS_ANY());
+  mrb_define_method(mrb, mod, "public", mod_visibility, MRB_ARGS_ANY());
+  mrb_define_method(mrb, mod, "protected", mod_visibility, MRB_ARGS_ANY());
+  mrb_define_method(mrb, mod, "private_class_method", mod_class_method_visibility, MRB_ARGS_ANY());
+  mrb_define_method(mrb, mod, "public_class_method", mod_class_method_visibility, MRB_ARGS_ANY());
+  mrb_define_method(mrb, mod, "private_constant", mod_constant_visibility, MRB_ARGS_ANY());
+  mrb_define_method(mrb, mod, "public_constant", mod_constant_visibility, MRB_ARGS_ANY());
+  /* the top level's (mruby-toplevel-ext's Ruby ones answered nil): for Object's methods */
+  mrb_define_singleton_method(mrb, mrb->top_self, "private", top_visibility, MRB_ARGS_ANY());
+  mrb_define_singleton_method(mrb, mrb->top_self, "public", top_visibility, MRB_ARGS_ANY());
+}
