@@ -294,6 +294,12 @@ void mn_pool_submit(mn_ractor *r);
 /* The same for a ractor whose thread was woken from outside (a timer, I/O): it queues ahead of
  * ractors that were preempted, behind other such ones. */
 void mn_pool_submit_urgent(mn_ractor *r);
+/* The ractor shared native thread nt runs has nothing left to run: the ractor in nt's hand-off slot,
+ * taken for a direct switch into it (sched.c, serve_slot), when pool_take would have run it next;
+ * else NULL. ractor lock may be held (lock order ractor -> pool). */
+mn_ractor *mn_pool_take_slot(mn_nt *nt);
+/* The direct switch could not serve r after all: back into nt's slot (or the run queue). */
+void mn_pool_return_slot(mn_nt *nt, mn_ractor *r);
 /* Wakes a native thread waiting in mn_nt_wait(). */
 void mn_nt_wake(mn_nt *nt);
 /* Scheduler loops, run on a native thread's own stack. */

@@ -366,29 +366,63 @@ static bool idle_wait(mn_nt *nt) {
 
 /* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops, or this
  * native thread retires (a surplus one, idle too long). */
+/* The ractor in nt's hand-off slot, if it may run next (pool.lock held); NULL if the slot is empty
+ * or its ractor went to the run queue (then *spawn as queue_locked says). */
+static mn_ractor *slot_take_locked(mn_nt *nt, bool *spawn) {
+  mn_ractor *r = MN_RELAXED(&nt->next_ractor);
+  if (!r) {
+    nt->next_streak = 0;
+    return NULL;
+  }
+  MN_SET_RELAXED(&nt->next_ractor, NULL);
+  /* Fairness: two ractors handing a message back and forth would keep the slot busy forever; every
+   * 61st take in a row (Go's number) the queue's head goes first and the slot's ractor queues. */
+  bool leaving = pool.stopping && nt->is_main;
+  if (leaving || (pool.head && ++nt->next_streak >= 61)) {
+    nt->next_streak = 0;
+    *spawn = queue_locked(r, false);
+    return NULL;
+  }
+  handoffs++;
+  if (nt->handoff_quiet < MN_HANDOFF_QUIET) nt->handoff_quiet++;
+  return r;
+}
+
+mn_ractor *mn_pool_take_slot(mn_nt *nt) {
+  if (!MN_RELAXED(&nt->next_ractor)) return NULL;   /* unlocked peek: only nt fills its slot */
+  bool spawn = false;
+  pthread_mutex_lock(&pool.lock);
+  mn_ractor *r = slot_take_locked(nt, &spawn);
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+  return r;
+}
+
+void mn_pool_return_slot(mn_nt *nt, mn_ractor *r) {
+  bool spawn = false;
+  pthread_mutex_lock(&pool.lock);
+  if (!MN_RELAXED(&nt->next_ractor)) {
+    MN_SET_RELAXED(&nt->next_ractor, r);
+    handoffs--;                       /* counted again when the loop takes it */
+  } else {
+    spawn = queue_locked(r, false);
+  }
+  pthread_mutex_unlock(&pool.lock);
+  if (spawn) spawn_shared();
+}
+
+/* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops, or this
+ * native thread retires (a surplus one, idle too long). */
 static mn_ractor *pool_take(mn_nt *nt) {
+  bool spawn = false;
   pthread_mutex_lock(&pool.lock);
   pool.starting = false;
-  mn_ractor *r = MN_RELAXED(&nt->next_ractor);
+  mn_ractor *r = slot_take_locked(nt, &spawn);
   if (r) {
-    MN_SET_RELAXED(&nt->next_ractor, NULL);
-    /* Fairness: two ractors handing a message back and forth would keep the slot busy forever; every
-     * 61st take in a row (Go's number) the queue's head goes first and the slot's ractor queues. */
-    bool leaving = pool.stopping && nt->is_main;
-    if (leaving || (pool.head && ++nt->next_streak >= 61)) {
-      nt->next_streak = 0;
-      bool spawn = queue_locked(r, false);
-      r = NULL;
-      if (spawn) { pthread_mutex_unlock(&pool.lock); spawn_shared(); pthread_mutex_lock(&pool.lock); }
-    } else {
-      handoffs++;
-      if (nt->handoff_quiet < MN_HANDOFF_QUIET) nt->handoff_quiet++;
-      pthread_mutex_unlock(&pool.lock);
-      return r;
-    }
-  } else {
-    nt->next_streak = 0;
+    pthread_mutex_unlock(&pool.lock);
+    return r;
   }
+  if (spawn) { pthread_mutex_unlock(&pool.lock); spawn_shared(); pthread_mutex_lock(&pool.lock); }
   while (!pool.head && !(pool.stopping && nt->is_main)) {
     if (idle_wait(nt)) {
       pool.nshared--;

@@ -323,6 +323,48 @@ void mn_finish_switch(mn_nt *nt) {
   if (idle.lo) mn_stack_release(&idle);
 }
 
+/* Ractor to ractor without the scheduler loop: self's ractor (lock held) has just gone idle on
+ * shared native thread nt, whose hand-off slot holds the ractor it readied last (a message sent to a
+ * ractor waiting in receive). What the loop would do next (pool_take, mn_sched_serve: same fairness
+ * rule, same state changes) is done here, and self switches straight into that ractor's next thread:
+ * one coroutine switch per hop instead of two, no pass through the loop (the slot is still taken
+ * under pool.lock, as it is filled: mn_pool_submit). The other ractor's lock is only tried (we hold
+ * self's: two ractor locks are never waited for together, see mn_sched_fork_lock); it is released
+ * before the switch, since its thread is RUNNING from here on and nobody else switches into it.
+ * self's lock goes after the switch (nt->release_lock), as on the loop's path. False: the loop must decide (the slot empty or yielding to the run queue, a
+ * dedicated or calling native thread, a ready thread bound elsewhere, the lock taken). */
+static bool serve_slot(mn_thread *self, mn_nt *nt, bool abandon) {
+  if (nt->bound || self->bound_nt || nt->in_call ||
+      atomic_load_explicit(&nt->serving, memory_order_relaxed) != self->ractor)
+    return false;
+  mn_ractor *r = mn_pool_take_slot(nt);
+  if (!r) return false;
+  if (atomic_exchange_explicit(&r->lock.held, 1, memory_order_acquire)) {
+    mn_pool_return_slot(nt, r);
+    return false;
+  }
+  mn_thread *t = peek_next(r);
+  if (!t || t->bound_nt) {
+    mn_lock_release(&r->lock);
+    mn_pool_return_slot(nt, r);
+    return false;
+  }
+  pop_next(r);
+  MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
+  r->running = t;
+  prepare_carrier(t);
+  t->state = MN_RUNNING;
+  t->handed_by = NULL;
+  t->handoff_ns = 0;
+  t->nt = nt;
+  r->state = MN_R_RUNNING;
+  atomic_store(&nt->serving, r);      /* before self's lock goes (fair_check) */
+  MN_SET_RELAXED(&nt->serves, MN_RELAXED(&nt->serves) + 1);
+  mn_lock_release(&r->lock);
+  mn_co_transfer(&self->co, &t->co, abandon);
+  return true;
+}
+
 /* The running thread `self` (state already set: PARKED, READY or DEAD) gives up the GVL of its
  * ractor, whose lock is held, at `released_at` (its SUSPENDED event's time, 0: no event). Returns
  * when self runs again, with the lock released. `dies`: self is dead. `self->vm_parked`: self's
@@ -371,7 +413,7 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
     /* Waking while still holding the lock is safe (lock order ractor -> pool -> nt); whoever
      * takes the ractor waits for the lock, which goes only once self's context is saved. */
     run_after_unlock(a);
-    mn_co_transfer(&self->co, &nt->sched_co, abandon);
+    if (next || !serve_slot(self, nt, abandon)) mn_co_transfer(&self->co, &nt->sched_co, abandon);
   }
   mn_finish_switch(self->nt);
 }

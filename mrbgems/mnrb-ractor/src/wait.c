@@ -52,6 +52,8 @@ static mnrb_rwaiter *lead_of(mnrb_rwaiter *w) { return w->lead ? w->lead : w; }
 /* The thread is awake (or leaving): its ractor stops counting it, once. */
 static void mark_woken(mnrb_rwaiter *w) {
   mnrb_rwaiter *lead = lead_of(w);
+  /* A woken receiver finds the flag set by its waker: a load, not a locked exchange, per hop. */
+  if (atomic_load_explicit(&lead->woken, memory_order_acquire)) return;
   if (!atomic_exchange(&lead->woken, 1)) atomic_fetch_sub(&lead->owner->waiting, 1);
 }
 
@@ -74,10 +76,22 @@ mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
   return w;
 }
 
+/* What the woken thread reads first when it runs again (mnrb-thread's vm.c restore: its thread
+ * record's first line, which holds the saved interpreter state, and its state's mrb->c and GC
+ * arena fields) is cold in a ring of thousands of ractors: prefetched right after the unpark, it
+ * arrives while the waker finishes its turn (the thread ring's make_ready does the same for the
+ * core's records). Only addresses the waker has at hand: loading a cold line would stall it. */
 void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
+  mn_thread *core = w->core;
+  mrb_state *mrb = w->owner->mrb;     /* its owner has a waiting thread: the state is open */
   mark_woken(w);
   mnrb_ractor_progress();
-  mn_unpark(w->core);
+  mn_unpark(core);
+  __builtin_prefetch(mn_thread_user(core), 1);   /* mn_unpark just read the core's record */
+  if (mrb) {
+    __builtin_prefetch(&mrb->c, 1);
+    __builtin_prefetch(&mrb->gc.arena, 1);
+  }
 }
 
 void mnrb_rwaitq_wake_all(mnrb_rwaitq *q) {
