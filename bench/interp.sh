@@ -26,6 +26,7 @@ rows=(
   "nbody:float loop, n-body"
   "matmul:float loop, matrix multiply 120x120"
   "gc_alloc:GC-heavy allocation beside 1M live objects"
+  "const:constants read in a loop (top-level, A::B, a method's lexical scope)"
 )
 
 best() {  # command...: the smallest of the printed seconds over RUNS runs (called interleaved by row())
