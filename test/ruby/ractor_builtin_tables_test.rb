@@ -180,7 +180,7 @@ class RactorBuiltinTablesTest < MnTest::Case
     fork_allowed!
     skip "fork while another thread allocates, under ASan" if MnTest.env("MNRB_SANITIZER") == "asan"
     creator = Ractor.new { 150.times.sum { Ractor.new { 1 }.take } }
-    10.times do
+    20.times do
       rd, wr = IO.pipe
       pid = fork do
         rd.close
