@@ -18,6 +18,7 @@ MRuby::Gem::Specification.new('mnrb-compat') do |spec|
   spec.add_dependency 'mruby-set',        core: 'mruby-set'         # set.rb reopens Set
   spec.add_dependency 'mruby-data',       core: 'mruby-data'        # data.rb, data.c: Data's storage
   spec.add_dependency 'mruby-dir',        core: 'mruby-dir'         # dir.rb, dir.c reopen Dir
+  spec.linker.libraries << 'crypt'                                  # String#crypt (libxcrypt)
   spec.add_test_dependency 'mruby-enumerator', core: 'mruby-enumerator'
   spec.add_test_dependency 'mruby-eval',       core: 'mruby-eval'        # code with line numbers
 end

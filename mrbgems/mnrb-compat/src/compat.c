@@ -16,6 +16,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_globals_init(mrb);
   mnrb_compat_sum_init(mrb);
   mnrb_compat_integer_init(mrb);
+  mnrb_compat_convert_init(mrb);
   mnrb_compat_init_env(mrb);
   mnrb_compat_inspect_init(mrb);
   mnrb_compat_defined_init(mrb);
@@ -26,6 +27,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_dir_init(mrb);
   mnrb_compat_hash_inspect_init(mrb);
   mnrb_compat_string_dedup_init(mrb);
+  mnrb_compat_string_crypt_init(mrb);
   mnrb_compat_struct_init_init(mrb);
   mnrb_compat_version_init(mrb);
   mnrb_compat_gc_init(mrb);

@@ -58,3 +58,19 @@ mnrb_compat_to_str(mrb_state *mrb, mrb_value v)
              mnrb_compat_type_name(mrb, v));
   return v;  /* not reached */
 }
+
+/* Kernel#__to_int, which mruby's own Ruby methods (Array#first, Enumerable#take, String#ljust...)
+   call on an Integer argument: mruby's version takes only numbers; CRuby's NUM2LONG, which those
+   methods use there, also calls to_int and words its errors as mnrb_compat_to_int does. */
+static mrb_value
+kernel_to_int(mrb_state *mrb, mrb_value self)
+{
+  if (mrb_integer_p(self)) return self;
+  return mrb_int_value(mrb, mnrb_compat_to_int(mrb, self));
+}
+
+void
+mnrb_compat_convert_init(mrb_state *mrb)
+{
+  mrb_define_method_id(mrb, mrb->kernel_module, MRB_SYM(__to_int), kernel_to_int, MRB_ARGS_NONE());
+}

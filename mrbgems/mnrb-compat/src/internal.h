@@ -14,6 +14,7 @@ void mnrb_compat_warn_init(mrb_state *mrb);
 void mnrb_compat_globals_init(mrb_state *mrb);
 void mnrb_compat_sum_init(mrb_state *mrb);
 void mnrb_compat_integer_init(mrb_state *mrb);
+void mnrb_compat_convert_init(mrb_state *mrb);   /* Kernel#__to_int as CRuby's NUM2LONG */
 
 /* Writes str with $stderr.write (raising what it raises); C stderr if $stderr is nil. */
 void mnrb_compat_stderr_write(mrb_state *mrb, mrb_value str);
@@ -40,6 +41,7 @@ void mnrb_compat_fnmatch_init(mrb_state *mrb);
 void mnrb_compat_dir_init(mrb_state *mrb);
 void mnrb_compat_hash_inspect_init(mrb_state *mrb);
 void mnrb_compat_string_dedup_init(mrb_state *mrb);
+void mnrb_compat_string_crypt_init(mrb_state *mrb);
 void mnrb_compat_struct_init_init(mrb_state *mrb);
 void mnrb_compat_version_init(mrb_state *mrb);
 void mnrb_compat_gc_init(mrb_state *mrb);

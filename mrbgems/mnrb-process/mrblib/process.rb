@@ -282,6 +282,7 @@ module Process
     raise ArgumentError, "wrong number of arguments (given 0, expected 1+)" if args.empty?
     argv = _argv(args)
     redirects = []
+    to_child = []   # [:child, fd] names the child's fd as the other redirects leave it: applied last
     chdir = nil
     pgroup = nil
     opts.each do |k, v|
@@ -291,10 +292,11 @@ module Process
       when :close_others, :umask, :unsetenv_others then nil
       else
         keys = k.is_a?(Array) ? k : [k]
-        keys.each { |key| redirects << [_child_fd(key), _redirect_target(v, key)] }
+        list = v.is_a?(Array) && v[0] == :child ? to_child : redirects
+        keys.each { |key| list << [_child_fd(key), _redirect_target(v, key)] }
       end
     end
-    [env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects, chdir, pgroup]
+    [env.to_a.map { |n, val| [n.to_s, val && val.to_s] }, argv, redirects + to_child, chdir, pgroup]
   end
 
   def self._argv(args)
