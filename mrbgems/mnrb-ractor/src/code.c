@@ -241,19 +241,64 @@ typedef struct defs {
   struct RClass **mapped;  /* order[i]'s counterpart in `to` */
   size_t n, capa;
   size_t *slots;           /* open addressing over order: index + 1, 0 empty; 2 * capa slots */
+  uint8_t *marks;          /* order[i] had something copied (MARK_*): the plan (below) keeps it */
+  size_t acted;            /* things copied so far (a definition, a constant, an include...) */
+  mrb_bool recording;      /* a full walk: what was copied is noted for the plan */
+  struct plan_method *methods;   /* the methods copied, in order (index in order, not plan) */
+  struct plan_value *values;     /* the constants and class ivars copied or listed */
+  size_t n_methods, capa_methods, n_values, capa_values;
 } defs;
+
+enum { MARK_KEEP = 1, MARK_INCLUDES = 2 };
+
+/* A method the plan copies again: m is the creator's (its tables keep it while defs_serial holds). */
+typedef struct plan_method { size_t cls; mrb_bool meta; mrb_sym mid; mrb_method_t m; } plan_method;
+/* A constant or class ivar the plan reads again (its value may have become shareable). */
+typedef struct plan_value { size_t cls; mrb_sym sym; } plan_value;
+
+/* Grows an array of n elements of `size` to hold one more; FALSE if out of memory. */
+static mrb_bool grow(void **a, size_t *capa, size_t n, size_t size) {
+  if (n < *capa) return TRUE;
+  size_t c = *capa ? *capa * 2 : 16;
+  void *b = realloc(*a, c * size);
+  if (!b) return FALSE;
+  *a = b;
+  *capa = c;
+  return TRUE;
+}
+
+/* (Out of memory: the plan is not kept.) */
+static void note_method(defs *d, size_t cls, mrb_bool meta, mrb_sym mid, mrb_method_t m) {
+  if (!d->recording) return;
+  if (!grow((void **)&d->methods, &d->capa_methods, d->n_methods, sizeof *d->methods)) { d->recording = FALSE; return; }
+  d->methods[d->n_methods++] = (plan_method){ cls, meta, mid, m };
+  d->marks[cls] |= MARK_KEEP;
+}
+
+static void note_value(defs *d, size_t cls, mrb_sym sym) {
+  if (!d->recording) return;
+  if (!grow((void **)&d->values, &d->capa_values, d->n_values, sizeof *d->values)) { d->recording = FALSE; return; }
+  d->values[d->n_values++] = (plan_value){ cls, sym };
+  d->marks[cls] |= MARK_KEEP;
+}
 
 static size_t slot_of(const defs *d, const struct RClass *c) {
   uintptr_t h = (uintptr_t)c >> 4;
   return (size_t)(h * 0x9E3779B97F4A7C15ull >> 20) & (2 * d->capa - 1);
 }
 
-/* c's counterpart in `to`, NULL if not met yet: every constant of every class asks, so a hash. */
-static struct RClass *mapped(defs *d, struct RClass *c) {
-  if (!d->capa) return NULL;
+/* c's index in order + 1, 0 if not met yet: every constant of every class asks, so a hash. */
+static size_t index_of(defs *d, struct RClass *c) {
+  if (!d->capa) return 0;
   for (size_t i = slot_of(d, c); d->slots[i]; i = (i + 1) & (2 * d->capa - 1))
-    if (d->order[d->slots[i] - 1] == c) return d->mapped[d->slots[i] - 1];
-  return NULL;
+    if (d->order[d->slots[i] - 1] == c) return d->slots[i];
+  return 0;
+}
+
+/* c's counterpart in `to`, NULL if not met yet. */
+static struct RClass *mapped(defs *d, struct RClass *c) {
+  size_t i = index_of(d, c);
+  return i ? d->mapped[i - 1] : NULL;
 }
 
 static void remember(defs *d, struct RClass *from, struct RClass *to) {
@@ -263,8 +308,10 @@ static void remember(defs *d, struct RClass *from, struct RClass *to) {
     if (o) d->order = o;
     struct RClass **m = realloc(d->mapped, capa * sizeof *m);
     if (m) d->mapped = m;
+    uint8_t *marks = realloc(d->marks, capa);
+    if (marks) { memset(marks + d->capa, 0, capa - d->capa); d->marks = marks; }
     size_t *slots = calloc(2 * capa, sizeof *slots);
-    if (!o || !m || !slots) { free(slots); mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory"); }
+    if (!o || !m || !marks || !slots) { free(slots); mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory"); }
     free(d->slots);
     d->slots = slots;
     d->capa = capa;
@@ -302,6 +349,7 @@ static struct RClass *ensure_named(defs *d, struct RClass *c) {
     cut = 0;
   }
   mrb_sym name = mrb_intern(d->to, p + cut, n - cut);
+  d->acted++;
   if (c->tt == MRB_TT_MODULE) return mrb_define_module_under_id(d->to, outer, name);
   mrb_value members = mrb_iv_get(d->from, mrb_obj_value(c), mrb_intern_lit(d->from, "__members__"));
   if (mrb_array_p(members)) {             /* Struct.new(...): its accessors are C closures, remade here */
@@ -325,8 +373,12 @@ static struct RClass *ensure_named(defs *d, struct RClass *c) {
 static struct RClass *ensure(defs *d, struct RClass *c) {
   struct RClass *m = mapped(d, c);
   if (m) return m;
+  size_t acted = d->acted;
   m = ensure_named(d, c);
-  if (m) remember(d, c, m);
+  if (m) {
+    remember(d, c, m);
+    if (d->acted != acted) d->marks[d->n - 1] = 1;     /* made in `to`: the plan keeps it */
+  }
   return m;
 }
 
@@ -336,8 +388,10 @@ static struct RClass *ensure(defs *d, struct RClass *c) {
  * looked up) ones, and the irep of a lazy entry. */
 void mrb_mt_foreach_made(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *fn, void *p);
 const mrb_irep *mrb_mt_lazy_irep(mrb_state *mrb, struct RClass *c, mrb_sym mid, mrb_bool *alias);
+/* mruby patch 0087 (class.c): both tables are one published read-only array of 0077 */
+mrb_bool mrb_mt_shared_same_p(const struct RClass *a, const struct RClass *b);
 
-typedef struct method_copy { defs *d; struct RClass *to_class; } method_copy;
+typedef struct method_copy { defs *d; struct RClass *to_class, *from_class; } method_copy;
 
 /* A C function with values (attr_accessor's name...): the same function, the values re-made in `to`
  * (symbols by name, other immediates as they are). */
@@ -367,6 +421,7 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
   }
   struct RProc *copy = mrb_proc_new_cfunc_with_env(to, MRB_PROC_CFUNC(proc), n, vals);
   copy->flags |= proc->flags & MRB_PROC_NOARG;
+  mc->d->acted++;
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
   mrb_define_method_raw(to, mc->to_class, to_mid, cm);
@@ -384,11 +439,20 @@ static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
 static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
   mrb_state *to = mc->d->to;
   if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(outer_variables(from, proc)) > 0) {
+    mc->d->acted++;
     mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());
     return NULL;
   }
-  struct RProc *copy = copy_irep(from, proc->body.irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
-  struct RClass *scope = attached(to, mc->to_class);
+  struct RClass *target = mc->to_class;
+  /* an alias of a method defined elsewhere (an ancestor's, an included module's): its body keeps
+   * its own class, where `super` continues */
+  struct RClass *home = MRB_PROC_ENV_P(proc) ? NULL : proc->e.target_class;
+  if (home && home != mc->from_class && home->tt != MRB_TT_SCLASS && home->tt != MRB_TT_ICLASS) {
+    struct RClass *there = ensure(mc->d, home);
+    if (there) target = there;
+  }
+  struct RProc *copy = copy_irep(from, proc->body.irep, to, target, proc->flags | MRB_PROC_SCOPE);
+  struct RClass *scope = attached(to, target);
   if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
     struct RProc *up = mrb_proc_new_cfunc(to, unshareable_method);
     up->e.target_class = scope;
@@ -421,13 +485,34 @@ static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *ori
   return a;
 }
 
+/* A C function under `mid` (every state has the function, but `alias_method :len, :length` of a
+ * built-in C method puts it under a new name): defined in `to` unless its class has it already. */
+static void copy_cfunc(mrb_state *from, mrb_sym mid, mrb_func_t fn, mrb_bool noarg, method_copy *mc) {
+  mrb_state *to = mc->d->to;
+  mrb_sym to_mid = sym_in(from, to, mid);
+  struct RClass *owner = mc->to_class;
+  mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
+  if (!MRB_METHOD_UNDEF_P(have) && owner == mc->to_class) {
+    if (MRB_METHOD_FUNC_P(have) && MRB_METHOD_FUNC(have) == fn) return;
+    if (!MRB_METHOD_FUNC_P(have) && MRB_METHOD_PROC(have) && MRB_PROC_CFUNC_P(MRB_METHOD_PROC(have)) &&
+        MRB_PROC_CFUNC(MRB_METHOD_PROC(have)) == fn) return;
+  }
+  mrb_method_t cm;
+  MRB_METHOD_FROM_FUNC(cm, fn);
+  if (noarg) MRB_METHOD_NOARG_SET(cm);
+  mc->d->acted++;
+  mrb_define_method_raw(to, mc->to_class, to_mid, cm);
+}
+
 static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   method_copy *mc = p;
-  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
+  if (MRB_METHOD_UNDEF_P(m)) return 0;
+  if (MRB_METHOD_FUNC_P(m)) { copy_cfunc(from, mid, MRB_METHOD_FUNC(m), MRB_METHOD_NOARG_P(m), mc); return 0; }
   struct RProc *proc = MRB_METHOD_PROC(m), *alias = NULL;
   if (MRB_PROC_ALIAS_P(proc)) { alias = proc; proc = (struct RProc *)proc->upper; }
   if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
     if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
+    else if (!alias) copy_cfunc(from, mid, MRB_PROC_CFUNC(proc), (proc->flags & MRB_PROC_NOARG) != 0, mc);
     return 0;
   }
   mrb_state *to = mc->d->to;
@@ -444,6 +529,7 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   if (alias) copy = alias_of(to, sym_in(from, to, alias->body.mid), copy);
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
+  mc->d->acted++;
   mrb_define_method_raw(to, mc->to_class, sym_in(from, to, mid), cm);
   return 0;
 }
@@ -456,14 +542,15 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
 typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
 typedef struct method_list { named_method *e; size_t n, capa; } method_list;
 
-/* Built-in methods (C, and Ruby from static bytecode unless aliased) are left out here already, as
- * copy_method would skip them: the built-in classes' tables then give short lists (no sorting). */
+/* Built-in Ruby methods (from static bytecode, unless aliased) are left out here already, as
+ * copy_method would skip them. C functions are kept (an alias of one is a C function under another
+ * name): copy_cfunc skips those `to` has. A table shared read-only with `to` (0077) is not walked. */
 static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
   method_list *l = p;
-  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
-  struct RProc *proc = MRB_METHOD_PROC(m);
-  if (!MRB_PROC_ALIAS_P(proc)) {
-    if (MRB_PROC_CFUNC_P(proc) ? !MRB_PROC_ENV_P(proc) : (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
+  if (MRB_METHOD_UNDEF_P(m)) return 0;
+  if (!MRB_METHOD_FUNC_P(m)) {
+    struct RProc *proc = MRB_METHOD_PROC(m);
+    if (!MRB_PROC_ALIAS_P(proc) && !MRB_PROC_CFUNC_P(proc) && (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
   }
   if (l->n == l->capa) {
     l->capa = l->capa ? l->capa * 2 : 64;
@@ -479,39 +566,72 @@ static int by_mid(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* (An exception from a copy leaks the list: the definitions copy raises only on broken bytecode.) */
-static void copy_method_table(defs *d, struct RClass *from_c, method_copy *mc) {
+/* from_c's methods copied to to_c (to_c NULL: to_obj's singleton class, made if there is any).
+ * (An exception from a copy leaks the list: the definitions copy raises only on broken bytecode.) */
+static void copy_method_table(defs *d, size_t idx, struct RClass *from_c, struct RClass *to_c, struct RClass *to_obj) {
+  struct RClass *owner = from_c;
+  MRB_CLASS_ORIGIN(from_c);                             /* a prepended class's methods are its origin's */
+  struct RClass *to_origin = to_c;
+  if (to_origin) MRB_CLASS_ORIGIN(to_origin);
+  if (to_c && mrb_mt_shared_same_p(from_c, to_origin)) return;   /* one built-in table, untouched (0077) */
+  if (!to_c && to_obj->c && to_obj->c->tt == MRB_TT_SCLASS && mrb_mt_shared_same_p(from_c, to_obj->c)) return;
   method_list l = { 0 };
   mrb_mt_foreach_made(d->from, from_c, gather_method, &l);   /* lazy entries: built-in, skipped */
   if (l.n > 1) qsort(l.e, l.n, sizeof *l.e, by_mid);
-  for (size_t i = 0; i < l.n; i++) copy_method(d->from, l.e[i].mid, l.e[i].m, mc);
+  if (l.n && !to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
+  method_copy mc = { d, to_c, owner };
+  for (size_t i = 0; i < l.n; i++) {
+    size_t acted = d->acted;
+    copy_method(d->from, l.e[i].mid, l.e[i].m, &mc);
+    if (d->acted != acted) note_method(d, idx, to_obj != NULL, l.e[i].mid, l.e[i].m);
+  }
   mrb_free(d->from, l.e);
 }
 
-static void copy_methods(defs *d, struct RClass *from_c, struct RClass *to_c) {
-  method_copy mc = { d, to_c };
-  copy_method_table(d, from_c, &mc);
+static void copy_methods(defs *d, size_t idx) {
+  struct RClass *from_c = d->order[idx], *to_c = d->mapped[idx];
+  copy_method_table(d, idx, from_c, to_c, NULL);
   struct RClass *meta = from_c->c;                      /* singleton methods (def self.x) */
-  if (meta && meta->tt == MRB_TT_SCLASS) {
-    mc.to_class = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_c)));
-    copy_method_table(d, meta, &mc);
+  if (meta && meta->tt == MRB_TT_SCLASS) copy_method_table(d, idx, meta, NULL, to_c);
+}
+
+/* The modules from_c includes and prepends (a prepended class's chain: the prepended modules, its
+ * origin holding its methods, then the included ones), included and prepended in `to`, nearest
+ * last, unless to_c has them already (a built-in class's). to_c NULL: to_obj's singleton class
+ * (extend), made if there is a module. */
+static void copy_module_chain(defs *d, struct RClass *from_c, struct RClass *to_c, struct RClass *to_obj) {
+  struct RClass *mods[64];
+  mrb_bool prepended[64];
+  int n = 0;
+  mrb_bool before_origin = (from_c->flags & MRB_FL_CLASS_IS_PREPENDED) != 0;
+  for (struct RClass *s = from_c->super; s && s->tt == MRB_TT_ICLASS && n < 64; s = s->super) {
+    if (s->flags & MRB_FL_CLASS_IS_ORIGIN) { before_origin = FALSE; continue; }
+    prepended[n] = before_origin;
+    mods[n++] = s->c;
+  }
+  while (n-- > 0) {
+    struct RClass *m = ensure(d, mods[n]);
+    if (!m || m->tt != MRB_TT_MODULE) continue;
+    if (!to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
+    struct RClass *s = to_c->super;                    /* already there (a built-in's): nothing done */
+    while (s && !(s->tt == MRB_TT_ICLASS && s->c == m)) s = s->super;
+    if (s) continue;
+    d->acted++;
+    if (prepended[n]) mrb_prepend_module(d->to, to_c, m);
+    else mrb_include_module(d->to, to_c, m);
   }
 }
 
 static void copy_includes(defs *d, struct RClass *from_c, struct RClass *to_c) {
-  struct RClass *mods[64];
-  int n = 0;
-  for (struct RClass *s = from_c->super; s && s->tt == MRB_TT_ICLASS && n < 64; s = s->super)
-    mods[n++] = s->c;
-  while (n-- > 0) {
-    struct RClass *m = ensure(d, mods[n]);
-    if (m && m->tt == MRB_TT_MODULE) mrb_include_module(d->to, to_c, m);
-  }
+  copy_module_chain(d, from_c, to_c, NULL);
+  struct RClass *meta = from_c->c;                      /* extend: its singleton class's modules */
+  if (meta && meta->tt == MRB_TT_SCLASS && meta->super && meta->super->tt == MRB_TT_ICLASS)
+    copy_module_chain(d, meta, NULL, to_c);
 }
 
 /* ---- walking the constants ---- */
 
-typedef struct const_walk { defs *d; struct RClass *from_c, *to_c; mrb_value prefix; mrb_bool classes; } const_walk;
+typedef struct const_walk { defs *d; struct RClass *from_c, *to_c; mrb_value prefix; mrb_bool classes; size_t idx; } const_walk;
 
 static mrb_bool const_name_p(mrb_state *mrb, mrb_sym sym) {
   const char *s = mrb_sym_name(mrb, sym);
@@ -570,8 +690,10 @@ static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value
       mrb_obj_iv_set(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to), left);
     }
     mrb_ary_push(d->to, left, mrb_symbol_value(to_sym));
+    d->acted++;
     return;
   }
+  d->acted++;
   mrb_value copy = mnrb_msg_materialize(d->to, m);
   mnrb_msg_free(m);
   mrb_iv_set(d->to, mrb_obj_value(to_c), to_sym, copy);
@@ -586,10 +708,15 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   }
   if (mrb_class_p(v) || mrb_module_p(v)) {
     if (!w->classes) {                                  /* an alias (K = Foo): Foo's counterpart */
-      struct RClass *to_c = mapped(d, mrb_class_ptr(v));
+      size_t i = index_of(d, mrb_class_ptr(v));
+      struct RClass *to_c = i ? d->mapped[i - 1] : NULL;
+      if (!to_c) return 0;
       mrb_sym to_sym = sym_in(from, d->to, sym);
-      if (to_c && !mrb_const_defined_at(d->to, mrb_obj_value(w->to_c), to_sym))
+      if (!mrb_const_defined_at(d->to, mrb_obj_value(w->to_c), to_sym)) {
+        d->acted++;
+        d->marks[i - 1] = 1;          /* the plan maps Foo too, for `K = Foo` */
         mrb_const_set(d->to, mrb_obj_value(w->to_c), to_sym, mrb_obj_value(to_c));
+      }
       return 0;
     }
     struct RClass *c = mrb_class_ptr(v);
@@ -611,6 +738,7 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   mrb_state *to = d->to;
   mrb_sym to_sym = sym_in(from, to, sym);
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
+  d->acted++;
   mnrb_msg *m = shareable_copy_out(from, v);
   if (m) {
     mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
@@ -625,17 +753,37 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   return 0;
 }
 
+/* "Outer::Inner::" for names in c ("" in Object), nil if c has no name. */
+static mrb_value class_prefix(defs *d, struct RClass *from_c) {
+  if (from_c == d->from->object_class) return mrb_str_new_lit(d->from, "");
+  mrb_value prefix = mrb_class_path(d->from, from_c);
+  if (mrb_nil_p(prefix)) return prefix;
+  prefix = mrb_str_dup(d->from, prefix);
+  mrb_str_cat_lit(d->from, prefix, "::");
+  return prefix;
+}
+
+/* The second pass (values) of one constant or class ivar, noted for the plan if copied. */
+static int value_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
+  const_walk *w = p;
+  size_t acted = w->d->acted;
+  const_cb(from, sym, v, p);
+  if (w->d->acted != acted) note_value(w->d, w->idx, sym);
+  return 0;
+}
+
 static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes) {
-  mrb_value prefix;
-  if (from_c == d->from->object_class) prefix = mrb_str_new_lit(d->from, "");
-  else {
-    prefix = mrb_class_path(d->from, from_c);
-    if (mrb_nil_p(prefix)) return;
-    prefix = mrb_str_dup(d->from, prefix);
-    mrb_str_cat_lit(d->from, prefix, "::");
-  }
-  const_walk w = { d, from_c, to_c, prefix, classes };
+  mrb_value prefix = class_prefix(d, from_c);
+  if (mrb_nil_p(prefix)) return;
+  const_walk w = { d, from_c, to_c, prefix, classes, 0 };
   mrb_iv_foreach(d->from, mrb_obj_value(from_c), const_cb, &w);
+}
+
+static void walk_values(defs *d, size_t idx) {
+  mrb_value prefix = class_prefix(d, d->order[idx]);
+  if (mrb_nil_p(prefix)) return;
+  const_walk w = { d, d->order[idx], d->mapped[idx], prefix, FALSE, idx };
+  mrb_iv_foreach(d->from, mrb_obj_value(d->order[idx]), value_cb, &w);
 }
 
 /* The built-in features the creator loaded at require (mnrb-require's mnrb_feature.h), loaded in
@@ -655,6 +803,133 @@ static void replay_features(mrb_state *from, mrb_state *to) {
   mrb_funcall_argv(to, mrb_obj_value(to_loader), MRB_SYM(replay), 1, &names);
 }
 
+/* ---- the plan: what a Ractor.new copies, reused while the creator's definitions are unchanged ----
+ * A new state is always the same (mrb_open, then the creator's features replayed), so what the walk
+ * above copies into it depends only on the creator's definitions; most of the walk is the built-in
+ * classes and constants, which have nothing to copy. What it copied is kept: the classes (made in
+ * `to`, or holding what was copied, or aliased by a constant), which of them had modules included,
+ * the methods and the constants and class ivars, in the walk's order, with the creator's
+ * defs_serial (mruby patch 0087, bumped by every method table write, include, prepend, and
+ * constant or class ivar write). While it is unchanged, the next Ractor.new copies those only.
+ * The constants and ivars are read again each time: a value can become shareable (frozen) without
+ * a write. Kept per creating state, freed with it. */
+typedef struct defs_plan {
+  uint32_t serial;
+  mrb_bool valid, busy;
+  size_t n, n_methods, n_values;
+  struct RClass **classes;
+  uint8_t *includes;       /* classes[i] had modules included */
+  plan_method *methods;    /* cls: an index in classes */
+  plan_value *values;
+} defs_plan;
+
+static void plan_clear(defs_plan *plan) {
+  free(plan->classes);
+  free(plan->includes);
+  free(plan->methods);
+  free(plan->values);
+  plan->classes = NULL;
+  plan->includes = NULL;
+  plan->methods = NULL;
+  plan->values = NULL;
+  plan->n = plan->n_methods = plan->n_values = 0;
+  plan->valid = FALSE;
+}
+
+static void plan_free(mrb_state *mrb, void *p) {
+  defs_plan *plan = p;
+  if (plan) plan_clear(plan);
+  mrb_free(mrb, plan);
+}
+static const struct mrb_data_type plan_type = { "ractor definitions plan", plan_free };
+
+static defs_plan *plan_of(mrb_state *from) {
+  mrb_sym name = mrb_intern_lit(from, "_ractor_definitions_plan_");   /* no $: not a Ruby global */
+  mrb_value v = mrb_gv_get(from, name);
+  if (mrb_data_p(v) && DATA_TYPE(v) == &plan_type) return DATA_PTR(v);
+  defs_plan *plan = mrb_calloc(from, 1, sizeof *plan);
+  struct RData *data = mrb_data_object_alloc(from, from->object_class, plan, &plan_type);
+  mrb_gv_set(from, name, mrb_obj_value(data));
+  return plan;
+}
+
+/* What the full walk `d` copied, kept (its arrays taken). */
+static void plan_keep(defs_plan *plan, defs *d, uint32_t serial) {
+  plan_clear(plan);
+  size_t *at = malloc((d->n ? d->n : 1) * sizeof *at);   /* order index -> plan index */
+  if (!at) return;
+  size_t n = 0;
+  for (size_t i = 0; i < d->n; i++) if (d->marks[i]) n++;
+  plan->classes = malloc((n ? n : 1) * sizeof *plan->classes);
+  plan->includes = malloc(n ? n : 1);
+  if (!plan->classes || !plan->includes) { free(at); plan_clear(plan); return; }
+  for (size_t i = 0; i < d->n; i++) {
+    if (!d->marks[i]) continue;
+    at[i] = plan->n;
+    plan->includes[plan->n] = (d->marks[i] & MARK_INCLUDES) != 0;
+    plan->classes[plan->n++] = d->order[i];
+  }
+  for (size_t i = 0; i < d->n_methods; i++) d->methods[i].cls = at[d->methods[i].cls];
+  for (size_t i = 0; i < d->n_values; i++) d->values[i].cls = at[d->values[i].cls];
+  free(at);
+  plan->methods = d->methods;
+  plan->n_methods = d->n_methods;
+  plan->values = d->values;
+  plan->n_values = d->n_values;
+  d->methods = NULL;
+  d->values = NULL;
+  plan->serial = serial;
+  plan->valid = TRUE;
+}
+
+/* The plan's copies into `to` (d's order: the plan's classes, mapped first, in the same order). */
+static void plan_replay(defs *d, defs_plan *plan, int ai) {
+  struct RClass **to_c = malloc((plan->n ? plan->n : 1) * sizeof *to_c);
+  if (!to_c) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+  for (size_t i = 0; i < plan->n; i++) to_c[i] = ensure(d, plan->classes[i]);
+  for (size_t i = 0; i < plan->n; i++) {
+    if (plan->includes[i] && to_c[i]) copy_includes(d, plan->classes[i], to_c[i]);
+    mrb_gc_arena_restore(d->to, ai);
+  }
+  for (size_t i = 0; i < plan->n_methods; i++) {
+    plan_method *pm = &plan->methods[i];
+    struct RClass *c = to_c[pm->cls], *from_c = plan->classes[pm->cls];
+    if (!c) continue;
+    if (pm->meta) { c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(c))); from_c = from_c->c; }
+    method_copy mc = { d, c, from_c };
+    copy_method(d->from, pm->mid, pm->m, &mc);
+    mrb_gc_arena_restore(d->to, ai);
+  }
+  size_t cls = (size_t)-1;
+  const_walk w = { d, NULL, NULL, mrb_nil_value(), FALSE, 0 };
+  int ai_from = mrb_gc_arena_save(d->from);
+  for (size_t i = 0; i < plan->n_values; i++) {
+    plan_value *pv = &plan->values[i];
+    if (!to_c[pv->cls]) continue;
+    if (pv->cls != cls) {
+      mrb_gc_arena_restore(d->from, ai_from);
+      cls = pv->cls;
+      w.from_c = plan->classes[cls];
+      w.to_c = to_c[cls];
+      w.prefix = class_prefix(d, w.from_c);
+    }
+    if (mrb_nil_p(w.prefix)) continue;
+    const_cb(d->from, pv->sym, mrb_obj_iv_get(d->from, (struct RObject *)w.from_c, pv->sym), &w);
+    mrb_gc_arena_restore(d->to, ai);
+  }
+  mrb_gc_arena_restore(d->from, ai_from);
+  free(to_c);
+}
+
+static void defs_free(defs *d) {
+  free(d->order);
+  free(d->mapped);
+  free(d->slots);
+  free(d->marks);
+  free(d->methods);
+  free(d->values);
+}
+
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
   replay_features(from, to);
   defs d;
@@ -663,32 +938,48 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
   d.to = to;
   d.consts = mrb_hash_new(to);
   mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
+  defs_plan *plan = plan_of(from);
+  mrb_bool own = !plan->busy;       /* a nested Ractor.new (from a copy's code) walks everything */
+  mrb_bool replay = own && plan->valid && plan->serial == from->defs_serial;
+  uint32_t serial = from->defs_serial;
+  d.recording = own && !replay;
+  if (own) plan->busy = TRUE;
   int ai_from = mrb_gc_arena_save(from);
   struct mrb_jmpbuf *prev = to->jmp;
   struct mrb_jmpbuf jmp;
   MRB_TRY(&jmp) {
     to->jmp = &jmp;
     remember(&d, from->object_class, to->object_class);
-    walk_class(&d, from->object_class, to->object_class, TRUE);       /* classes, depth first */
     int ai = mrb_gc_arena_save(to);   /* what is made below is reachable from the classes */
-    for (size_t i = 0; i < d.n; i++) { copy_includes(&d, d.order[i], d.mapped[i]); mrb_gc_arena_restore(to, ai); }
-    for (size_t i = 0; i < d.n; i++) { copy_methods(&d, d.order[i], d.mapped[i]); mrb_gc_arena_restore(to, ai); }
-    for (size_t i = 0; i < d.n; i++) {   /* values */
-      walk_class(&d, d.order[i], d.mapped[i], FALSE);
-      mrb_gc_arena_restore(to, ai);
-      mrb_gc_arena_restore(from, ai_from);
+    if (replay) {
+      plan_replay(&d, plan, ai);
+    } else {
+      walk_class(&d, from->object_class, to->object_class, TRUE);       /* classes, depth first */
+      ai = mrb_gc_arena_save(to);
+      for (size_t i = 0; i < d.n; i++) {
+        size_t acted = d.acted;
+        copy_includes(&d, d.order[i], d.mapped[i]);
+        if (d.acted != acted) d.marks[i] |= MARK_KEEP | MARK_INCLUDES;
+        mrb_gc_arena_restore(to, ai);
+      }
+      for (size_t i = 0; i < d.n; i++) { copy_methods(&d, i); mrb_gc_arena_restore(to, ai); }
+      for (size_t i = 0; i < d.n; i++) {   /* values */
+        walk_values(&d, i);
+        mrb_gc_arena_restore(to, ai);
+        mrb_gc_arena_restore(from, ai_from);
+      }
     }
     to->jmp = prev;
   } MRB_CATCH(&jmp) {
     to->jmp = prev;
-    free(d.order);
-    free(d.mapped);
-    free(d.slots);
+    if (own) plan->busy = FALSE;
+    defs_free(&d);
     mrb_gc_arena_restore(from, ai_from);
     MRB_THROW(to->jmp);
   } MRB_END_EXC(&jmp);
-  free(d.order);
-  free(d.mapped);
-  free(d.slots);
+  /* a walk that wrote the creator's definitions (none should) is not kept */
+  if (d.recording && from->defs_serial == serial) plan_keep(plan, &d, serial);
+  if (own) plan->busy = FALSE;
+  defs_free(&d);
   mrb_gc_arena_restore(from, ai_from);
 }
