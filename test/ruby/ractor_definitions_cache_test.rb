@@ -138,4 +138,21 @@ class RactorDefinitionsCacheTest < MnTest::Case
     Object.const_set(:DcStr, String)
     assert_equal true, in_ractor { DcStr.equal?(String) }
   end
+
+  def test_struct_and_constant_alias_of_a_class_after
+    fill
+    Object.const_set(:DcPoint, Struct.new(:x, :y))
+    Object.const_set(:DcAliasOfBefore, DcBefore)
+    assert_equal [3, "own"], in_ractor { [DcPoint.new(1, 2).then { |pt| pt.x + pt.y }, DcAliasOfBefore.new.dc_own] }
+  end
+
+  def test_ractors_created_by_a_ractor
+    fill
+    got = in_ractor do
+      a = Ractor.new { 2.dc_double }
+      b = Ractor.new { DcBefore.new.dc_own }
+      [a, b].map { |r| r.respond_to?(:value) ? r.value : r.take }
+    end
+    assert_equal [4, "own"], got
+  end
 end

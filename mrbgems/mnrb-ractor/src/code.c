@@ -303,7 +303,7 @@ static struct RClass *mapped(defs *d, struct RClass *c) {
 
 static void remember(defs *d, struct RClass *from, struct RClass *to) {
   if (d->n == d->capa) {
-    size_t capa = d->capa ? d->capa * 2 : 256;
+    size_t capa = d->capa ? d->capa * 2 : 16;
     struct RClass **o = realloc(d->order, capa * sizeof *o);
     if (o) d->order = o;
     struct RClass **m = realloc(d->mapped, capa * sizeof *m);
