@@ -541,23 +541,33 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
  * every proc: 1.6x the main ractor's time. */
 typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
 typedef struct method_list { named_method *e; size_t n, capa; } method_list;
+typedef struct method_lists { mrb_state *mrb; method_list procs, cfuncs; } method_lists;
 
-/* Built-in Ruby methods (from static bytecode, unless aliased) are left out here already, as
- * copy_method would skip them. C functions are kept (an alias of one is a C function under another
- * name): copy_cfunc skips those `to` has. A table shared read-only with `to` (0077) is not walked. */
-static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
-  method_list *l = p;
-  if (MRB_METHOD_UNDEF_P(m)) return 0;
-  if (!MRB_METHOD_FUNC_P(m)) {
-    struct RProc *proc = MRB_METHOD_PROC(m);
-    if (!MRB_PROC_ALIAS_P(proc) && !MRB_PROC_CFUNC_P(proc) && (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
-  }
+static void list_push(mrb_state *mrb, method_list *l, mrb_sym mid, mrb_method_t m) {
   if (l->n == l->capa) {
     l->capa = l->capa ? l->capa * 2 : 64;
     l->e = mrb_realloc(mrb, l->e, l->capa * sizeof *l->e);
   }
   l->e[l->n].mid = mid;
   l->e[l->n++].m = m;
+}
+
+/* Built-in Ruby methods (from static bytecode, unless aliased) are left out here already, as
+ * copy_method would skip them. C functions are kept apart, unsorted (they make no proc; an alias
+ * of one is a C function under another name): copy_cfunc skips those `to` has. A table shared
+ * read-only with `to` (0077) is not walked at all. */
+static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
+  method_lists *l = p;
+  if (MRB_METHOD_UNDEF_P(m)) return 0;
+  if (!MRB_METHOD_FUNC_P(m)) {
+    struct RProc *proc = MRB_METHOD_PROC(m);
+    if (!MRB_PROC_ALIAS_P(proc) && !MRB_PROC_CFUNC_P(proc) && (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
+    if (!MRB_PROC_ALIAS_P(proc) && !(MRB_PROC_CFUNC_P(proc) && !MRB_PROC_ENV_P(proc))) {
+      list_push(mrb, &l->procs, mid, m);
+      return 0;
+    }
+  }
+  list_push(mrb, MRB_METHOD_FUNC_P(m) || !MRB_PROC_ALIAS_P(MRB_METHOD_PROC(m)) ? &l->cfuncs : &l->procs, mid, m);
   return 0;
 }
 
@@ -575,17 +585,20 @@ static void copy_method_table(defs *d, size_t idx, struct RClass *from_c, struct
   if (to_origin) MRB_CLASS_ORIGIN(to_origin);
   if (to_c && mrb_mt_shared_same_p(from_c, to_origin)) return;   /* one built-in table, untouched (0077) */
   if (!to_c && to_obj->c && to_obj->c->tt == MRB_TT_SCLASS && mrb_mt_shared_same_p(from_c, to_obj->c)) return;
-  method_list l = { 0 };
-  mrb_mt_foreach_made(d->from, from_c, gather_method, &l);   /* lazy entries: built-in, skipped */
-  if (l.n > 1) qsort(l.e, l.n, sizeof *l.e, by_mid);
-  if (l.n && !to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
+  method_lists ls = { d->from, { 0 }, { 0 } };
+  mrb_mt_foreach_made(d->from, from_c, gather_method, &ls);   /* lazy entries: built-in, skipped */
+  if (ls.procs.n > 1) qsort(ls.procs.e, ls.procs.n, sizeof *ls.procs.e, by_mid);
+  if ((ls.procs.n || ls.cfuncs.n) && !to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
   method_copy mc = { d, to_c, owner };
-  for (size_t i = 0; i < l.n; i++) {
-    size_t acted = d->acted;
-    copy_method(d->from, l.e[i].mid, l.e[i].m, &mc);
-    if (d->acted != acted) note_method(d, idx, to_obj != NULL, l.e[i].mid, l.e[i].m);
+  for (int k = 0; k < 2; k++) {
+    method_list *l = k ? &ls.procs : &ls.cfuncs;
+    for (size_t i = 0; i < l->n; i++) {
+      size_t acted = d->acted;
+      copy_method(d->from, l->e[i].mid, l->e[i].m, &mc);
+      if (d->acted != acted) note_method(d, idx, to_obj != NULL, l->e[i].mid, l->e[i].m);
+    }
+    mrb_free(d->from, l->e);
   }
-  mrb_free(d->from, l.e);
 }
 
 static void copy_methods(defs *d, size_t idx) {
