@@ -10,10 +10,12 @@
  *     is checked first (CRuby 4.0's ArgumentError "can not isolate a Proc because it accesses outer
  *     variables (a)."; its Ractor.shareable_proc raises Ractor::IsolationError with the same text);
  *   - the definitions: every class and module reachable by name from Object whose name the new
- *     state lacks is created (superclass and outer module first), the modules each class includes
- *     are included, every Ruby method defined by the program (not the built-in, cdump'd ones, and not
- *     C methods: every state has those, gems are initialized per state) is dumped and loaded the same
- *     way, singleton methods too, and constants whose values are shareable (Ractor.shareable?) are
+ *     state lacks is created (superclass and outer module first), the modules each class includes,
+ *     prepends or extends are included, prepended or extended, every Ruby method defined by the
+ *     program (not the built-in, cdump'd ones) is dumped and loaded the same way, singleton methods
+ *     too, C functions the new state's class lacks under that name (an alias of a built-in C
+ *     method: every state has the functions, gems are initialized per state) are defined there,
+ *     and constants whose values are shareable (Ractor.shareable?) are
  *     copied as messages. Constants holding unshareable values are left out: reading one raises
  *     Ractor::IsolationError, as in CRuby (a const_missing in the new state tells them apart).
  * Built-in features the creator loaded at require (net/http) are loaded in the new state first,
@@ -21,11 +23,13 @@
  * A ractor sees the definitions as they were when it was created: later ones are not copied to it
  * (CRuby ractors share one class table and see them). Not copied: methods made by define_method
  * from blocks that use outer variables (in their place, a method raising CRuby's RuntimeError
- * "defined with an un-shareable Proc in a different Ractor"), prepended modules, class variables
+ * "defined with an un-shareable Proc in a different Ractor"), class variables
  * and class-level instance variables holding unshareable values (shareable ones are copied, as
  * constants are; the others are listed, for isolation.c's errors), global variables. A copied singleton method of a class gets
  * an outer scope (a C proc targeting the class) so that class variable and constant lookups, which
  * walk outer scopes past singleton classes, end at the class.
+ * The definitions copy is definitions.c; what a Ractor.new copied is kept there and copied again
+ * by the next ones while the creator's definitions are unchanged (mruby patch 0087's defs_serial).
  */
 #include "internal.h"
 #include <stdlib.h>
@@ -47,7 +51,7 @@
 
 /* The symbol named as `sym` of `from`, in `to`: presyms (the built-in names) have the same number in
  * every state, so only the program's own names are looked up. */
-static mrb_sym sym_in(mrb_state *from, mrb_state *to, mrb_sym sym) {
+mrb_sym mnrb_code_sym_in(mrb_state *from, mrb_state *to, mrb_sym sym) {
   if (sym <= MRB_PRESYM_MAX) return sym;
   mrb_int len;
   const char *name = mrb_sym_name_len(from, sym, &len);
@@ -166,8 +170,8 @@ void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *er
 /* ---------------- ireps across states ---------------- */
 
 /* The same bytecode in `to`, as a proc of no outer scope (upper NULL) targeting `target`. */
-static struct RProc *copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state *to, struct RClass *target,
-                               uint32_t flags) {
+struct RProc *mnrb_code_copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state *to, struct RClass *target,
+                                  uint32_t flags) {
   uint8_t *bin = NULL;
   size_t size = 0;
   if (mrb_dump_irep(from, irep, MRB_DUMP_DEBUG_INFO, &bin, &size) != MRB_DUMP_OK)
@@ -184,7 +188,7 @@ static struct RProc *copy_irep(mrb_state *from, const mrb_irep *irep, mrb_state 
 }
 
 /* The class a singleton class is attached to (the lexical scope of its methods), or NULL. */
-static struct RClass *attached(mrb_state *mrb, struct RClass *sc) {
+struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc) {
   if (sc->tt != MRB_TT_SCLASS) return NULL;
   mrb_value obj = mrb_obj_iv_get(mrb, (struct RObject *)sc, mrb_intern_lit(mrb, "__attached__"));
   return mrb_class_p(obj) || mrb_module_p(obj) ? mrb_class_ptr(obj) : NULL;
@@ -200,14 +204,14 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   struct RClass *target = to->object_class, *from_target = MRB_PROC_TARGET_CLASS(p);
   /* in a class method (`def self.start`), mruby's target is the singleton class; CRuby's scope is
    * the class itself */
-  struct RClass *scope = from_target ? attached(from, from_target) : NULL;
+  struct RClass *scope = from_target ? mnrb_code_attached(from, from_target) : NULL;
   if (scope) from_target = scope;
   if (from_target && from_target != from->object_class) {
     mrb_value path = mrb_class_path(from, from_target);
     struct RClass *found = mrb_string_p(path) ? mnrb_class_at(to, RSTRING_PTR(path), (size_t)RSTRING_LEN(path)) : NULL;
     if (found) target = found;
   }
-  struct RProc *copy = copy_irep(from, p->body.irep, to, target, 0);
+  struct RProc *copy = mnrb_code_copy_irep(from, p->body.irep, to, target, 0);
   mrb_irep *empty = mrb_add_irep(to);
   struct RProc *top = mrb_proc_new(to, empty);
   mrb_irep_decref(to, empty);
@@ -232,463 +236,3 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   return mrb_obj_value(copy);
 }
 
-/* ---------------- definitions ---------------- */
-
-typedef struct defs {
-  mrb_state *from, *to;
-  mrb_value consts;        /* in `to`: Hash "Outer::NAME" => true for unshareable constants left out */
-  struct RClass **order;   /* from-classes in the order met */
-  struct RClass **mapped;  /* order[i]'s counterpart in `to` */
-  size_t n, capa;
-  size_t *slots;           /* open addressing over order: index + 1, 0 empty; 2 * capa slots */
-} defs;
-
-static size_t slot_of(const defs *d, const struct RClass *c) {
-  uintptr_t h = (uintptr_t)c >> 4;
-  return (size_t)(h * 0x9E3779B97F4A7C15ull >> 20) & (2 * d->capa - 1);
-}
-
-/* c's counterpart in `to`, NULL if not met yet: every constant of every class asks, so a hash. */
-static struct RClass *mapped(defs *d, struct RClass *c) {
-  if (!d->capa) return NULL;
-  for (size_t i = slot_of(d, c); d->slots[i]; i = (i + 1) & (2 * d->capa - 1))
-    if (d->order[d->slots[i] - 1] == c) return d->mapped[d->slots[i] - 1];
-  return NULL;
-}
-
-static void remember(defs *d, struct RClass *from, struct RClass *to) {
-  if (d->n == d->capa) {
-    size_t capa = d->capa ? d->capa * 2 : 256;
-    struct RClass **o = realloc(d->order, capa * sizeof *o);
-    if (o) d->order = o;
-    struct RClass **m = realloc(d->mapped, capa * sizeof *m);
-    if (m) d->mapped = m;
-    size_t *slots = calloc(2 * capa, sizeof *slots);
-    if (!o || !m || !slots) { free(slots); mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory"); }
-    free(d->slots);
-    d->slots = slots;
-    d->capa = capa;
-    for (size_t k = 0; k < d->n; k++) {
-      size_t i = slot_of(d, d->order[k]);
-      while (d->slots[i]) i = (i + 1) & (2 * d->capa - 1);
-      d->slots[i] = k + 1;
-    }
-  }
-  size_t i = slot_of(d, from);
-  while (d->slots[i]) i = (i + 1) & (2 * d->capa - 1);
-  d->slots[i] = d->n + 1;
-  d->order[d->n] = from;
-  d->mapped[d->n++] = to;
-}
-
-static struct RClass *ensure(defs *d, struct RClass *c);
-
-/* Creates (or finds) in `to` the counterpart of `from`-class c, named by its path. */
-static struct RClass *ensure_named(defs *d, struct RClass *c) {
-  mrb_value path = mrb_class_path(d->from, c);
-  if (mrb_nil_p(path)) return NULL;                 /* anonymous */
-  const char *p = RSTRING_PTR(path);
-  size_t n = (size_t)RSTRING_LEN(path);
-  struct RClass *found = mnrb_class_at(d->to, p, n);
-  if (found) return found;
-  size_t cut = n;                                   /* split "Outer::Name" */
-  while (cut > 1 && !(p[cut - 1] == ':' && p[cut - 2] == ':')) cut--;
-  struct RClass *outer = d->to->object_class;
-  if (cut > 1) {
-    struct RClass *from_outer = mnrb_class_at(d->from, p, cut - 2);
-    outer = from_outer ? ensure(d, from_outer) : NULL;
-    if (!outer) return NULL;
-  } else {
-    cut = 0;
-  }
-  mrb_sym name = mrb_intern(d->to, p + cut, n - cut);
-  if (c->tt == MRB_TT_MODULE) return mrb_define_module_under_id(d->to, outer, name);
-  mrb_value members = mrb_iv_get(d->from, mrb_obj_value(c), mrb_intern_lit(d->from, "__members__"));
-  if (mrb_array_p(members)) {             /* Struct.new(...): its accessors are C closures, remade here */
-    mrb_value syms = mrb_ary_new(d->to);
-    for (mrb_int i = 0; i < RARRAY_LEN(members); i++)
-      mrb_ary_push(d->to, syms, mrb_symbol_value(sym_in(d->from, d->to, mrb_symbol(RARRAY_PTR(members)[i]))));
-    mrb_value sc = mrb_funcall_argv(d->to, mrb_obj_value(mrb_class_get(d->to, "Struct")), mrb_intern_lit(d->to, "new"),
-                                    RARRAY_LEN(syms), RARRAY_PTR(syms));
-    mrb_const_set(d->to, mrb_obj_value(outer), name, sc);
-    return mrb_class_ptr(sc);
-  }
-  struct RClass *super = c->super;
-  while (super && super->tt == MRB_TT_ICLASS) super = super->super;
-  struct RClass *to_super = super ? ensure(d, super) : NULL;
-  if (!to_super) to_super = d->to->object_class;
-  struct RClass *made = mrb_define_class_under_id(d->to, outer, name, to_super);
-  MRB_SET_INSTANCE_TT(made, MRB_INSTANCE_TT(c));
-  return made;
-}
-
-static struct RClass *ensure(defs *d, struct RClass *c) {
-  struct RClass *m = mapped(d, c);
-  if (m) return m;
-  m = ensure_named(d, c);
-  if (m) remember(d, c, m);
-  return m;
-}
-
-/* ---- methods ---- */
-
-/* mruby patch 0055 (class.c): a table's entries without making the procs of lazy (built-in, never
- * looked up) ones, and the irep of a lazy entry. */
-void mrb_mt_foreach_made(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *fn, void *p);
-const mrb_irep *mrb_mt_lazy_irep(mrb_state *mrb, struct RClass *c, mrb_sym mid, mrb_bool *alias);
-
-typedef struct method_copy { defs *d; struct RClass *to_class; } method_copy;
-
-/* A C function with values (attr_accessor's name...): the same function, the values re-made in `to`
- * (symbols by name, other immediates as they are). */
-static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
-  mrb_state *to = mc->d->to;
-  struct REnv *e = proc->e.env;
-  mrb_int n = MRB_ENV_LEN(e);
-  mrb_value vals[8];
-  if (n > 8) return;
-  for (mrb_int i = 0; i < n; i++) {
-    mrb_value v = e->stack[i];
-    if (mrb_symbol_p(v)) vals[i] = mrb_symbol_value(sym_in(from, to, mrb_symbol(v)));
-    else if (mrb_immediate_p(v)) vals[i] = v;
-    else return;
-  }
-  mrb_sym to_mid = sym_in(from, to, mid);
-  struct RClass *owner = mc->to_class;                  /* gems' attr_readers: `to` has them already */
-  mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
-  if (owner == mc->to_class && !MRB_METHOD_UNDEF_P(have) && !MRB_METHOD_FUNC_P(have)) {
-    struct RProc *hp = MRB_METHOD_PROC(have);
-    if (hp && MRB_PROC_CFUNC_P(hp) && MRB_PROC_ENV_P(hp) && MRB_PROC_CFUNC(hp) == MRB_PROC_CFUNC(proc) &&
-        MRB_ENV_LEN(hp->e.env) == n) {
-      mrb_int i = 0;
-      while (i < n && mrb_obj_eq(to, hp->e.env->stack[i], vals[i])) i++;
-      if (i == n) return;
-    }
-  }
-  struct RProc *copy = mrb_proc_new_cfunc_with_env(to, MRB_PROC_CFUNC(proc), n, vals);
-  copy->flags |= proc->flags & MRB_PROC_NOARG;
-  mrb_method_t cm;
-  MRB_METHOD_FROM_PROC(cm, copy);
-  mrb_define_method_raw(to, mc->to_class, to_mid, cm);
-}
-
-/* A method made by define_method from a block that uses outer variables: CRuby's error when called
- * from another ractor. */
-static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
-  mrb_raise(mrb, E_RUNTIME_ERROR, "defined with an un-shareable Proc in a different Ractor");
-  return mrb_nil_value();
-}
-
-/* The copy in `to` of the Ruby method `proc` of mc's class; NULL after defining `mid` as CRuby's
- * error when the method's block uses outer variables. */
-static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
-  mrb_state *to = mc->d->to;
-  if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(outer_variables(from, proc)) > 0) {
-    mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());
-    return NULL;
-  }
-  struct RProc *copy = copy_irep(from, proc->body.irep, to, mc->to_class, proc->flags | MRB_PROC_SCOPE);
-  struct RClass *scope = attached(to, mc->to_class);
-  if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
-    struct RProc *up = mrb_proc_new_cfunc(to, unshareable_method);
-    up->e.target_class = scope;
-    copy->upper = up;
-    mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)up);
-  }
-  return copy;
-}
-
-/* `to`'s own proc for the built-in Ruby method `orig` (static bytecode every state has) that `name`
- * reaches from mc's class, or NULL if `to` reaches something else under that name. */
-static struct RProc *builtin_method(mrb_state *to, mrb_sym name, const struct RProc *orig, method_copy *mc) {
-  struct RClass *owner = mc->to_class;
-  mrb_method_t have = mrb_method_search_vm(to, &owner, name);
-  if (MRB_METHOD_UNDEF_P(have) || MRB_METHOD_FUNC_P(have)) return NULL;
-  struct RProc *p = MRB_METHOD_PROC(have);
-  if (p && MRB_PROC_ALIAS_P(p)) p = (struct RProc *)p->upper;
-  return p && !MRB_PROC_CFUNC_P(p) && p->body.irep == orig->body.irep ? p : NULL;
-}
-
-/* An alias (mruby 3.3 stores `alias new old` of a Ruby method as a proc naming `old` over the
- * original): the same in `to`, over the original's copy, so that super and __method__ keep the
- * original's name. */
-static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *orig) {
-  struct RProc *a = MRB_OBJ_ALLOC(to, MRB_TT_PROC, to->proc_class);
-  a->body.mid = orig_mid;
-  a->upper = orig;
-  a->e.env = NULL;
-  a->flags |= MRB_PROC_ALIAS;
-  return a;
-}
-
-static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
-  method_copy *mc = p;
-  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
-  struct RProc *proc = MRB_METHOD_PROC(m), *alias = NULL;
-  if (MRB_PROC_ALIAS_P(proc)) { alias = proc; proc = (struct RProc *)proc->upper; }
-  if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
-    if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
-    return 0;
-  }
-  mrb_state *to = mc->d->to;
-  struct RProc *copy;
-  if (proc->body.irep->flags & MRB_IREP_NO_FREE) {      /* built-in Ruby: every state has it, */
-    if (!alias) return 0;                               /* but not the program's aliases of it */
-    mrb_bool lazy_alias = FALSE;        /* a gem's own alias, made in the creator: `to` has it too */
-    if (mrb_mt_lazy_irep(to, mc->to_class, sym_in(from, to, mid), &lazy_alias) == proc->body.irep && lazy_alias)
-      return 0;
-    copy = builtin_method(to, sym_in(from, to, alias->body.mid), proc, mc);
-  }
-  else copy = copy_ruby_method(from, mid, proc, mc);
-  if (!copy) return 0;
-  if (alias) copy = alias_of(to, sym_in(from, to, alias->body.mid), copy);
-  mrb_method_t cm;
-  MRB_METHOD_FROM_PROC(cm, copy);
-  mrb_define_method_raw(to, mc->to_class, sym_in(from, to, mid), cm);
-  return 0;
-}
-
-/* A class's methods, gathered from its table (in hash order) to be copied in the order of their
- * names' symbols, which is about the order the program defined them in: the copies' procs and
- * bytecode then lie in memory as the originals do. Copied in hash order (random since mruby patch
- * 0032), calling a 30,000-method class's methods one after another in a ractor missed the cache on
- * every proc: 1.6x the main ractor's time. */
-typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
-typedef struct method_list { named_method *e; size_t n, capa; } method_list;
-
-/* Built-in methods (C, and Ruby from static bytecode unless aliased) are left out here already, as
- * copy_method would skip them: the built-in classes' tables then give short lists (no sorting). */
-static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
-  method_list *l = p;
-  if (MRB_METHOD_UNDEF_P(m) || MRB_METHOD_FUNC_P(m)) return 0;
-  struct RProc *proc = MRB_METHOD_PROC(m);
-  if (!MRB_PROC_ALIAS_P(proc)) {
-    if (MRB_PROC_CFUNC_P(proc) ? !MRB_PROC_ENV_P(proc) : (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
-  }
-  if (l->n == l->capa) {
-    l->capa = l->capa ? l->capa * 2 : 64;
-    l->e = mrb_realloc(mrb, l->e, l->capa * sizeof *l->e);
-  }
-  l->e[l->n].mid = mid;
-  l->e[l->n++].m = m;
-  return 0;
-}
-
-static int by_mid(const void *a, const void *b) {
-  mrb_sym x = ((const named_method *)a)->mid, y = ((const named_method *)b)->mid;
-  return x < y ? -1 : x > y;
-}
-
-/* (An exception from a copy leaks the list: the definitions copy raises only on broken bytecode.) */
-static void copy_method_table(defs *d, struct RClass *from_c, method_copy *mc) {
-  method_list l = { 0 };
-  mrb_mt_foreach_made(d->from, from_c, gather_method, &l);   /* lazy entries: built-in, skipped */
-  if (l.n > 1) qsort(l.e, l.n, sizeof *l.e, by_mid);
-  for (size_t i = 0; i < l.n; i++) copy_method(d->from, l.e[i].mid, l.e[i].m, mc);
-  mrb_free(d->from, l.e);
-}
-
-static void copy_methods(defs *d, struct RClass *from_c, struct RClass *to_c) {
-  method_copy mc = { d, to_c };
-  copy_method_table(d, from_c, &mc);
-  struct RClass *meta = from_c->c;                      /* singleton methods (def self.x) */
-  if (meta && meta->tt == MRB_TT_SCLASS) {
-    mc.to_class = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_c)));
-    copy_method_table(d, meta, &mc);
-  }
-}
-
-static void copy_includes(defs *d, struct RClass *from_c, struct RClass *to_c) {
-  struct RClass *mods[64];
-  int n = 0;
-  for (struct RClass *s = from_c->super; s && s->tt == MRB_TT_ICLASS && n < 64; s = s->super)
-    mods[n++] = s->c;
-  while (n-- > 0) {
-    struct RClass *m = ensure(d, mods[n]);
-    if (m && m->tt == MRB_TT_MODULE) mrb_include_module(d->to, to_c, m);
-  }
-}
-
-/* ---- walking the constants ---- */
-
-typedef struct const_walk { defs *d; struct RClass *from_c, *to_c; mrb_value prefix; mrb_bool classes; } const_walk;
-
-static mrb_bool const_name_p(mrb_state *mrb, mrb_sym sym) {
-  const char *s = mrb_sym_name(mrb, sym);
-  return s && s[0] >= 'A' && s[0] <= 'Z';
-}
-
-static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes);
-
-static mrb_value copy_out_protected(mrb_state *mrb, void *p) {
-  return mrb_cptr_value(mrb, mnrb_msg_copy_out(mrb, *(mrb_value *)p));
-}
-
-/* Is `prefix`+sym c's own name (its home, not an alias)? Read from the name mruby keeps (a Symbol
- * at top level, the path String below), without making strings: this runs for every constant of
- * every class at each Ractor.new. */
-static mrb_bool home_p(mrb_state *from, struct RClass *c, mrb_value prefix, mrb_sym sym) {
-  mrb_value nm = mrb_obj_iv_get(from, (struct RObject *)c, MRB_SYM(__classname__));
-  mrb_int plen = RSTRING_LEN(prefix);
-  if (mrb_symbol_p(nm)) return plen == 0 && mrb_symbol(nm) == sym;
-  if (mrb_string_p(nm)) {
-    mrb_int nlen;
-    const char *name = mrb_sym_name_len(from, sym, &nlen);
-    return RSTRING_LEN(nm) == plen + nlen && memcmp(RSTRING_PTR(nm), RSTRING_PTR(prefix), (size_t)plen) == 0 &&
-           memcmp(RSTRING_PTR(nm) + plen, name, (size_t)nlen) == 0;
-  }
-  mrb_value path = mrb_class_path(from, c);             /* not named yet: mruby finds its path */
-  mrb_value expect = mrb_str_dup(from, prefix);
-  mrb_str_cat_cstr(from, expect, mrb_sym_name(from, sym));
-  return !mrb_nil_p(path) && mrb_str_equal(from, path, expect);
-}
-
-/* A shareable value copied out of `from` (NULL if it is not shareable or cannot be copied). */
-static mnrb_msg *shareable_copy_out(mrb_state *from, mrb_value v) {
-  if (!mnrb_shareable_p(from, v)) return NULL;
-  mrb_bool failed;
-  mrb_value out = mrb_protect_error(from, copy_out_protected, &v, &failed);
-  from->exc = NULL;
-  return failed ? NULL : mrb_cptr(out);
-}
-
-/* A class-level instance variable (@x) which the class in `to` lacks (a gem's own class state is the
- * new ractor's): copied if its value is shareable, as CRuby lets any ractor read it; otherwise listed, so that reading it raises CRuby's IsolationError (isolation.c) instead
- * of giving nil or a NameError. */
-static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value v) {
-  mrb_int len;
-  const char *name = mrb_sym_name_len(d->from, sym, &len);
-  if (!name || len < 2 || name[0] != '@') return;      /* @x and class variables (@@x) */
-  if (name[1] == '@') return;       /* class variables: none (CRuby 4.0 refuses any access; isolation.c) */
-  mrb_sym to_sym = sym_in(d->from, d->to, sym);
-  if (mrb_iv_defined(d->to, mrb_obj_value(to_c), to_sym)) return;
-  mnrb_msg *m = shareable_copy_out(d->from, v);
-  if (!m) {                          /* listed: reading it raises IsolationError (isolation.c) */
-    mrb_value left = mrb_obj_iv_get(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to));
-    if (!mrb_array_p(left)) {
-      left = mrb_ary_new(d->to);
-      mrb_obj_iv_set(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to), left);
-    }
-    mrb_ary_push(d->to, left, mrb_symbol_value(to_sym));
-    return;
-  }
-  mrb_value copy = mnrb_msg_materialize(d->to, m);
-  mnrb_msg_free(m);
-  mrb_iv_set(d->to, mrb_obj_value(to_c), to_sym, copy);
-}
-
-static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
-  const_walk *w = p;
-  defs *d = w->d;
-  if (!const_name_p(from, sym)) {
-    if (!w->classes) copy_class_ivar(d, w->to_c, sym, v);
-    return 0;
-  }
-  if (mrb_class_p(v) || mrb_module_p(v)) {
-    if (!w->classes) {                                  /* an alias (K = Foo): Foo's counterpart */
-      struct RClass *to_c = mapped(d, mrb_class_ptr(v));
-      mrb_sym to_sym = sym_in(from, d->to, sym);
-      if (to_c && !mrb_const_defined_at(d->to, mrb_obj_value(w->to_c), to_sym))
-        mrb_const_set(d->to, mrb_obj_value(w->to_c), to_sym, mrb_obj_value(to_c));
-      return 0;
-    }
-    struct RClass *c = mrb_class_ptr(v);
-    if (mapped(d, c)) return 0;
-    if (!home_p(from, c, w->prefix, sym)) return 0;     /* an alias, not its home */
-    /* most are built in: the outer's counterpart has it under the same name (no path to build) */
-    mrb_value there = mrb_obj_iv_get(d->to, (struct RObject *)w->to_c, sym_in(from, d->to, sym));
-    struct RClass *to_c;
-    if ((mrb_class_p(there) || mrb_module_p(there)) && mrb_class_ptr(there)->tt == c->tt) {
-      to_c = mrb_class_ptr(there);
-      remember(d, c, to_c);
-    } else {
-      to_c = ensure(d, c);
-    }
-    if (to_c) walk_class(d, c, to_c, TRUE);
-    return 0;
-  }
-  if (w->classes) return 0;                             /* values: in the second pass */
-  mrb_state *to = d->to;
-  mrb_sym to_sym = sym_in(from, to, sym);
-  if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
-  mnrb_msg *m = shareable_copy_out(from, v);
-  if (m) {
-    mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
-    mnrb_msg_free(m);
-    mrb_const_set(to, mrb_obj_value(w->to_c), to_sym, copy);
-  } else {
-    mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
-    if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
-    mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
-    mrb_hash_set(to, d->consts, key, mrb_true_value());
-  }
-  return 0;
-}
-
-static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes) {
-  mrb_value prefix;
-  if (from_c == d->from->object_class) prefix = mrb_str_new_lit(d->from, "");
-  else {
-    prefix = mrb_class_path(d->from, from_c);
-    if (mrb_nil_p(prefix)) return;
-    prefix = mrb_str_dup(d->from, prefix);
-    mrb_str_cat_lit(d->from, prefix, "::");
-  }
-  const_walk w = { d, from_c, to_c, prefix, classes };
-  mrb_iv_foreach(d->from, mrb_obj_value(from_c), const_cb, &w);
-}
-
-/* The built-in features the creator loaded at require (mnrb-require's mnrb_feature.h), loaded in
- * `to` first, in the same order: their classes then come from the same static bytecode as built-in
- * ones do, and are not copied. */
-static void replay_features(mrb_state *from, mrb_state *to) {
-  struct RClass *from_loader = mnrb_class_at(from, "MNRB::Loader", 12);
-  struct RClass *to_loader = mnrb_class_at(to, "MNRB::Loader", 12);
-  if (!from_loader || !to_loader) return;
-  mrb_value loaded = mrb_obj_iv_get(from, (struct RObject *)from_loader, MRB_SYM(LOADED_ON_DEMAND));
-  if (!mrb_array_p(loaded) || RARRAY_LEN(loaded) == 0) return;
-  mrb_value names = mrb_ary_new_capa(to, RARRAY_LEN(loaded));
-  for (mrb_int i = 0; i < RARRAY_LEN(loaded); i++) {
-    mrb_value f = RARRAY_PTR(loaded)[i];
-    if (mrb_string_p(f)) mrb_ary_push(to, names, mrb_str_new(to, RSTRING_PTR(f), RSTRING_LEN(f)));
-  }
-  mrb_funcall_argv(to, mrb_obj_value(to_loader), MRB_SYM(replay), 1, &names);
-}
-
-void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
-  replay_features(from, to);
-  defs d;
-  memset(&d, 0, sizeof d);
-  d.from = from;
-  d.to = to;
-  d.consts = mrb_hash_new(to);
-  mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
-  int ai_from = mrb_gc_arena_save(from);
-  struct mrb_jmpbuf *prev = to->jmp;
-  struct mrb_jmpbuf jmp;
-  MRB_TRY(&jmp) {
-    to->jmp = &jmp;
-    remember(&d, from->object_class, to->object_class);
-    walk_class(&d, from->object_class, to->object_class, TRUE);       /* classes, depth first */
-    int ai = mrb_gc_arena_save(to);   /* what is made below is reachable from the classes */
-    for (size_t i = 0; i < d.n; i++) { copy_includes(&d, d.order[i], d.mapped[i]); mrb_gc_arena_restore(to, ai); }
-    for (size_t i = 0; i < d.n; i++) { copy_methods(&d, d.order[i], d.mapped[i]); mrb_gc_arena_restore(to, ai); }
-    for (size_t i = 0; i < d.n; i++) {   /* values */
-      walk_class(&d, d.order[i], d.mapped[i], FALSE);
-      mrb_gc_arena_restore(to, ai);
-      mrb_gc_arena_restore(from, ai_from);
-    }
-    to->jmp = prev;
-  } MRB_CATCH(&jmp) {
-    to->jmp = prev;
-    free(d.order);
-    free(d.mapped);
-    free(d.slots);
-    mrb_gc_arena_restore(from, ai_from);
-    MRB_THROW(to->jmp);
-  } MRB_END_EXC(&jmp);
-  free(d.order);
-  free(d.mapped);
-  free(d.slots);
-  mrb_gc_arena_restore(from, ai_from);
-}

@@ -129,7 +129,7 @@ void mnrb_registry_reap(void);
 size_t mnrb_registry_count(void);
 mnrb_ractor_rec *mnrb_registry_main(void);
 
-/* ---- code reaching a new ractor's heap (code.c) ---- */
+/* ---- code reaching a new ractor's heap (code.c; the definitions: definitions.c) ---- */
 /* Raises Ractor::IsolationError (CRuby 4.0's message) if the block reads or writes outer local variables. */
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *error);
 /* The names of the outer local variables a proc (not a C one) reads or writes (an Array of Strings). */
@@ -143,6 +143,12 @@ mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t u
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
+/* code.c, for definitions.c: `sym` of `from` in `to`; an irep of `from` as a proc of `to` (no outer
+ * scope) targeting `target`; the class a singleton class is attached to (NULL if none). */
+mrb_sym mnrb_code_sym_in(mrb_state *from, mrb_state *to, mrb_sym sym);
+struct RProc *mnrb_code_copy_irep(mrb_state *from, const struct mrb_irep *irep, mrb_state *to, struct RClass *target,
+                                  uint32_t flags);
+struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc);
 /* The block's bytecode, dumped from `from` and loaded into `to` as a proc with no outer scope. */
 mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to);
 

@@ -1,0 +1,787 @@
+/*
+ * The definitions a new ractor gets from its creator (see code.c's comment for what is copied and
+ * what is not): a walk of every class and constant reachable from the creator's Object, then the
+ * includes, the methods and the values (constants, class ivars) of each class met, copied into the
+ * new state; and the plan (at the end), which keeps what a walk copied so that the next Ractor.new
+ * copies only that while the creator's definitions are unchanged (mruby patch 0087).
+ */
+#include "internal.h"
+#include <stdlib.h>
+#include <string.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/error.h>
+#include <mruby/hash.h>
+#include <mruby/irep.h>
+#include <mruby/presym.h>
+#include <mruby/proc.h>
+#include <mruby/string.h>
+#include <mruby/throw.h>
+#include <mruby/variable.h>
+#include <mruby/internal.h>
+
+/* ---------------- definitions ---------------- */
+
+typedef struct defs {
+  mrb_state *from, *to;
+  mrb_value consts;        /* in `to`: Hash "Outer::NAME" => true for unshareable constants left out */
+  struct RClass **order;   /* from-classes in the order met */
+  struct RClass **mapped;  /* order[i]'s counterpart in `to` */
+  size_t n, capa;
+  size_t *slots;           /* open addressing over order: index + 1, 0 empty; 2 * capa slots */
+  uint8_t *marks;          /* order[i] had something copied (MARK_*): the plan (below) keeps it */
+  size_t acted;            /* things copied so far (a definition, a constant, an include...) */
+  mrb_bool recording;      /* a full walk: what was copied is noted for the plan */
+  struct plan_method *methods;   /* the methods copied, in order (index in order, not plan) */
+  struct plan_value *values;     /* the constants and class ivars copied or listed */
+  size_t n_methods, capa_methods, n_values, capa_values;
+} defs;
+
+enum { MARK_KEEP = 1, MARK_INCLUDES = 2 };
+
+/* A method the plan copies again: m is the creator's (its tables keep it while defs_serial holds). */
+typedef struct plan_method { size_t cls; mrb_bool meta; mrb_sym mid; mrb_method_t m; } plan_method;
+/* A constant or class ivar the plan reads again (its value may have become shareable). */
+typedef struct plan_value { size_t cls; mrb_sym sym; } plan_value;
+
+/* Grows an array of n elements of `size` to hold one more; FALSE if out of memory. */
+static mrb_bool grow(void **a, size_t *capa, size_t n, size_t size) {
+  if (n < *capa) return TRUE;
+  size_t c = *capa ? *capa * 2 : 16;
+  void *b = realloc(*a, c * size);
+  if (!b) return FALSE;
+  *a = b;
+  *capa = c;
+  return TRUE;
+}
+
+/* (Out of memory: the plan is not kept.) */
+static void note_method(defs *d, size_t cls, mrb_bool meta, mrb_sym mid, mrb_method_t m) {
+  if (!d->recording) return;
+  if (!grow((void **)&d->methods, &d->capa_methods, d->n_methods, sizeof *d->methods)) { d->recording = FALSE; return; }
+  d->methods[d->n_methods++] = (plan_method){ cls, meta, mid, m };
+  d->marks[cls] |= MARK_KEEP;
+}
+
+static void note_value(defs *d, size_t cls, mrb_sym sym) {
+  if (!d->recording) return;
+  if (!grow((void **)&d->values, &d->capa_values, d->n_values, sizeof *d->values)) { d->recording = FALSE; return; }
+  d->values[d->n_values++] = (plan_value){ cls, sym };
+  d->marks[cls] |= MARK_KEEP;
+}
+
+static size_t slot_of(const defs *d, const struct RClass *c) {
+  uintptr_t h = (uintptr_t)c >> 4;
+  return (size_t)(h * 0x9E3779B97F4A7C15ull >> 20) & (2 * d->capa - 1);
+}
+
+/* c's index in order + 1, 0 if not met yet: every constant of every class asks, so a hash. */
+static size_t index_of(defs *d, struct RClass *c) {
+  if (!d->capa) return 0;
+  for (size_t i = slot_of(d, c); d->slots[i]; i = (i + 1) & (2 * d->capa - 1))
+    if (d->order[d->slots[i] - 1] == c) return d->slots[i];
+  return 0;
+}
+
+/* c's counterpart in `to`, NULL if not met yet. */
+static struct RClass *mapped(defs *d, struct RClass *c) {
+  size_t i = index_of(d, c);
+  return i ? d->mapped[i - 1] : NULL;
+}
+
+static void remember(defs *d, struct RClass *from, struct RClass *to) {
+  if (d->n == d->capa) {
+    size_t capa = d->capa ? d->capa * 2 : 16;
+    struct RClass **o = realloc(d->order, capa * sizeof *o);
+    if (o) d->order = o;
+    struct RClass **m = realloc(d->mapped, capa * sizeof *m);
+    if (m) d->mapped = m;
+    uint8_t *marks = realloc(d->marks, capa);
+    if (marks) { memset(marks + d->capa, 0, capa - d->capa); d->marks = marks; }
+    size_t *slots = calloc(2 * capa, sizeof *slots);
+    if (!o || !m || !marks || !slots) { free(slots); mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory"); }
+    free(d->slots);
+    d->slots = slots;
+    d->capa = capa;
+    for (size_t k = 0; k < d->n; k++) {
+      size_t i = slot_of(d, d->order[k]);
+      while (d->slots[i]) i = (i + 1) & (2 * d->capa - 1);
+      d->slots[i] = k + 1;
+    }
+  }
+  size_t i = slot_of(d, from);
+  while (d->slots[i]) i = (i + 1) & (2 * d->capa - 1);
+  d->slots[i] = d->n + 1;
+  d->order[d->n] = from;
+  d->mapped[d->n++] = to;
+}
+
+static struct RClass *ensure(defs *d, struct RClass *c);
+
+/* Creates (or finds) in `to` the counterpart of `from`-class c, named by its path. */
+static struct RClass *ensure_named(defs *d, struct RClass *c) {
+  mrb_value path = mrb_class_path(d->from, c);
+  if (mrb_nil_p(path)) return NULL;                 /* anonymous */
+  const char *p = RSTRING_PTR(path);
+  size_t n = (size_t)RSTRING_LEN(path);
+  struct RClass *found = mnrb_class_at(d->to, p, n);
+  if (found) return found;
+  size_t cut = n;                                   /* split "Outer::Name" */
+  while (cut > 1 && !(p[cut - 1] == ':' && p[cut - 2] == ':')) cut--;
+  struct RClass *outer = d->to->object_class;
+  if (cut > 1) {
+    struct RClass *from_outer = mnrb_class_at(d->from, p, cut - 2);
+    outer = from_outer ? ensure(d, from_outer) : NULL;
+    if (!outer) return NULL;
+  } else {
+    cut = 0;
+  }
+  mrb_sym name = mrb_intern(d->to, p + cut, n - cut);
+  d->acted++;
+  if (c->tt == MRB_TT_MODULE) return mrb_define_module_under_id(d->to, outer, name);
+  mrb_value members = mrb_iv_get(d->from, mrb_obj_value(c), mrb_intern_lit(d->from, "__members__"));
+  if (mrb_array_p(members)) {             /* Struct.new(...): its accessors are C closures, remade here */
+    mrb_value syms = mrb_ary_new(d->to);
+    for (mrb_int i = 0; i < RARRAY_LEN(members); i++)
+      mrb_ary_push(d->to, syms, mrb_symbol_value(mnrb_code_sym_in(d->from, d->to, mrb_symbol(RARRAY_PTR(members)[i]))));
+    mrb_value sc = mrb_funcall_argv(d->to, mrb_obj_value(mrb_class_get(d->to, "Struct")), mrb_intern_lit(d->to, "new"),
+                                    RARRAY_LEN(syms), RARRAY_PTR(syms));
+    mrb_const_set(d->to, mrb_obj_value(outer), name, sc);
+    return mrb_class_ptr(sc);
+  }
+  struct RClass *super = c->super;
+  while (super && super->tt == MRB_TT_ICLASS) super = super->super;
+  struct RClass *to_super = super ? ensure(d, super) : NULL;
+  if (!to_super) to_super = d->to->object_class;
+  struct RClass *made = mrb_define_class_under_id(d->to, outer, name, to_super);
+  MRB_SET_INSTANCE_TT(made, MRB_INSTANCE_TT(c));
+  return made;
+}
+
+static struct RClass *ensure(defs *d, struct RClass *c) {
+  struct RClass *m = mapped(d, c);
+  if (m) return m;
+  size_t acted = d->acted;
+  m = ensure_named(d, c);
+  if (m) {
+    remember(d, c, m);
+    if (d->acted != acted) d->marks[d->n - 1] = 1;     /* made in `to`: the plan keeps it */
+  }
+  return m;
+}
+
+/* ---- methods ---- */
+
+/* mruby patch 0055 (class.c): a table's entries without making the procs of lazy (built-in, never
+ * looked up) ones, and the irep of a lazy entry. */
+void mrb_mt_foreach_made(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *fn, void *p);
+const mrb_irep *mrb_mt_lazy_irep(mrb_state *mrb, struct RClass *c, mrb_sym mid, mrb_bool *alias);
+/* mruby patch 0087 (class.c): both tables are one published read-only array of 0077 */
+mrb_bool mrb_mt_shared_same_p(const struct RClass *a, const struct RClass *b);
+
+typedef struct method_copy { defs *d; struct RClass *to_class, *from_class; } method_copy;
+
+/* A C function with values (attr_accessor's name...): the same function, the values re-made in `to`
+ * (symbols by name, other immediates as they are). */
+static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
+  mrb_state *to = mc->d->to;
+  struct REnv *e = proc->e.env;
+  mrb_int n = MRB_ENV_LEN(e);
+  mrb_value vals[8];
+  if (n > 8) return;
+  for (mrb_int i = 0; i < n; i++) {
+    mrb_value v = e->stack[i];
+    if (mrb_symbol_p(v)) vals[i] = mrb_symbol_value(mnrb_code_sym_in(from, to, mrb_symbol(v)));
+    else if (mrb_immediate_p(v)) vals[i] = v;
+    else return;
+  }
+  mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
+  struct RClass *owner = mc->to_class;                  /* gems' attr_readers: `to` has them already */
+  mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
+  if (owner == mc->to_class && !MRB_METHOD_UNDEF_P(have) && !MRB_METHOD_FUNC_P(have)) {
+    struct RProc *hp = MRB_METHOD_PROC(have);
+    if (hp && MRB_PROC_CFUNC_P(hp) && MRB_PROC_ENV_P(hp) && MRB_PROC_CFUNC(hp) == MRB_PROC_CFUNC(proc) &&
+        MRB_ENV_LEN(hp->e.env) == n) {
+      mrb_int i = 0;
+      while (i < n && mrb_obj_eq(to, hp->e.env->stack[i], vals[i])) i++;
+      if (i == n) return;
+    }
+  }
+  struct RProc *copy = mrb_proc_new_cfunc_with_env(to, MRB_PROC_CFUNC(proc), n, vals);
+  copy->flags |= proc->flags & MRB_PROC_NOARG;
+  mc->d->acted++;
+  mrb_method_t cm;
+  MRB_METHOD_FROM_PROC(cm, copy);
+  mrb_define_method_raw(to, mc->to_class, to_mid, cm);
+}
+
+/* A method made by define_method from a block that uses outer variables: CRuby's error when called
+ * from another ractor. */
+static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
+  mrb_raise(mrb, E_RUNTIME_ERROR, "defined with an un-shareable Proc in a different Ractor");
+  return mrb_nil_value();
+}
+
+/* The copy in `to` of the Ruby method `proc` of mc's class; NULL after defining `mid` as CRuby's
+ * error when the method's block uses outer variables. */
+static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
+  mrb_state *to = mc->d->to;
+  if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(mnrb_code_outer_variables(from, proc)) > 0) {
+    mc->d->acted++;
+    mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());
+    return NULL;
+  }
+  struct RClass *target = mc->to_class;
+  /* an alias of a method defined elsewhere (an ancestor's, an included module's): its body keeps
+   * its own class, where `super` continues */
+  struct RClass *home = MRB_PROC_ENV_P(proc) ? NULL : proc->e.target_class;
+  if (home && home != mc->from_class && home->tt != MRB_TT_SCLASS && home->tt != MRB_TT_ICLASS) {
+    struct RClass *there = ensure(mc->d, home);
+    if (there) target = there;
+  }
+  struct RProc *copy = mnrb_code_copy_irep(from, proc->body.irep, to, target, proc->flags | MRB_PROC_SCOPE);
+  struct RClass *scope = mnrb_code_attached(to, target);
+  if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
+    struct RProc *up = mrb_proc_new_cfunc(to, unshareable_method);
+    up->e.target_class = scope;
+    copy->upper = up;
+    mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)up);
+  }
+  return copy;
+}
+
+/* `to`'s own proc for the built-in Ruby method `orig` (static bytecode every state has) that `name`
+ * reaches from mc's class, or NULL if `to` reaches something else under that name. */
+static struct RProc *builtin_method(mrb_state *to, mrb_sym name, const struct RProc *orig, method_copy *mc) {
+  struct RClass *owner = mc->to_class;
+  mrb_method_t have = mrb_method_search_vm(to, &owner, name);
+  if (MRB_METHOD_UNDEF_P(have) || MRB_METHOD_FUNC_P(have)) return NULL;
+  struct RProc *p = MRB_METHOD_PROC(have);
+  if (p && MRB_PROC_ALIAS_P(p)) p = (struct RProc *)p->upper;
+  return p && !MRB_PROC_CFUNC_P(p) && p->body.irep == orig->body.irep ? p : NULL;
+}
+
+/* An alias (mruby 3.3 stores `alias new old` of a Ruby method as a proc naming `old` over the
+ * original): the same in `to`, over the original's copy, so that super and __method__ keep the
+ * original's name. */
+static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *orig) {
+  struct RProc *a = MRB_OBJ_ALLOC(to, MRB_TT_PROC, to->proc_class);
+  a->body.mid = orig_mid;
+  a->upper = orig;
+  a->e.env = NULL;
+  a->flags |= MRB_PROC_ALIAS;
+  return a;
+}
+
+/* A C function under `mid` (every state has the function, but `alias_method :len, :length` of a
+ * built-in C method puts it under a new name): defined in `to` unless its class has it already. */
+static void copy_cfunc(mrb_state *from, mrb_sym mid, mrb_func_t fn, mrb_bool noarg, method_copy *mc) {
+  mrb_state *to = mc->d->to;
+  mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
+  struct RClass *owner = mc->to_class;
+  mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
+  if (!MRB_METHOD_UNDEF_P(have) && owner == mc->to_class) {
+    if (MRB_METHOD_FUNC_P(have) && MRB_METHOD_FUNC(have) == fn) return;
+    if (!MRB_METHOD_FUNC_P(have) && MRB_METHOD_PROC(have) && MRB_PROC_CFUNC_P(MRB_METHOD_PROC(have)) &&
+        MRB_PROC_CFUNC(MRB_METHOD_PROC(have)) == fn) return;
+  }
+  mrb_method_t cm;
+  MRB_METHOD_FROM_FUNC(cm, fn);
+  if (noarg) MRB_METHOD_NOARG_SET(cm);
+  mc->d->acted++;
+  mrb_define_method_raw(to, mc->to_class, to_mid, cm);
+}
+
+static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
+  method_copy *mc = p;
+  if (MRB_METHOD_UNDEF_P(m)) return 0;
+  if (MRB_METHOD_FUNC_P(m)) { copy_cfunc(from, mid, MRB_METHOD_FUNC(m), MRB_METHOD_NOARG_P(m), mc); return 0; }
+  struct RProc *proc = MRB_METHOD_PROC(m), *alias = NULL;
+  if (MRB_PROC_ALIAS_P(proc)) { alias = proc; proc = (struct RProc *)proc->upper; }
+  if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
+    if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
+    else if (!alias) copy_cfunc(from, mid, MRB_PROC_CFUNC(proc), (proc->flags & MRB_PROC_NOARG) != 0, mc);
+    return 0;
+  }
+  mrb_state *to = mc->d->to;
+  struct RProc *copy;
+  if (proc->body.irep->flags & MRB_IREP_NO_FREE) {      /* built-in Ruby: every state has it, */
+    if (!alias) return 0;                               /* but not the program's aliases of it */
+    mrb_bool lazy_alias = FALSE;        /* a gem's own alias, made in the creator: `to` has it too */
+    if (mrb_mt_lazy_irep(to, mc->to_class, mnrb_code_sym_in(from, to, mid), &lazy_alias) == proc->body.irep && lazy_alias)
+      return 0;
+    copy = builtin_method(to, mnrb_code_sym_in(from, to, alias->body.mid), proc, mc);
+  }
+  else copy = copy_ruby_method(from, mid, proc, mc);
+  if (!copy) return 0;
+  if (alias) copy = alias_of(to, mnrb_code_sym_in(from, to, alias->body.mid), copy);
+  mrb_method_t cm;
+  MRB_METHOD_FROM_PROC(cm, copy);
+  mc->d->acted++;
+  mrb_define_method_raw(to, mc->to_class, mnrb_code_sym_in(from, to, mid), cm);
+  return 0;
+}
+
+/* A class's methods, gathered from its table (in hash order) to be copied in the order of their
+ * names' symbols, which is about the order the program defined them in: the copies' procs and
+ * bytecode then lie in memory as the originals do. Copied in hash order (random since mruby patch
+ * 0032), calling a 30,000-method class's methods one after another in a ractor missed the cache on
+ * every proc: 1.6x the main ractor's time. */
+typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
+typedef struct method_list { named_method *e; size_t n, capa; } method_list;
+typedef struct method_lists { mrb_state *mrb; method_list procs, cfuncs; } method_lists;
+
+static void list_push(mrb_state *mrb, method_list *l, mrb_sym mid, mrb_method_t m) {
+  if (l->n == l->capa) {
+    l->capa = l->capa ? l->capa * 2 : 64;
+    l->e = mrb_realloc(mrb, l->e, l->capa * sizeof *l->e);
+  }
+  l->e[l->n].mid = mid;
+  l->e[l->n++].m = m;
+}
+
+/* Built-in Ruby methods (from static bytecode, unless aliased) are left out here already, as
+ * copy_method would skip them. C functions are kept apart, unsorted (they make no proc; an alias
+ * of one is a C function under another name): copy_cfunc skips those `to` has. A table shared
+ * read-only with `to` (0077) is not walked at all. */
+static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
+  method_lists *l = p;
+  if (MRB_METHOD_UNDEF_P(m)) return 0;
+  if (!MRB_METHOD_FUNC_P(m)) {
+    struct RProc *proc = MRB_METHOD_PROC(m);
+    if (!MRB_PROC_ALIAS_P(proc) && !MRB_PROC_CFUNC_P(proc) && (proc->body.irep->flags & MRB_IREP_NO_FREE)) return 0;
+    if (!MRB_PROC_ALIAS_P(proc) && !(MRB_PROC_CFUNC_P(proc) && !MRB_PROC_ENV_P(proc))) {
+      list_push(mrb, &l->procs, mid, m);
+      return 0;
+    }
+  }
+  list_push(mrb, MRB_METHOD_FUNC_P(m) || !MRB_PROC_ALIAS_P(MRB_METHOD_PROC(m)) ? &l->cfuncs : &l->procs, mid, m);
+  return 0;
+}
+
+static int by_mid(const void *a, const void *b) {
+  mrb_sym x = ((const named_method *)a)->mid, y = ((const named_method *)b)->mid;
+  return x < y ? -1 : x > y;
+}
+
+/* from_c's methods copied to to_c (to_c NULL: to_obj's singleton class, made if there is any).
+ * (An exception from a copy leaks the list: the definitions copy raises only on broken bytecode.) */
+static void copy_method_table(defs *d, size_t idx, struct RClass *from_c, struct RClass *to_c, struct RClass *to_obj) {
+  struct RClass *owner = from_c;
+  MRB_CLASS_ORIGIN(from_c);                             /* a prepended class's methods are its origin's */
+  struct RClass *to_origin = to_c;
+  if (to_origin) MRB_CLASS_ORIGIN(to_origin);
+  if (to_c && mrb_mt_shared_same_p(from_c, to_origin)) return;   /* one built-in table, untouched (0077) */
+  if (!to_c && to_obj->c && to_obj->c->tt == MRB_TT_SCLASS && mrb_mt_shared_same_p(from_c, to_obj->c)) return;
+  method_lists ls = { d->from, { 0 }, { 0 } };
+  mrb_mt_foreach_made(d->from, from_c, gather_method, &ls);   /* lazy entries: built-in, skipped */
+  if (ls.procs.n > 1) qsort(ls.procs.e, ls.procs.n, sizeof *ls.procs.e, by_mid);
+  if ((ls.procs.n || ls.cfuncs.n) && !to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
+  method_copy mc = { d, to_c, owner };
+  for (int k = 0; k < 2; k++) {
+    method_list *l = k ? &ls.procs : &ls.cfuncs;
+    for (size_t i = 0; i < l->n; i++) {
+      size_t acted = d->acted;
+      copy_method(d->from, l->e[i].mid, l->e[i].m, &mc);
+      if (d->acted != acted) note_method(d, idx, to_obj != NULL, l->e[i].mid, l->e[i].m);
+    }
+    mrb_free(d->from, l->e);
+  }
+}
+
+static void copy_methods(defs *d, size_t idx) {
+  struct RClass *from_c = d->order[idx], *to_c = d->mapped[idx];
+  copy_method_table(d, idx, from_c, to_c, NULL);
+  struct RClass *meta = from_c->c;                      /* singleton methods (def self.x) */
+  if (meta && meta->tt == MRB_TT_SCLASS) copy_method_table(d, idx, meta, NULL, to_c);
+}
+
+/* The modules from_c includes and prepends (a prepended class's chain: the prepended modules, its
+ * origin holding its methods, then the included ones), included and prepended in `to`, nearest
+ * last, unless to_c has them already (a built-in class's). to_c NULL: to_obj's singleton class
+ * (extend), made if there is a module. */
+static void copy_module_chain(defs *d, struct RClass *from_c, struct RClass *to_c, struct RClass *to_obj) {
+  struct RClass *mods[64];
+  mrb_bool prepended[64];
+  int n = 0;
+  mrb_bool before_origin = (from_c->flags & MRB_FL_CLASS_IS_PREPENDED) != 0;
+  for (struct RClass *s = from_c->super; s && s->tt == MRB_TT_ICLASS && n < 64; s = s->super) {
+    if (s->flags & MRB_FL_CLASS_IS_ORIGIN) { before_origin = FALSE; continue; }
+    prepended[n] = before_origin;
+    mods[n++] = s->c;
+  }
+  while (n-- > 0) {
+    struct RClass *m = ensure(d, mods[n]);
+    if (!m || m->tt != MRB_TT_MODULE) continue;
+    if (!to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
+    struct RClass *s = to_c->super;                    /* already there (a built-in's): nothing done */
+    while (s && !(s->tt == MRB_TT_ICLASS && s->c == m)) s = s->super;
+    if (s) continue;
+    d->acted++;
+    if (prepended[n]) mrb_prepend_module(d->to, to_c, m);
+    else mrb_include_module(d->to, to_c, m);
+  }
+}
+
+static void copy_includes(defs *d, struct RClass *from_c, struct RClass *to_c) {
+  copy_module_chain(d, from_c, to_c, NULL);
+  struct RClass *meta = from_c->c;                      /* extend: its singleton class's modules */
+  if (meta && meta->tt == MRB_TT_SCLASS && meta->super && meta->super->tt == MRB_TT_ICLASS)
+    copy_module_chain(d, meta, NULL, to_c);
+}
+
+/* ---- walking the constants ---- */
+
+typedef struct const_walk { defs *d; struct RClass *from_c, *to_c; mrb_value prefix; mrb_bool classes; size_t idx; } const_walk;
+
+static mrb_bool const_name_p(mrb_state *mrb, mrb_sym sym) {
+  const char *s = mrb_sym_name(mrb, sym);
+  return s && s[0] >= 'A' && s[0] <= 'Z';
+}
+
+static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes);
+
+static mrb_value copy_out_protected(mrb_state *mrb, void *p) {
+  return mrb_cptr_value(mrb, mnrb_msg_copy_out(mrb, *(mrb_value *)p));
+}
+
+/* Is `prefix`+sym c's own name (its home, not an alias)? Read from the name mruby keeps (a Symbol
+ * at top level, the path String below), without making strings: this runs for every constant of
+ * every class at each Ractor.new. */
+static mrb_bool home_p(mrb_state *from, struct RClass *c, mrb_value prefix, mrb_sym sym) {
+  mrb_value nm = mrb_obj_iv_get(from, (struct RObject *)c, MRB_SYM(__classname__));
+  mrb_int plen = RSTRING_LEN(prefix);
+  if (mrb_symbol_p(nm)) return plen == 0 && mrb_symbol(nm) == sym;
+  if (mrb_string_p(nm)) {
+    mrb_int nlen;
+    const char *name = mrb_sym_name_len(from, sym, &nlen);
+    return RSTRING_LEN(nm) == plen + nlen && memcmp(RSTRING_PTR(nm), RSTRING_PTR(prefix), (size_t)plen) == 0 &&
+           memcmp(RSTRING_PTR(nm) + plen, name, (size_t)nlen) == 0;
+  }
+  mrb_value path = mrb_class_path(from, c);             /* not named yet: mruby finds its path */
+  mrb_value expect = mrb_str_dup(from, prefix);
+  mrb_str_cat_cstr(from, expect, mrb_sym_name(from, sym));
+  return !mrb_nil_p(path) && mrb_str_equal(from, path, expect);
+}
+
+/* A shareable value copied out of `from` (NULL if it is not shareable or cannot be copied). */
+static mnrb_msg *shareable_copy_out(mrb_state *from, mrb_value v) {
+  if (!mnrb_shareable_p(from, v)) return NULL;
+  mrb_bool failed;
+  mrb_value out = mrb_protect_error(from, copy_out_protected, &v, &failed);
+  from->exc = NULL;
+  return failed ? NULL : mrb_cptr(out);
+}
+
+/* A class-level instance variable (@x) which the class in `to` lacks (a gem's own class state is the
+ * new ractor's): copied if its value is shareable, as CRuby lets any ractor read it; otherwise listed, so that reading it raises CRuby's IsolationError (isolation.c) instead
+ * of giving nil or a NameError. */
+static void copy_class_ivar(defs *d, struct RClass *to_c, mrb_sym sym, mrb_value v) {
+  mrb_int len;
+  const char *name = mrb_sym_name_len(d->from, sym, &len);
+  if (!name || len < 2 || name[0] != '@') return;      /* @x and class variables (@@x) */
+  if (name[1] == '@') return;       /* class variables: none (CRuby 4.0 refuses any access; isolation.c) */
+  mrb_sym to_sym = mnrb_code_sym_in(d->from, d->to, sym);
+  if (mrb_iv_defined(d->to, mrb_obj_value(to_c), to_sym)) return;
+  mnrb_msg *m = shareable_copy_out(d->from, v);
+  if (!m) {                          /* listed: reading it raises IsolationError (isolation.c) */
+    mrb_value left = mrb_obj_iv_get(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to));
+    if (!mrb_array_p(left)) {
+      left = mrb_ary_new(d->to);
+      mrb_obj_iv_set(d->to, (struct RObject *)to_c, MNRB_LEFT_OUT_IVARS(d->to), left);
+    }
+    mrb_ary_push(d->to, left, mrb_symbol_value(to_sym));
+    d->acted++;
+    return;
+  }
+  d->acted++;
+  mrb_value copy = mnrb_msg_materialize(d->to, m);
+  mnrb_msg_free(m);
+  mrb_iv_set(d->to, mrb_obj_value(to_c), to_sym, copy);
+}
+
+static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
+  const_walk *w = p;
+  defs *d = w->d;
+  if (!const_name_p(from, sym)) {
+    if (!w->classes) copy_class_ivar(d, w->to_c, sym, v);
+    return 0;
+  }
+  if (mrb_class_p(v) || mrb_module_p(v)) {
+    if (!w->classes) {                                  /* an alias (K = Foo): Foo's counterpart */
+      size_t i = index_of(d, mrb_class_ptr(v));
+      struct RClass *to_c = i ? d->mapped[i - 1] : NULL;
+      if (!to_c) return 0;
+      mrb_sym to_sym = mnrb_code_sym_in(from, d->to, sym);
+      if (!mrb_const_defined_at(d->to, mrb_obj_value(w->to_c), to_sym)) {
+        d->acted++;
+        d->marks[i - 1] = 1;          /* the plan maps Foo too, for `K = Foo` */
+        mrb_const_set(d->to, mrb_obj_value(w->to_c), to_sym, mrb_obj_value(to_c));
+      }
+      return 0;
+    }
+    struct RClass *c = mrb_class_ptr(v);
+    if (mapped(d, c)) return 0;
+    if (!home_p(from, c, w->prefix, sym)) return 0;     /* an alias, not its home */
+    /* most are built in: the outer's counterpart has it under the same name (no path to build) */
+    mrb_value there = mrb_obj_iv_get(d->to, (struct RObject *)w->to_c, mnrb_code_sym_in(from, d->to, sym));
+    struct RClass *to_c;
+    if ((mrb_class_p(there) || mrb_module_p(there)) && mrb_class_ptr(there)->tt == c->tt) {
+      to_c = mrb_class_ptr(there);
+      remember(d, c, to_c);
+    } else {
+      to_c = ensure(d, c);
+    }
+    if (to_c) walk_class(d, c, to_c, TRUE);
+    return 0;
+  }
+  if (w->classes) return 0;                             /* values: in the second pass */
+  mrb_state *to = d->to;
+  mrb_sym to_sym = mnrb_code_sym_in(from, to, sym);
+  if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
+  d->acted++;
+  mnrb_msg *m = shareable_copy_out(from, v);
+  if (m) {
+    mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
+    mnrb_msg_free(m);
+    mrb_const_set(to, mrb_obj_value(w->to_c), to_sym, copy);
+  } else {
+    mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
+    if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
+    mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
+    mrb_hash_set(to, d->consts, key, mrb_true_value());
+  }
+  return 0;
+}
+
+/* "Outer::Inner::" for names in c ("" in Object), nil if c has no name. */
+static mrb_value class_prefix(defs *d, struct RClass *from_c) {
+  if (from_c == d->from->object_class) return mrb_str_new_lit(d->from, "");
+  mrb_value prefix = mrb_class_path(d->from, from_c);
+  if (mrb_nil_p(prefix)) return prefix;
+  prefix = mrb_str_dup(d->from, prefix);
+  mrb_str_cat_lit(d->from, prefix, "::");
+  return prefix;
+}
+
+/* The second pass (values) of one constant or class ivar, noted for the plan if copied. */
+static int value_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
+  const_walk *w = p;
+  size_t acted = w->d->acted;
+  const_cb(from, sym, v, p);
+  if (w->d->acted != acted) note_value(w->d, w->idx, sym);
+  return 0;
+}
+
+static void walk_class(defs *d, struct RClass *from_c, struct RClass *to_c, mrb_bool classes) {
+  mrb_value prefix = class_prefix(d, from_c);
+  if (mrb_nil_p(prefix)) return;
+  const_walk w = { d, from_c, to_c, prefix, classes, 0 };
+  mrb_iv_foreach(d->from, mrb_obj_value(from_c), const_cb, &w);
+}
+
+static void walk_values(defs *d, size_t idx) {
+  mrb_value prefix = class_prefix(d, d->order[idx]);
+  if (mrb_nil_p(prefix)) return;
+  const_walk w = { d, d->order[idx], d->mapped[idx], prefix, FALSE, idx };
+  mrb_iv_foreach(d->from, mrb_obj_value(d->order[idx]), value_cb, &w);
+}
+
+/* The built-in features the creator loaded at require (mnrb-require's mnrb_feature.h), loaded in
+ * `to` first, in the same order: their classes then come from the same static bytecode as built-in
+ * ones do, and are not copied. */
+static void replay_features(mrb_state *from, mrb_state *to) {
+  struct RClass *from_loader = mnrb_class_at(from, "MNRB::Loader", 12);
+  struct RClass *to_loader = mnrb_class_at(to, "MNRB::Loader", 12);
+  if (!from_loader || !to_loader) return;
+  mrb_value loaded = mrb_obj_iv_get(from, (struct RObject *)from_loader, MRB_SYM(LOADED_ON_DEMAND));
+  if (!mrb_array_p(loaded) || RARRAY_LEN(loaded) == 0) return;
+  mrb_value names = mrb_ary_new_capa(to, RARRAY_LEN(loaded));
+  for (mrb_int i = 0; i < RARRAY_LEN(loaded); i++) {
+    mrb_value f = RARRAY_PTR(loaded)[i];
+    if (mrb_string_p(f)) mrb_ary_push(to, names, mrb_str_new(to, RSTRING_PTR(f), RSTRING_LEN(f)));
+  }
+  mrb_funcall_argv(to, mrb_obj_value(to_loader), MRB_SYM(replay), 1, &names);
+}
+
+/* ---- the plan: what a Ractor.new copies, reused while the creator's definitions are unchanged ----
+ * A new state is always the same (mrb_open, then the creator's features replayed), so what the walk
+ * above copies into it depends only on the creator's definitions; most of the walk is the built-in
+ * classes and constants, which have nothing to copy. What it copied is kept: the classes (made in
+ * `to`, or holding what was copied, or aliased by a constant), which of them had modules included,
+ * the methods and the constants and class ivars, in the walk's order, with the creator's
+ * defs_serial (mruby patch 0087, bumped by every method table write, include, prepend, and
+ * constant or class ivar write). While it is unchanged, the next Ractor.new copies those only.
+ * The constants and ivars are read again each time: a value can become shareable (frozen) without
+ * a write. Kept per creating state, freed with it. */
+typedef struct defs_plan {
+  uint32_t serial;
+  mrb_bool valid, busy;
+  size_t n, n_methods, n_values;
+  struct RClass **classes;
+  uint8_t *includes;       /* classes[i] had modules included */
+  plan_method *methods;    /* cls: an index in classes */
+  plan_value *values;
+} defs_plan;
+
+static void plan_clear(defs_plan *plan) {
+  free(plan->classes);
+  free(plan->includes);
+  free(plan->methods);
+  free(plan->values);
+  plan->classes = NULL;
+  plan->includes = NULL;
+  plan->methods = NULL;
+  plan->values = NULL;
+  plan->n = plan->n_methods = plan->n_values = 0;
+  plan->valid = FALSE;
+}
+
+static void plan_free(mrb_state *mrb, void *p) {
+  defs_plan *plan = p;
+  if (plan) plan_clear(plan);
+  mrb_free(mrb, plan);
+}
+static const struct mrb_data_type plan_type = { "ractor definitions plan", plan_free };
+
+static defs_plan *plan_of(mrb_state *from) {
+  mrb_sym name = mrb_intern_lit(from, "_ractor_definitions_plan_");   /* no $: not a Ruby global */
+  mrb_value v = mrb_gv_get(from, name);
+  if (mrb_data_p(v) && DATA_TYPE(v) == &plan_type) return DATA_PTR(v);
+  defs_plan *plan = mrb_calloc(from, 1, sizeof *plan);
+  struct RData *data = mrb_data_object_alloc(from, from->object_class, plan, &plan_type);
+  mrb_gv_set(from, name, mrb_obj_value(data));
+  return plan;
+}
+
+/* What the full walk `d` copied, kept (its arrays taken). */
+static void plan_keep(defs_plan *plan, defs *d, uint32_t serial) {
+  plan_clear(plan);
+  size_t *at = malloc((d->n ? d->n : 1) * sizeof *at);   /* order index -> plan index */
+  if (!at) return;
+  size_t n = 0;
+  for (size_t i = 0; i < d->n; i++) if (d->marks[i]) n++;
+  plan->classes = malloc((n ? n : 1) * sizeof *plan->classes);
+  plan->includes = malloc(n ? n : 1);
+  if (!plan->classes || !plan->includes) { free(at); plan_clear(plan); return; }
+  for (size_t i = 0; i < d->n; i++) {
+    if (!d->marks[i]) continue;
+    at[i] = plan->n;
+    plan->includes[plan->n] = (d->marks[i] & MARK_INCLUDES) != 0;
+    plan->classes[plan->n++] = d->order[i];
+  }
+  for (size_t i = 0; i < d->n_methods; i++) d->methods[i].cls = at[d->methods[i].cls];
+  for (size_t i = 0; i < d->n_values; i++) d->values[i].cls = at[d->values[i].cls];
+  free(at);
+  plan->methods = d->methods;
+  plan->n_methods = d->n_methods;
+  plan->values = d->values;
+  plan->n_values = d->n_values;
+  d->methods = NULL;
+  d->values = NULL;
+  plan->serial = serial;
+  plan->valid = TRUE;
+}
+
+/* The plan's copies into `to` (d's order: the plan's classes, mapped first, in the same order). */
+static void plan_replay(defs *d, defs_plan *plan, int ai) {
+  struct RClass **to_c = malloc((plan->n ? plan->n : 1) * sizeof *to_c);
+  if (!to_c) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+  for (size_t i = 0; i < plan->n; i++) to_c[i] = ensure(d, plan->classes[i]);
+  for (size_t i = 0; i < plan->n; i++) {
+    if (plan->includes[i] && to_c[i]) copy_includes(d, plan->classes[i], to_c[i]);
+    mrb_gc_arena_restore(d->to, ai);
+  }
+  for (size_t i = 0; i < plan->n_methods; i++) {
+    plan_method *pm = &plan->methods[i];
+    struct RClass *c = to_c[pm->cls], *from_c = plan->classes[pm->cls];
+    if (!c) continue;
+    if (pm->meta) { c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(c))); from_c = from_c->c; }
+    method_copy mc = { d, c, from_c };
+    copy_method(d->from, pm->mid, pm->m, &mc);
+    mrb_gc_arena_restore(d->to, ai);
+  }
+  size_t cls = (size_t)-1;
+  const_walk w = { d, NULL, NULL, mrb_nil_value(), FALSE, 0 };
+  int ai_from = mrb_gc_arena_save(d->from);
+  for (size_t i = 0; i < plan->n_values; i++) {
+    plan_value *pv = &plan->values[i];
+    if (!to_c[pv->cls]) continue;
+    if (pv->cls != cls) {
+      mrb_gc_arena_restore(d->from, ai_from);
+      cls = pv->cls;
+      w.from_c = plan->classes[cls];
+      w.to_c = to_c[cls];
+      w.prefix = class_prefix(d, w.from_c);
+    }
+    if (mrb_nil_p(w.prefix)) continue;
+    const_cb(d->from, pv->sym, mrb_obj_iv_get(d->from, (struct RObject *)w.from_c, pv->sym), &w);
+    mrb_gc_arena_restore(d->to, ai);
+  }
+  mrb_gc_arena_restore(d->from, ai_from);
+  free(to_c);
+}
+
+static void defs_free(defs *d) {
+  free(d->order);
+  free(d->mapped);
+  free(d->slots);
+  free(d->marks);
+  free(d->methods);
+  free(d->values);
+}
+
+void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
+  replay_features(from, to);
+  defs d;
+  memset(&d, 0, sizeof d);
+  d.from = from;
+  d.to = to;
+  d.consts = mrb_hash_new(to);
+  mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
+  defs_plan *plan = plan_of(from);
+  mrb_bool own = !plan->busy;       /* a nested Ractor.new (from a copy's code) walks everything */
+  mrb_bool replay = own && plan->valid && plan->serial == from->defs_serial;
+  uint32_t serial = from->defs_serial;
+  d.recording = own && !replay;
+  if (own) plan->busy = TRUE;
+  int ai_from = mrb_gc_arena_save(from);
+  struct mrb_jmpbuf *prev = to->jmp;
+  struct mrb_jmpbuf jmp;
+  MRB_TRY(&jmp) {
+    to->jmp = &jmp;
+    remember(&d, from->object_class, to->object_class);
+    int ai = mrb_gc_arena_save(to);   /* what is made below is reachable from the classes */
+    if (replay) {
+      plan_replay(&d, plan, ai);
+    } else {
+      walk_class(&d, from->object_class, to->object_class, TRUE);       /* classes, depth first */
+      ai = mrb_gc_arena_save(to);
+      for (size_t i = 0; i < d.n; i++) {
+        size_t acted = d.acted;
+        copy_includes(&d, d.order[i], d.mapped[i]);
+        if (d.acted != acted) d.marks[i] |= MARK_KEEP | MARK_INCLUDES;
+        mrb_gc_arena_restore(to, ai);
+      }
+      for (size_t i = 0; i < d.n; i++) { copy_methods(&d, i); mrb_gc_arena_restore(to, ai); }
+      for (size_t i = 0; i < d.n; i++) {   /* values */
+        walk_values(&d, i);
+        mrb_gc_arena_restore(to, ai);
+        mrb_gc_arena_restore(from, ai_from);
+      }
+    }
+    to->jmp = prev;
+  } MRB_CATCH(&jmp) {
+    to->jmp = prev;
+    if (own) plan->busy = FALSE;
+    defs_free(&d);
+    mrb_gc_arena_restore(from, ai_from);
+    MRB_THROW(to->jmp);
+  } MRB_END_EXC(&jmp);
+  /* a walk that wrote the creator's definitions (none should) is not kept */
+  if (d.recording && from->defs_serial == serial) plan_keep(plan, &d, serial);
+  if (own) plan->busy = FALSE;
+  defs_free(&d);
+  mrb_gc_arena_restore(from, ai_from);
+}
