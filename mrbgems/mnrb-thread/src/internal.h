@@ -180,6 +180,8 @@ extern const struct mrb_data_type mnrb_thread_type;
 void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm);
 mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, mrb_bool *timed_out);
 void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th);
+/* The main ractor has begun ending the others (vm.c): their exceptions are no longer reported. */
+mrb_bool mnrb_process_ending(void);
 /* recv.mid(*argv[0..-2], **argv[-1], &blk): keywords passed on as keywords (thread.c) */
 mrb_value mnrb_thread_call_kw(mrb_state *mrb, mrb_value recv, mrb_sym mid, mrb_int argc, const mrb_value *argv,
                               mrb_value blk);

@@ -138,7 +138,9 @@ void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th) {
   mrb_bool failed;
   if (!mrb_nil_p(th->error)) {
     mrb_bool is_exit = mrb_obj_is_kind_of(mrb, th->error, mrb_class_get(mrb, "SystemExit"));
-    if (th->report_on_exception && !is_exit) mrb_protect_error(mrb, report_exception, th, &failed);
+    /* a ractor's thread failing while the process ends (mnrb_process_ending) says nothing */
+    mrb_bool ending = vm->body && mnrb_process_ending();
+    if (th->report_on_exception && !is_exit && !ending) mrb_protect_error(mrb, report_exception, th, &failed);
     /* exit/abort in another thread end the process: SystemExit goes on in the main thread, as in
        CRuby (its ensure clauses, then at_exit handlers, and the status) */
     if ((is_exit || th->abort_on_exception || vm->abort_on_exception) && th != vm->main)

@@ -448,8 +448,16 @@ typedef struct main_ctx { mnrb_main_fn *body; void *arg; int status; } main_ctx;
 static mnrb_main_exit_hook *main_exit_hook;
 MRB_API void mnrb_main_exit_hook_set(mnrb_main_exit_hook *fn) { main_exit_hook = fn; }
 
+/* Set when the main ractor's main thread, its at_exit handlers done, starts ending the other
+ * ractors. An exception one of them raises from then on is not reported (mnrb_thread_finished): it
+ * comes of the ending itself (a send to a ractor this same termination already closed), and CRuby
+ * ends those ractors without a word. */
+static _Atomic int process_ending;
+mrb_bool mnrb_process_ending(void) { return __atomic_load_n(&process_ending, __ATOMIC_ACQUIRE) != 0; }
+
 static mrb_value run_main_exit_hook(mrb_state *mrb, void *ud) {
   (void)ud;
+  __atomic_store_n(&process_ending, 1, __ATOMIC_RELEASE);
   if (main_exit_hook) main_exit_hook(mrb);
   return mrb_nil_value();
 }
