@@ -207,6 +207,10 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
   }
   if (q->closed) raise_closed(mrb);
+  /* the queue this thread pushes to next time, likely: fetched by whoever wakes it (its hints) */
+  th->hint[MNRB_HINT_PUSHED] = mrb_obj_ptr(self);
+  th->hint[MNRB_HINT_PUSHED_QUEUE] = q;
+  if (q->poppers.head) mnrb_prefetch_woken(q->poppers.head);
   mnrb_waiter *w = mnrb_waitq_shift(&q->poppers);
   if (w) {
     w->th->handoff = v;

@@ -42,20 +42,9 @@ enum { ARENA_INIT = 32, STACK_INIT = 64, CI_INIT = 8 };
 
 /* ---------------- interpreter state per thread ---------------- */
 
-static void save(mrb_state *mrb, mnrb_thread *th) {
-  th->c = mrb->c;
-  th->root_c = mrb->root_c;
-  th->jmp = mrb->jmp;
-  th->exc = mrb->exc;
-  th->arena = mrb->gc.arena;
-  th->arena_idx = mrb->gc.arena_idx;
-  th->arena_capa = mrb->gc.arena_capa;
-  if (mrb->c->fib) mrb_write_barrier(mrb, (struct RBasic *)mrb->c->fib);
-}
+static void save(mrb_state *mrb, mnrb_thread *th) { mnrb_save(mrb, th); }
 
 static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc);
-
-void mnrb_save(mrb_state *mrb, mnrb_thread *th) { save(mrb, th); }
 
 static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->c = th->c;
