@@ -70,7 +70,8 @@ struct mnrb_thread {
   void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
   mrb_value vm_self;        /* the receiver of the parked method (GC root) */
   mnrb_intr pending;
-  mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
+  mrb_bool vm_ok;           /* running its block on a carrier, not pinned to a native thread (1:1
+                               mode, Thread#lock_native_thread): may park at VM level */
   mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
   mrb_bool sleeping;
   mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
@@ -206,8 +207,7 @@ void mnrb_restore(mrb_state *mrb, mnrb_thread *th);   /* ... and takes back */
 #define CI_CALLED_FROM_VM 0   /* vm.c's CINFO_NONE: frame pushed by OP_SEND, not from C */
 
 static inline mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th) {
-  if (!th->vm_ok || mrb->c != th->ctx) return FALSE;
-  if (mn_native_thread_locked(th->core)) return FALSE;   /* its native thread runs only it */
+  if (!th->vm_ok || mrb->c != th->ctx) return FALSE;   /* vm_ok: not pinned to a native thread too */
   struct mrb_context *c = mrb->c;
   const mrb_callinfo *ci = c->ci;
   if (ci->cci != CI_CALLED_FROM_VM || ci - c->cibase < 2) return FALSE;

@@ -355,7 +355,8 @@ static mrb_value thread_body(mrb_state *mrb, void *ud) {
   mnrb_check_ints(mrb, th);     /* killed or raised before it ever ran */
   /* The block's frame sits on this carrier's prologue (handoff.c); with 15 or more arguments
    * mrb_yield puts an Array in the arena, and the interpreter loop's arena index would not be 0. */
-  th->vm_ok = mrb->gc.arena_idx == 0 && RARRAY_LEN(th->args) < 15;
+  th->vm_ok = mrb->gc.arena_idx == 0 && RARRAY_LEN(th->args) < 15 &&
+              !mn_native_thread_locked(th->core);   /* 1:1 mode; Thread#lock_native_thread clears it */
   if (th->kw) return mnrb_thread_call_kw(mrb, th->proc, MRB_SYM(call), RARRAY_LEN(th->args), RARRAY_PTR(th->args),
                                          mrb_nil_value());
   return mrb_yield_argv(mrb, th->proc, RARRAY_LEN(th->args), RARRAY_PTR(th->args));
