@@ -120,7 +120,8 @@ static mrb_bool took_handoff(mrb_state *mrb, mrb_value self, mnrb_queue *q, mnrb
 }
 
 /* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
-static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint64_t deadline, mrb_bool vm) {
+static inline __attribute__((always_inline)) mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block,
+                                                              uint64_t deadline, mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   for (;;) {
@@ -186,8 +187,9 @@ static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
 static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
 
 /* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
-static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline,
-                         mrb_bool vm) {
+static inline __attribute__((always_inline)) mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v,
+                                                               mrb_bool non_block, uint64_t deadline,
+                                                               mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   while (q->max && q->count >= q->max) {
