@@ -263,16 +263,40 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
  * reported at the wake-up). Every scheduler call of the running thread calls this first. The
  * thread was woken by nobody else meanwhile (it has no timer; only the running thread wakes it):
  * the park_seq check is a guard. */
-static void flush_soon(mn_ractor *r) {
+/* The deferred thread, taken out of the slot (NULL: none, or not parked any more: the guard), made
+ * non-waiting for deadlock detection. The caller makes it ready or runs it. */
+static inline mn_thread *take_soon(mn_ractor *r) {
   mn_thread *t = MN_RELAXED(&r->soon);
-  if (MN_LIKELY(!t)) return;
+  if (MN_LIKELY(!t)) return NULL;
   MN_SET_RELAXED(&r->soon, NULL);
-  if (t->state != MN_PARKED || t->park_seq != r->soon_seq) return;
+  if (t->state != MN_PARKED || t->park_seq != r->soon_seq) return NULL;
   if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
+  return t;
+}
+
+/* Makes t, taken from the slot, ready in the run-next slot. */
+static void ready_soon(mn_ractor *r, mn_thread *t) {
   t->state = MN_READY;
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
   if (r->runnext) enqueue_tail(r, r->runnext);
   r->runnext = t;
+}
+
+static void flush_soon(mn_ractor *r) {
+  mn_thread *t = take_soon(r);
+  if (t) ready_soon(r, t);
+}
+
+/* A new timeslice starts with t, taken from r's queue by a native thread serving r: t holds the
+ * GVL from now on (the caller sets t->nt where it must). */
+static inline void start_slice(mn_ractor *r, mn_thread *t) {
+  MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
+  r->running = t;
+  prepare_carrier(t);
+  t->state = MN_RUNNING;
+  t->handed_by = NULL;
+  t->handoff_ns = 0;
+  r->state = MN_R_RUNNING;
 }
 
 /* ---------------- switching ---------------- */
@@ -350,14 +374,8 @@ static bool serve_slot(mn_thread *self, mn_nt *nt, bool abandon) {
     return false;
   }
   pop_next(r);
-  MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
-  r->running = t;
-  prepare_carrier(t);
-  t->state = MN_RUNNING;
-  t->handed_by = NULL;
-  t->handoff_ns = 0;
+  start_slice(r, t);
   t->nt = nt;
-  r->state = MN_R_RUNNING;
   atomic_store(&nt->serving, r);      /* before self's lock goes (fair_check) */
   MN_SET_RELAXED(&nt->serves, MN_RELAXED(&nt->serves) + 1);
   mn_lock_release(&r->lock);
@@ -427,13 +445,7 @@ void mn_sched_serve(mn_nt *nt, mn_ractor *r) {
     mn_lock_release(&r->lock);
     return;
   }
-  MN_SET_RELAXED(&r->slices, MN_RELAXED(&r->slices) + 1);
-  r->running = t;
-  prepare_carrier(t);
-  t->state = MN_RUNNING;
-  t->handed_by = NULL;
-  t->handoff_ns = 0;
-  r->state = MN_R_RUNNING;
+  start_slice(r, t);
   if (t->bound_nt && t->bound_nt != nt) {
     mn_nt_wake(t->bound_nt);
     atomic_store(&nt->serving, NULL);
@@ -594,6 +606,7 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
 
 
 static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out);
+static mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out);
 
 mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
                           mn_thread **next_out) {
@@ -602,7 +615,19 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
   *next_out = NULL;
   if (deadline != MN_FOREVER) deadlockable = false;
   mn_lock_acquire(&r->lock);
-  flush_soon(r);
+  mn_thread *soon = take_soon(r);
+  if (soon && MN_LIKELY(!self->permit && !r->runnext && soon->vm_parked && !soon->bound_nt && !self->nt->bound)) {
+    /* A ring's hop: the thread self woke just now (its deferred wake-up) runs next, straight from
+     * the slot, as flush_soon and vm_switch would run it (through the run-next slot) but without
+     * counting it ready in between. No deadlock check: it does not wait any more, so not every
+     * thread does. */
+    self->vm_timed = deadline != MN_FOREVER;
+    mark_parked(r, self, why, deadline, deadlockable);
+    self->vm_parked = true;
+    self->fresh = true;
+    return vm_hand_to(self, soon, mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0), next_out);
+  }
+  if (soon) ready_soon(r, soon);
   if (self->permit) {
     self->permit = false;
     mn_lock_release(&r->lock);
@@ -646,27 +671,34 @@ static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread
   mn_nt *nt = self->nt;
   mn_thread *next = peek_next(r);
   if (next && next->vm_parked && !next->bound_nt && !nt->bound) {
-    /* VM-level hand-off: next's interpreter context continues on this C stack, which is next's
-     * from now on; self takes next's idle stack (its own C frames are the stack's, not self's). */
     pop_next(r);
-    MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
-    r->running = next;
-    next->state = MN_RUNNING;
-    next->nt = nt;
-    next->handed_by = self;
-    next->handoff_ns = released_at;
-    next->vm_parked = next->fresh = false;
-    mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
-#if defined(MN_ASAN) || defined(MN_TSAN)
-    mn_co c = self->co; self->co = next->co; next->co = c;   /* the fiber the sanitizers track */
-#endif
-    const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;
-    mn_lock_release(&r->lock);
-    *next_out = next;
-    return MN_HANDED_OFF;
+    return vm_hand_to(self, next, released_at, next_out);
   }
   switch_away(self, false, released_at);
   mn_fatal("a thread parked at VM level was resumed on an abandoned C stack");
+}
+
+/* VM-level hand-off (r->lock held, next taken from the slot or the queue, VM-parked, not bound):
+ * next's interpreter context continues on this C stack, which is next's from now on; self takes
+ * next's idle stack (its own C frames are the stack's, not self's). */
+static mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  mn_nt *nt = self->nt;
+  MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
+  r->running = next;
+  next->state = MN_RUNNING;
+  next->nt = nt;
+  next->handed_by = self;
+  next->handoff_ns = released_at;
+  next->vm_parked = next->fresh = false;
+  mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
+#if defined(MN_ASAN) || defined(MN_TSAN)
+  mn_co c = self->co; self->co = next->co; next->co = c;   /* the fiber the sanitizers track */
+#endif
+  const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;
+  mn_lock_release(&r->lock);
+  *next_out = next;
+  return MN_HANDED_OFF;
 }
 
 mn_park_result mn_vm_resumed(mn_thread *self) {

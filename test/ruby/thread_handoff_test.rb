@@ -341,4 +341,19 @@ class ThreadHandoffTest < MnTest::Case
     t = Thread.new { m.synchronize { cv.wait(m, 0.01); m.owned? } }
     assert_equal true, t.value
   end
+
+  # A thread pinned to its native thread (it may not park at VM level: handoff.c) keeps exchanging
+  # tokens with threads that do, in both directions, and its ring partners keep theirs.
+  def test_a_thread_pinned_to_its_native_thread_hands_off_with_vm_parked_ones
+    mnrb_only   # Thread#lock_native_thread: an mnrb extension
+    to_pinned, from_pinned = Queue.new, Queue.new
+    pinned = Thread.new do
+      Thread.current.lock_native_thread
+      500.times { from_pinned << to_pinned.pop + 1 }
+      Thread.current.native_thread_locked?
+    end
+    relay = Thread.new { v = 0; 500.times { to_pinned << v; v = from_pinned.pop }; v }
+    assert_equal 500, relay.value
+    assert_equal true, pinned.value
+  end
 end

@@ -62,27 +62,18 @@
 #include <mruby/proc.h>
 #include <mruby/variable.h>
 
-#define CI_CALLED_FROM_VM 0   /* vm.c's CINFO_NONE: frame pushed by OP_SEND, not from C */
-
-mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th) {
-  if (!th->vm_ok || mrb->c != th->ctx) return FALSE;
-  if (mn_native_thread_locked(th->core)) return FALSE;   /* its native thread runs only it */
-  struct mrb_context *c = mrb->c;
-  const mrb_callinfo *ci = c->ci;
-  if (ci->cci != CI_CALLED_FROM_VM || ci - c->cibase < 2) return FALSE;
-  /* an env on the method's own frame would need cipop's unsharing when the frame goes */
-  if (ci->u.env && ci->u.env->tt == MRB_TT_ENV) return FALSE;
-  for (ci--; ci > c->cibase + 1; ci--)
-    if (ci->cci != CI_CALLED_FROM_VM) return FALSE;
-  return ci->proc && !MRB_PROC_CFUNC_P(ci->proc);
-}
-
-/* The interpreter state of th, VM-parked, on the running carrier: everything but the jmp chain,
- * which is the carrier's. */
-static void vm_resume_state(mrb_state *mrb, mnrb_thread *th) {
-  struct mrb_jmpbuf *jmp = mrb->jmp;
-  mnrb_restore(mrb, th);
-  mrb->jmp = jmp;
+/* The interpreter state of th, VM-parked, handed the running carrier: mnrb_restore's, less what
+ * cannot differ. The jmp chain is the carrier's; so is the C stack limit (the core moved the
+ * stack and its limit to th: mrb->cstack_limit is already th's); th is not a main thread, so no
+ * signal waits for it. */
+static inline void vm_resume_state(mrb_state *mrb, mnrb_thread *th) {
+  mrb->c = th->c;
+  mrb->root_c = th->root_c;
+  mrb->exc = th->exc;
+  mrb->gc.arena = th->arena;
+  mrb->gc.arena_idx = th->arena_idx;
+  mrb->gc.arena_capa = th->arena_capa;
+  th->vm->current = th;
 }
 
 /* th runs again: what its park's C caller did after mn_park returned. */
@@ -112,8 +103,28 @@ static mrb_value vm_continue_here(mrb_state *mrb, mnrb_thread *th) {
   return v;
 }
 
+/* What th's resume will read first, noted while it is all in cache, for its waker to prefetch
+ * (mnrb_prefetch_woken): its context, the parking method's frame and its caller's (the
+ * interpreter pops one into the other), the caller's registers, its proc, closure and fiber (the
+ * write barrier of its next park reads that one). vm_parkable saw ci - cibase >= 2. */
+static void note_hints(mrb_state *mrb, mnrb_thread *th) {
+  struct mrb_context *c = mrb->c;
+  const mrb_callinfo *ci = c->ci, *up = ci - 1;
+  const struct RProc *p = up->proc;
+  const struct REnv *e = p && MRB_PROC_ENV_P(p) ? MRB_PROC_ENV(p) : NULL;
+  th->hint[MNRB_HINT_CTX] = c;
+  th->hint[MNRB_HINT_CI] = ci;
+  th->hint[MNRB_HINT_CALLER_CI] = up;
+  th->hint[MNRB_HINT_REGS] = up->stack;
+  th->hint[MNRB_HINT_PROC] = p;
+  th->hint[MNRB_HINT_ENV] = e;
+  th->hint[MNRB_HINT_ENV_STACK] = e ? e->stack : NULL;
+  th->hint[MNRB_HINT_FIBER] = c->fib;
+}
+
 mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                        mrb_bool deadlockable, const char *on, mnrb_vm_cont *cont) {
+  note_hints(mrb, th);
   if (deadline != MN_FOREVER) deadlockable = FALSE;
   th->sleeping = TRUE;
   th->sleep_forever = deadlockable;

@@ -12,6 +12,7 @@
 
 #include <mruby.h>
 #include <mruby/data.h>
+#include <mruby/proc.h>
 #include "mnrb/core.h"
 #include "mnrb/thread.h"
 
@@ -32,10 +33,6 @@ typedef struct mnrb_waiter {
 
 typedef struct mnrb_waitq { mnrb_waiter *head, *tail; mrb_int count; } mnrb_waitq;
 
-void mnrb_waitq_push(mnrb_waitq *q, mnrb_waiter *w);
-void mnrb_waitq_remove(mnrb_waitq *q, mnrb_waiter *w);   /* no-op when not linked */
-mnrb_waiter *mnrb_waitq_shift(mnrb_waitq *q);
-void mnrb_waitq_clear(mnrb_waitq *q);                  /* forgets every waiter (fork.c) */
 
 typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
 
@@ -43,11 +40,25 @@ typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
  * value, or raises, or parks again (inside C). */
 typedef mrb_value mnrb_vm_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
 
+/* Addresses a thread notes when it parks at VM level (handoff.c: note_hints), for the thread that
+ * wakes it to prefetch (mnrb_prefetch_woken): what its resume and its next few instructions read. */
+enum { MNRB_HINT_CTX, MNRB_HINT_CI, MNRB_HINT_CALLER_CI, MNRB_HINT_REGS, MNRB_HINT_PROC, MNRB_HINT_ENV,
+       MNRB_HINT_ENV_STACK, MNRB_HINT_FIBER, MNRB_HINT_PUSHED, MNRB_HINT_PUSHED_QUEUE, MNRB_HINTS };
+
 struct mnrb_thread {
-  /* The fields a hand-off touches come first, together (a 10,000-thread ring finds each thread's
-   * struct cold: every cache line of it a hop reads is a miss). */
-  mnrb_vm *vm;
+  /* The fields a hand-off touches come first, together, in the record's first MNRB_HOT_BYTES: its
+   * waker prefetches them all at once (mnrb_prefetch_woken), since in a ring of 1,000 threads or
+   * more each thread's record is cold when it is woken. vm_waiter is the first field: a waiter
+   * node's address is its thread's when it is a VM-level one. */
+  mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
   mn_thread *core;          /* NULL until started */
+  mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
+  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
+   * room to spare), kept off its stack so that a forked child can empty the lists that held the
+   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
+  mnrb_waitq *waits[4];
+  const void *hint[MNRB_HINTS];  /* see above; stale ones are harmless (only prefetched) */
+  mnrb_vm *vm;
   /* interpreter state while not running */
   struct mrb_context *c, *root_c;
   struct mrb_jmpbuf *jmp;
@@ -55,23 +66,18 @@ struct mnrb_thread {
   struct RBasic **arena;
   int arena_idx, arena_capa;
   /* VM-level parking (handoff.c) */
-  mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
-  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
-   * room to spare), kept off its stack so that a forked child can empty the lists that held the
-   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
-  mnrb_waitq *waits[4];
   mnrb_vm_cont *vm_cont;
   void *vm_obj;             /* what it waits on, for vm_cont (a Queue...) */
   mrb_value vm_self;        /* the receiver of the parked method (GC root) */
-  mrb_value vm_arg;         /* an argument of the parked method, for vm_cont (GC root) */
-  uint64_t vm_deadline, vm_start;   /* ... and its times */
-  mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
   mnrb_intr pending;
-  mrb_bool vm_ok;           /* running its block on a carrier: may park at VM level */
+  mrb_bool vm_ok;           /* running its block on a carrier, not pinned to a native thread (1:1
+                               mode, Thread#lock_native_thread): may park at VM level */
   mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
   mrb_bool sleeping;
   mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
   const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
+  mrb_value vm_arg;         /* an argument of the parked method, for vm_cont (GC root) */
+  uint64_t vm_deadline, vm_start;   /* ... and its times */
   mrb_int ndeferred;        /* interrupts deferred (the fast path reads this, not the array) */
 
   struct mrb_context *ctx;  /* the thread's own root context */
@@ -125,6 +131,30 @@ struct mnrb_vm {
   void *data;                   /* mnrb_vm_data: the owning binding's */
 };
 
+#include "waitq.h"
+
+enum { MNRB_HOT_BYTES = 256 };
+
+/* The waker of a thread parked in `w` (a Queue's popper...): the woken thread's record, VM frames,
+ * closure and the queue it pushed to last are fetched now, half a hop before it runs (each a cache
+ * miss at 1,000 threads; the fetches overlap). w may be a C-stack waiter, then only w->th is
+ * prefetched by address: its hints are stale, and a prefetch never faults. */
+static inline void mnrb_prefetch_woken(const mnrb_waiter *w) {
+  const char *p = (const char *)w;
+  _Static_assert(MNRB_HOT_BYTES == 4 * 64, "the lines fetched below");
+  __builtin_prefetch(p + 64);
+  __builtin_prefetch(p + 128);
+  __builtin_prefetch(p + 192);
+  const void *const *hint = w->th->hint;
+  const char *core = (const char *)w->th->core;
+  __builtin_prefetch(core);
+  _Static_assert(MNRB_HINTS == 10, "the hints fetched below");
+  __builtin_prefetch(hint[0]); __builtin_prefetch(hint[1]); __builtin_prefetch(hint[2]);
+  __builtin_prefetch(hint[3]); __builtin_prefetch(hint[4]); __builtin_prefetch(hint[5]);
+  __builtin_prefetch(hint[6]); __builtin_prefetch(hint[7]); __builtin_prefetch(hint[8]);
+  __builtin_prefetch(hint[9]);
+}
+
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
 static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)->current; }
 
@@ -157,12 +187,37 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_abandon_mutexes(mnrb_thread *th);   /* fork.c: for a thread the child lost */
 
-void mnrb_save(mrb_state *mrb, mnrb_thread *th);      /* the interpreter state it leaves */
+/* The interpreter state it leaves. Every switch-out write-barriers the outgoing context's fiber (VM
+ * register writes have no barrier of their own). */
+static inline void mnrb_save(mrb_state *mrb, mnrb_thread *th) {
+  th->c = mrb->c;
+  th->root_c = mrb->root_c;
+  th->jmp = mrb->jmp;
+  th->exc = mrb->exc;
+  th->arena = mrb->gc.arena;
+  th->arena_idx = mrb->gc.arena_idx;
+  th->arena_capa = mrb->gc.arena_capa;
+  if (mrb->c->fib) mrb_write_barrier(mrb, (struct RBasic *)mrb->c->fib);
+}
 void mnrb_restore(mrb_state *mrb, mnrb_thread *th);   /* ... and takes back */
 
 /* handoff.c */
-/* May th, the running thread inside a C method, park at VM level (the design comment says when)? */
-mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th);
+/* May th, the running thread inside a C method, park at VM level (the design comment says when)?
+ * Inline: every Queue#pop asks. */
+#define CI_CALLED_FROM_VM 0   /* vm.c's CINFO_NONE: frame pushed by OP_SEND, not from C */
+
+static inline mrb_bool mnrb_vm_parkable(mrb_state *mrb, mnrb_thread *th) {
+  if (!th->vm_ok || mrb->c != th->ctx) return FALSE;   /* vm_ok: not pinned to a native thread too */
+  struct mrb_context *c = mrb->c;
+  const mrb_callinfo *ci = c->ci;
+  if (ci->cci != CI_CALLED_FROM_VM || ci - c->cibase < 2) return FALSE;
+  /* an env on the method's own frame would need cipop's unsharing when the frame goes */
+  if (ci->u.env && ci->u.env->tt == MRB_TT_ENV) return FALSE;
+  for (ci--; ci > c->cibase + 1; ci--)
+    if (ci->cci != CI_CALLED_FROM_VM) return FALSE;
+  return ci->proc && !MRB_PROC_CFUNC_P(ci->proc);
+}
+
 /* Parks th at VM level (mnrb_vm_parkable must have said yes). Returns the value the calling C method
  * must return at once, from its own function (not from a helper other callers share): it may be
  * another thread's (the interpreter continues in that thread's context). `cont` runs when th runs

@@ -15,13 +15,16 @@
 #include <mruby/presym.h>
 #include <mruby/variable.h>
 
+/* What a push or pop reads comes first (a hop then reads fewer of its lines; a 64-byte aligned
+ * record made the 10,000-thread ring 40% slower: its lines then compete for the same cache sets). */
 typedef struct {
-  mnrb_waitq poppers, pushers;
-  struct RArray *items;        /* the hidden ivar's Array (which keeps it alive), cached */
+  mnrb_waitq poppers;
   mrb_int count;               /* == its length: only this file touches it, and the hand-off
                                   paths then need not load the Array at all */
-  mrb_bool closed;
   mrb_int max;                 /* 0: unbounded (Queue) */
+  mrb_bool closed;
+  struct RArray *items;        /* the hidden ivar's Array (which keeps it alive), cached */
+  mnrb_waitq pushers;
 } mnrb_queue;
 
 static void queue_free(mrb_state *mrb, void *p) { mrb_free(mrb, p); }
@@ -117,7 +120,8 @@ static mrb_bool took_handoff(mrb_state *mrb, mrb_value self, mnrb_queue *q, mnrb
 }
 
 /* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
-static mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block, uint64_t deadline, mrb_bool vm) {
+static inline __attribute__((always_inline)) mrb_value do_pop(mrb_state *mrb, mrb_value self, mrb_bool non_block,
+                                                              uint64_t deadline, mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   for (;;) {
@@ -183,8 +187,9 @@ static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
 static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
 
 /* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
-static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool non_block, uint64_t deadline,
-                         mrb_bool vm) {
+static inline __attribute__((always_inline)) mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v,
+                                                               mrb_bool non_block, uint64_t deadline,
+                                                               mrb_bool vm) {
   mnrb_queue *q = get_queue(mrb, self);
   mnrb_thread *th = mnrb_current(mrb);
   while (q->max && q->count >= q->max) {
@@ -207,6 +212,10 @@ static mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v, mrb_bool n
     if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
   }
   if (q->closed) raise_closed(mrb);
+  /* the queue this thread pushes to next time, likely: fetched by whoever wakes it (its hints) */
+  th->hint[MNRB_HINT_PUSHED] = mrb_obj_ptr(self);
+  th->hint[MNRB_HINT_PUSHED_QUEUE] = q;
+  if (q->poppers.head) mnrb_prefetch_woken(q->poppers.head);
   mnrb_waiter *w = mnrb_waitq_shift(&q->poppers);
   if (w) {
     w->th->handoff = v;

@@ -496,7 +496,9 @@ FLAG_ACCESSORS(thread_s_abort_p, thread_s_set_abort, mnrb_vm_of(mrb)->abort_on_e
 static mrb_value thread_lock_native(mrb_state *mrb, mrb_value self) {
   mnrb_thread *th = get_thread(mrb, self);
   if (th != th->vm->current) mrb_raise(mrb, th->vm->thread_error, "only the current thread can lock its native thread");
-  return mrb_bool_value(mn_lock_native_thread(th->core));
+  if (!mn_lock_native_thread(th->core)) return mrb_false_value();
+  th->vm_ok = FALSE;   /* its native thread runs only it: it parks on its own C stack (handoff.c) */
+  return mrb_true_value();
 }
 
 static mrb_value thread_native_locked_p(mrb_state *mrb, mrb_value self) {

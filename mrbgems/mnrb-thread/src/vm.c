@@ -42,20 +42,9 @@ enum { ARENA_INIT = 32, STACK_INIT = 64, CI_INIT = 8 };
 
 /* ---------------- interpreter state per thread ---------------- */
 
-static void save(mrb_state *mrb, mnrb_thread *th) {
-  th->c = mrb->c;
-  th->root_c = mrb->root_c;
-  th->jmp = mrb->jmp;
-  th->exc = mrb->exc;
-  th->arena = mrb->gc.arena;
-  th->arena_idx = mrb->gc.arena_idx;
-  th->arena_capa = mrb->gc.arena_capa;
-  if (mrb->c->fib) mrb_write_barrier(mrb, (struct RBasic *)mrb->c->fib);
-}
+static void save(mrb_state *mrb, mnrb_thread *th) { mnrb_save(mrb, th); }
 
 static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc);
-
-void mnrb_save(mrb_state *mrb, mnrb_thread *th) { save(mrb, th); }
 
 static void restore(mrb_state *mrb, mnrb_thread *th) {
   mrb->c = th->c;
@@ -366,7 +355,8 @@ static mrb_value thread_body(mrb_state *mrb, void *ud) {
   mnrb_check_ints(mrb, th);     /* killed or raised before it ever ran */
   /* The block's frame sits on this carrier's prologue (handoff.c); with 15 or more arguments
    * mrb_yield puts an Array in the arena, and the interpreter loop's arena index would not be 0. */
-  th->vm_ok = mrb->gc.arena_idx == 0 && RARRAY_LEN(th->args) < 15;
+  th->vm_ok = mrb->gc.arena_idx == 0 && RARRAY_LEN(th->args) < 15 &&
+              !mn_native_thread_locked(th->core);   /* 1:1 mode; Thread#lock_native_thread clears it */
   if (th->kw) return mnrb_thread_call_kw(mrb, th->proc, MRB_SYM(call), RARRAY_LEN(th->args), RARRAY_PTR(th->args),
                                          mrb_nil_value());
   return mrb_yield_argv(mrb, th->proc, RARRAY_LEN(th->args), RARRAY_PTR(th->args));
