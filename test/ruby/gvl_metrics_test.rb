@@ -365,10 +365,21 @@ class GvlStatsTest < MnTest::Case
   def test_preemptions_are_counted_for_cpu_bound_threads
     GVLTools::Stats.enable
     GVLTools::Stats.reset
-    threads = Array.new(2) { Thread.new { spin_for(SPIN) } }
+    # The first spinner spins until the second has started, which only a preemption allows (one GVL),
+    # then both spin SPIN: on a loaded machine the timer's ticks come late, so a fixed spin could end
+    # before the timeslice did. A scheduler that never preempts fails after the 10 s bound.
+    started = [false, false]
+    threads = Array.new(2) do |i|
+      Thread.new do
+        started[i] = true
+        bound = MnTest.now + 10
+        nil until started.all? || MnTest.now > bound
+        spin_for(SPIN)
+      end
+    end
     threads.each(&:join)
     per_thread = threads.map { |t| stats(t) }
-    assert per_thread.map { |s| s[:preemptions] }.sum >= 1, "no preemption in #{SPIN}s of two spinners"
+    assert per_thread.map { |s| s[:preemptions] }.sum >= 1, "no preemption within 10 s of two spinners"
     per_thread.each do |s|   # a spinner never parks: every run but its last ends in a preemption
       assert_equal s[:acquisitions] - 1, s[:preemptions], s.inspect
     end
