@@ -188,6 +188,28 @@ class ConstantSiteCacheTest < MnTest::Case
     assert_equal [[[:a, :a], [:b, :b]]] * 3, seen
   end
 
+  # a constant read is a leaf instruction when it hits; a miss records its own line (the call
+  # on the line before it recorded another)
+  def test_missing_constant_errors_name_their_own_line
+    lines = []
+    2.times do
+      begin
+        s = 1.to_s
+        CSNoSuchConstant
+      rescue NameError => e
+        lines << e.backtrace[0][/:(\d+):/, 1].to_i
+      end
+      begin
+        s = 2.to_s
+        CSRedef::NoSuchConstant
+      rescue NameError => e
+        lines << e.backtrace[0][/:(\d+):/, 1].to_i
+      end
+    end
+    bare = __LINE__ - 11
+    assert_equal [bare, bare + 6] * 2, lines
+  end
+
   def test_non_main_ractor_reading_an_unshareable_constant_raises
     3.times { assert_equal ["a", "mutable", "array"], CSRactor.unshareable }
     3.times { assert_equal ["a", "mutable", "array"], CSRactor.qualified }
