@@ -101,6 +101,7 @@ struct mnrb_vm {
   mrb_state *mrb;
   mn_ractor *ractor;
   mnrb_thread *current;     /* holds the GVL */
+  mrb_bool unsaved;         /* current's interpreter state is only in mrb, not in its record (vm.c) */
   mnrb_thread *main;
   mnrb_thread *all;
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
