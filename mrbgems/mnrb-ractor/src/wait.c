@@ -59,7 +59,7 @@ static void mark_woken(mnrb_rwaiter *w) {
 
 void mnrb_rwait_begin(mnrb_rwaitq *q, mnrb_rwaiter *w) {
   if (!w->lead) {
-    atomic_store(&w->woken, 0);
+    atomic_store_explicit(&w->woken, 0, memory_order_relaxed);   /* published by the list's lock */
     atomic_fetch_add(&w->owner->waiting, 1);
   }
   rwaitq_push(q, w);
@@ -81,10 +81,7 @@ mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
  * arena fields) is cold in a ring of thousands of ractors: prefetched right after the unpark, it
  * arrives while the waker finishes its turn (the thread ring's make_ready does the same for the
  * core's records). Only addresses the waker has at hand: loading a cold line would stall it. */
-void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
-  mn_thread *core = w->core;
-  mrb_state *mrb = w->owner->mrb;     /* its owner has a waiting thread: the state is open */
-  mark_woken(w);
+static void wake(mn_thread *core, mrb_state *mrb) {
   mnrb_ractor_progress();
   mn_unpark(core);
   __builtin_prefetch(mn_thread_user(core), 1);   /* mn_unpark just read the core's record */
@@ -92,6 +89,31 @@ void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
     __builtin_prefetch(&mrb->c, 1);
     __builtin_prefetch(&mrb->gc.arena, 1);
   }
+}
+
+void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
+  mn_thread *core = w->core;
+  mrb_state *mrb = w->owner->mrb;     /* its owner has a waiting thread: the state is open */
+  mark_woken(w);
+  wake(core, mrb);
+}
+
+/* The receiver may run as soon as `handed` is set (a timed look of the deadlock check, an
+ * interrupt, or the unpark), and then leaves without the lock: its waiter, on its stack, is not
+ * touched after that store. Unparking a thread that already runs is harmless (one spurious wake-up
+ * of a later park, which every parker loops around). */
+void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m) {
+  mn_thread *core = w->core;
+  mrb_state *mrb = w->owner->mrb;
+  w->msg = m;
+  /* A direct waiter has no lead, and whoever marks it woken holds the record's lock (its wakers, its
+   * own mnrb_rwait_end): a load and a store, not an exchange. */
+  if (!atomic_load_explicit(&w->woken, memory_order_relaxed)) {
+    atomic_store_explicit(&w->woken, 1, memory_order_release);
+    atomic_fetch_sub(&w->owner->waiting, 1);
+  }
+  atomic_store_explicit(&w->handed, 1, memory_order_release);
+  wake(core, mrb);
 }
 
 void mnrb_rwaitq_wake_all(mnrb_rwaitq *q) {
