@@ -163,6 +163,7 @@ static mrb_value receive_current(mrb_state *mrb) {
      * leaves the waiter unlinked and counted awake: no second lock of the record per message. */
     w.direct = TRUE;
     atomic_store_explicit(&w.handed, 0, memory_order_relaxed);
+    mnrb_rwaiter_note_warm(mrb, &w);
     mnrb_rwait_begin(&r->receivers, &w);
     pthread_mutex_unlock(&r->lock);
     mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.receive");
