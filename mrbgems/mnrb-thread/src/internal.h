@@ -102,6 +102,8 @@ struct mnrb_vm {
   mn_ractor *ractor;
   mnrb_thread *current;     /* holds the GVL */
   mrb_bool unsaved;         /* current's interpreter state is only in mrb, not in its record (vm.c) */
+  _Atomic uint64_t signals; /* signals caught, not yet handled by the main thread (signal.c); in the
+                               first line with current: restore() reads both at every resume */
   mnrb_thread *main;
   mnrb_thread *all;
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
@@ -113,7 +115,6 @@ struct mnrb_vm {
   int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
   mrb_bool report_on_exception, abort_on_exception;
   mrb_bool forked_child;        /* this process is a child forked by Process.fork (fork.c) */
-  _Atomic uint64_t signals;     /* signals caught, not yet handled by the main thread (signal.c) */
   void (*safepoint)(mrb_state *, const struct mrb_irep *, const mrb_code *);  /* for signal.c */
 
   /* A VM started by mnrb_vm_start (a non-main ractor's): immutable once started. */

@@ -70,10 +70,10 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
     mrb->gc.arena = th->arena;
     mrb->gc.arena_idx = th->arena_idx;
     mrb->gc.arena_capa = th->arena_capa;
+    /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
+     * (handoff.c) move stacks between threads (not a lone thread's park: same stack, same limit) */
+    mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
   }
-  /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
-   * (handoff.c) move stacks between threads */
-  mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
   vm->current = th;
   /* a signal caught while another thread ran: the main thread handles it at its next safepoint */
   if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED))
