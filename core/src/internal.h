@@ -258,12 +258,14 @@ struct mn_nt {
 
   /* The hand-off slot (Go's runnext, for ractors): a ractor readied by the ractor this native thread
    * runs, kept for this native thread instead of the pool's run queue, so a chain of messages runs
-   * on one native thread without waking another (nt_pool.c). Guarded by pool.lock. */
-  _Atomic(mn_ractor *) next_ractor;   /* written under pool.lock; its own native thread peeks */
-  uint64_t next_tick;       /* the timer's tick count when it was put there */
+   * on one native thread without waking another (nt_pool.c). Filled and emptied by atomic
+   * exchange: its own native thread without pool.lock on the common path, the tick under it. */
+  _Atomic(mn_ractor *) next_ractor;
+  _Atomic uint64_t next_tick;   /* the timer's tick count when it was put there */
   unsigned next_checks;     /* safepoints its filler passed since (its own native thread only) */
-  unsigned next_streak;     /* slot takes in a row while the run queue waited (fairness) */
-  unsigned handoff_quiet;   /* slot takes in a row at the filler's wait, none flushed (capped) */
+  unsigned next_streak;     /* slot takes in a row while the run queue waited (fairness; own only) */
+  _Atomic unsigned handoff_quiet;   /* slot takes in a row at the filler's wait, none flushed (capped) */
+  _Atomic uint64_t handoffs;    /* slot takes (written by its own native thread only) */
   /* Written by the native thread itself; read by the timer thread, under the registry lock, for
    * fairness between ractors (sched.c): it is cleared before the ractor's lock is released for
    * the last time, so a ractor seen here under the registry lock is not freed yet. */

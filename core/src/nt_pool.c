@@ -51,7 +51,8 @@ static struct {
   mn_nt *free_records;      /* records of retired native threads, for reuse */
   mn_thread *main_thread;   /* mn_runtime_run returns once it is dead and stop was requested */
   bool stop_requested, main_dead;
-  bool stopping;            /* both: the initial native thread leaves the pool */
+  _Atomic bool stopping;    /* both: the initial native thread leaves the pool */
+  _Atomic bool queued;      /* head != NULL (written under the lock): slot takes read it without */
   mn_nt *main_nt;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
             .spare_cv = PTHREAD_COND_INITIALIZER };
@@ -60,13 +61,11 @@ static __thread mn_nt *tls_nt;
 static _Atomic(mn_nt *) all_nts;   /* every native thread ever adopted (they are never freed while
                                       counted: dedicated ones fold their count in when they exit) */
 static _Atomic uint64_t retired_switches;
-static uint64_t handoffs;          /* guarded by pool.lock */
-static uint64_t ticks;             /* guarded by pool.lock: mn_pool_tick calls */
+static _Atomic uint64_t ticks;     /* mn_pool_tick calls (written under pool.lock) */
 
-uint64_t mn_pool_handoffs(void) {
-  pthread_mutex_lock(&pool.lock);
-  uint64_t n = handoffs;
-  pthread_mutex_unlock(&pool.lock);
+uint64_t mn_pool_handoffs(void) {   /* shared native threads' records are never freed */
+  uint64_t n = 0;
+  for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next) n += MN_RELAXED(&nt->handoffs);
   return n;
 }
 
@@ -232,6 +231,7 @@ static bool queue_locked(mn_ractor *r, bool urgent) {
     if (!r->grq_next) pool.tail = r;
     pool.urgent_tail = r;
   }
+  MN_SET_RELAXED(&pool.queued, true);
   if (pool.nidle > 0) {
     pthread_cond_signal(&pool.cv);
   } else if (pool.nspare > 0) {
@@ -245,10 +245,9 @@ static bool queue_locked(mn_ractor *r, bool urgent) {
 
 /* The hand-off slot's ractor goes to the run queue (pool.lock held). */
 static bool flush_slot_locked(mn_nt *nt) {
-  mn_ractor *r = MN_RELAXED(&nt->next_ractor);
+  mn_ractor *r = atomic_exchange(&nt->next_ractor, NULL);   /* its native thread may fill or take it */
   if (!r) return false;
-  MN_SET_RELAXED(&nt->next_ractor, NULL);
-  nt->handoff_quiet = 0;              /* its filler did not wait soon: fillers check again */
+  MN_SET_RELAXED(&nt->handoff_quiet, 0);   /* its filler did not wait soon: fillers check again */
   return queue_locked(r, false);
 }
 
@@ -276,21 +275,26 @@ static mn_nt *handoff_nt(void) {
 void mn_pool_submit(mn_ractor *r) {
   bool spawn = false, check = false;
   mn_nt *nt = handoff_nt();
-  pthread_mutex_lock(&pool.lock);
   if (nt && mn_cfg.handoff) {
-    mn_ractor *old = MN_RELAXED(&nt->next_ractor);
-    MN_SET_RELAXED(&nt->next_ractor, r);
-    /* Safepoints need to look only if another native thread could run it (one is idle, or may be
-     * started): with one native thread (or all busy) the slot just orders the work. */
-    check = (pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc)) &&
-            nt->handoff_quiet < MN_HANDOFF_QUIET;
-    nt->next_tick = ticks;
+    /* A chain of messages (quiet, the slot empty) fills the slot with one exchange, no pool.lock:
+     * the lock is for the run queue and the idle counts. */
+    MN_SET_RELAXED(&nt->next_tick, MN_RELAXED(&ticks));
     nt->next_checks = 0;
-    if (old) spawn = queue_locked(old, false);
+    mn_ractor *old = atomic_exchange(&nt->next_ractor, r);
+    bool quiet = MN_RELAXED(&nt->handoff_quiet) >= MN_HANDOFF_QUIET;
+    if (old || !quiet) {
+      pthread_mutex_lock(&pool.lock);
+      /* Safepoints need to look only if another native thread could run it (one is idle, or may be
+       * started): with one native thread (or all busy) the slot just orders the work. */
+      check = !quiet && (pool.nidle > 0 || pool.nspare > 0 || (!pool.starting && pool.nshared < mn_cfg.max_proc));
+      if (old) spawn = queue_locked(old, false);
+      pthread_mutex_unlock(&pool.lock);
+    }
   } else {
+    pthread_mutex_lock(&pool.lock);
     spawn = queue_locked(r, false);
+    pthread_mutex_unlock(&pool.lock);
   }
-  pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
   if (check) {
     mn_ractor *running = MN_RELAXED(&nt->serving);
@@ -336,8 +340,9 @@ void mn_pool_tick(void) {
   bool spawn = false;
   pthread_mutex_lock(&pool.lock);
   for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next)
-    if (MN_RELAXED(&nt->next_ractor) && nt->next_tick != ticks && !spawn) spawn = flush_slot_locked(nt);
-  ticks++;
+    if (MN_RELAXED(&nt->next_ractor) && MN_RELAXED(&nt->next_tick) != MN_RELAXED(&ticks) && !spawn)
+      spawn = flush_slot_locked(nt);
+  MN_SET_RELAXED(&ticks, MN_RELAXED(&ticks) + 1);
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
 }
@@ -364,52 +369,56 @@ static bool idle_wait(mn_nt *nt) {
   return expired && !pool.head && surplus(nt);
 }
 
-/* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops, or this
- * native thread retires (a surplus one, idle too long). */
-/* The ractor in nt's hand-off slot, if it may run next (pool.lock held); NULL if the slot is empty
- * or its ractor went to the run queue (then *spawn as queue_locked says). */
-static mn_ractor *slot_take_locked(mn_nt *nt, bool *spawn) {
-  mn_ractor *r = MN_RELAXED(&nt->next_ractor);
+/* The ractor in nt's hand-off slot, if it may run next; NULL if the slot is empty or its ractor
+ * went to the run queue (then *spawn as queue_locked says). `locked`: pool.lock is held; otherwise
+ * it is taken only when the fairness rule may apply (the run queue looked non-empty). */
+static mn_ractor *slot_take(mn_nt *nt, bool locked, bool *spawn) {
+  mn_ractor *r = atomic_exchange(&nt->next_ractor, NULL);   /* the tick may flush it meanwhile */
   if (!r) {
     nt->next_streak = 0;
     return NULL;
   }
-  MN_SET_RELAXED(&nt->next_ractor, NULL);
   /* Fairness: two ractors handing a message back and forth would keep the slot busy forever; every
    * 61st take in a row (Go's number) the queue's head goes first and the slot's ractor queues. */
-  bool leaving = pool.stopping && nt->is_main;
-  if (leaving || (pool.head && ++nt->next_streak >= 61)) {
+  bool leaving = MN_RELAXED(&pool.stopping) && nt->is_main;
+  if (leaving || (MN_RELAXED(&pool.queued) && ++nt->next_streak >= 61)) {
+    if (!locked) pthread_mutex_lock(&pool.lock);
+    if (leaving || pool.head) {
+      *spawn = queue_locked(r, false);
+      r = NULL;
+    }
+    if (!locked) pthread_mutex_unlock(&pool.lock);
     nt->next_streak = 0;
-    *spawn = queue_locked(r, false);
-    return NULL;
+    if (!r) return NULL;
   }
-  handoffs++;
-  if (nt->handoff_quiet < MN_HANDOFF_QUIET) nt->handoff_quiet++;
+  MN_SET_RELAXED(&nt->handoffs, MN_RELAXED(&nt->handoffs) + 1);
+  unsigned quiet = MN_RELAXED(&nt->handoff_quiet);
+  if (quiet < MN_HANDOFF_QUIET) MN_SET_RELAXED(&nt->handoff_quiet, quiet + 1);
   return r;
 }
 
 mn_ractor *mn_pool_take_slot(mn_nt *nt) {
   if (!MN_RELAXED(&nt->next_ractor)) return NULL;   /* unlocked peek: only nt fills its slot */
   bool spawn = false;
-  pthread_mutex_lock(&pool.lock);
-  mn_ractor *r = slot_take_locked(nt, &spawn);
-  pthread_mutex_unlock(&pool.lock);
+  mn_ractor *r = slot_take(nt, false, &spawn);
   if (spawn) spawn_shared();
   return r;
 }
 
 void mn_pool_return_slot(mn_nt *nt, mn_ractor *r) {
-  bool spawn = false;
-  pthread_mutex_lock(&pool.lock);
-  if (!MN_RELAXED(&nt->next_ractor)) {
-    MN_SET_RELAXED(&nt->next_ractor, r);
-    handoffs--;                       /* counted again when the loop takes it */
-  } else {
-    spawn = queue_locked(r, false);
+  mn_ractor *empty = NULL;
+  if (atomic_compare_exchange_strong(&nt->next_ractor, &empty, r)) {
+    MN_SET_RELAXED(&nt->handoffs, MN_RELAXED(&nt->handoffs) - 1);   /* counted again when the loop takes it */
+    return;
   }
+  pthread_mutex_lock(&pool.lock);
+  bool spawn = queue_locked(r, false);
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
 }
+
+/* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops, or this
+ * native thread retires (a surplus one, idle too long). */
 
 /* Takes the next queued ractor, sleeping while there is none. NULL: the runtime stops, or this
  * native thread retires (a surplus one, idle too long). */
@@ -417,7 +426,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
   bool spawn = false;
   pthread_mutex_lock(&pool.lock);
   pool.starting = false;
-  mn_ractor *r = slot_take_locked(nt, &spawn);
+  mn_ractor *r = slot_take(nt, true, &spawn);
   if (r) {
     pthread_mutex_unlock(&pool.lock);
     return r;
@@ -434,6 +443,7 @@ static mn_ractor *pool_take(mn_nt *nt) {
     r = pool.head;
     pool.head = r->grq_next;
     if (!pool.head) pool.tail = NULL;
+    MN_SET_RELAXED(&pool.queued, pool.head != NULL);
     if (pool.urgent_tail == r) pool.urgent_tail = NULL;
   }
   pthread_mutex_unlock(&pool.lock);
@@ -551,6 +561,7 @@ void mn_pool_fork_lock(bool take) {
 /* The child's pool is the forking native thread alone; it is the one that stops the runtime. */
 void mn_pool_after_fork(mn_nt *nt) {
   pool.head = pool.tail = pool.urgent_tail = NULL;
+  MN_SET_RELAXED(&pool.queued, false);
   for (mn_nt *o = atomic_load(&all_nts); o; o = o->all_next) {
     MN_SET_RELAXED(&o->next_ractor, NULL);
     if (o != nt) atomic_store(&o->serving, NULL);

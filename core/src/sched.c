@@ -351,8 +351,8 @@ void mn_finish_switch(mn_nt *nt) {
  * shared native thread nt, whose hand-off slot holds the ractor it readied last (a message sent to a
  * ractor waiting in receive). What the loop would do next (pool_take, mn_sched_serve: same fairness
  * rule, same state changes) is done here, and self switches straight into that ractor's next thread:
- * one coroutine switch per hop instead of two, no pass through the loop (the slot is still taken
- * under pool.lock, as it is filled: mn_pool_submit). The other ractor's lock is only tried (we hold
+ * one coroutine switch per hop instead of two, no pass through the loop (the slot is taken by an
+ * atomic exchange, as it is filled: mn_pool_submit, nt_pool.c). The other ractor's lock is only tried (we hold
  * self's: two ractor locks are never waited for together, see mn_sched_fork_lock); it is released
  * before the switch, since its thread is RUNNING from here on and nobody else switches into it.
  * self's lock goes after the switch (nt->release_lock), as on the loop's path. False: the loop must decide (the slot empty or yielding to the run queue, a

@@ -56,6 +56,7 @@ mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);
 
 /* ---- a thread waiting on a record (on the waiting thread's C stack) ---- */
+enum { MNRB_WARM = 7 };
 typedef struct mnrb_rwaiter {
   struct mnrb_rwaiter *prev, *next;
   mn_thread *core;
@@ -65,6 +66,9 @@ typedef struct mnrb_rwaiter {
                                   which alone counts and records the wake-up (NULL: itself) */
   mrb_bool linked;             /* guarded by the lock of the record whose list it is on */
   _Atomic int woken;           /* lead only: set once, by whoever wakes the thread first */
+  mrb_bool direct;             /* Ractor.receive: a sender may hand it the message (msg) directly */
+  _Atomic int handed;          /* ... which it did: its last touch of the waiter (wait.c) */
+  const void *warm[MNRB_WARM]; /* a direct waiter: lines it reads first when it runs again (wait.c) */
 } mnrb_rwaiter;
 typedef struct mnrb_rwaitq { mnrb_rwaiter *head, *tail; } mnrb_rwaitq;
 
@@ -160,6 +164,11 @@ void mnrb_rwait_end(mnrb_rwaitq *q, mnrb_rwaiter *w);
 mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q);
 /* Wakes a waiter already taken off its list. */
 void mnrb_rwaiter_wake(mnrb_rwaiter *w);
+/* Gives message m to a direct waiter taken off its list (lock held) and wakes it: the waiter reads
+ * it without taking the lock again (Ractor.receive). */
+void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m);
+/* Notes in w->warm what the waiting thread's interpreter reads first when it resumes. */
+void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w);
 void mnrb_rwaitq_wake_all(mnrb_rwaitq *q);
 /* Parks the running thread, which put w on a list of a record (lock released), until woken or
  * interrupted. True: a process-wide deadlock was seen (only the main ractor's main thread looks):

@@ -126,11 +126,17 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
     mnrb_msg_free(m);
     raise_closed(mrb, "incoming");
   }
-  if (r->in_tail) r->in_tail->next = m; else r->in_head = m;
-  r->in_tail = m;
-  mnrb_rwaiter *w = mnrb_rwaitq_shift(&r->receivers);
-  if (w) mnrb_rwaiter_wake(w);
-  else mnrb_ractor_progress();
+  mnrb_rwaiter *w = r->receivers.head;
+  if (w && w->direct && !r->in_head) {   /* a thread in Ractor.receive, nothing queued before m */
+    mnrb_rwaitq_shift(&r->receivers);
+    mnrb_rwaiter_hand(w, m);
+  } else {
+    if (r->in_tail) r->in_tail->next = m; else r->in_head = m;
+    r->in_tail = m;
+    w = mnrb_rwaitq_shift(&r->receivers);
+    if (w) mnrb_rwaiter_wake(w);
+    else mnrb_ractor_progress();
+  }
   pthread_mutex_unlock(&r->lock);
   return self;
 }
@@ -153,7 +159,28 @@ static mrb_value receive_current(mrb_state *mrb) {
       pthread_mutex_unlock(&r->lock);
       mnrb_raise_receive_closed(mrb);
     }
-    wait_on(mrb, r, &r->receivers, &w, "Ractor.receive");
+    /* A sender that finds this waiter first and nothing queued hands the message over (w.msg) and
+     * leaves the waiter unlinked and counted awake: no second lock of the record per message. */
+    w.direct = TRUE;
+    atomic_store_explicit(&w.handed, 0, memory_order_relaxed);
+    mnrb_rwaiter_note_warm(mrb, &w);
+    mnrb_rwait_begin(&r->receivers, &w);
+    pthread_mutex_unlock(&r->lock);
+    mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.receive");
+    if (atomic_load_explicit(&w.handed, memory_order_acquire) && !mnrb_interrupts_pending(mrb))
+      return materialize_owned(mrb, w.msg);
+    pthread_mutex_lock(&r->lock);
+    mnrb_rwait_end(&r->receivers, &w);
+    if (atomic_load_explicit(&w.handed, memory_order_relaxed)) {   /* interrupted: m stays first */
+      m = w.msg;
+      w.msg = NULL;
+      m->next = r->in_head;
+      r->in_head = m;
+      if (!r->in_tail) r->in_tail = m;
+    } else if (deadlock) {
+      pthread_mutex_unlock(&r->lock);
+      mnrb_raise_ractor_deadlock(mrb);
+    }
     check_interrupts_unlocked(mrb, r);
   }
 }

@@ -22,10 +22,12 @@
  * other ractors are not checked: the main thread ending terminates them anyway.
  */
 #include "internal.h"
+#include <string.h>
 #include <mruby/error.h>
+#include <mruby/proc.h>
 #include <mruby/string.h>
 
-enum { CHECK_NS = 100 * 1000 * 1000 };
+enum { CHECK_NS = 100 * 1000 * 1000, WARM_STACK_LINES = 16 };
 
 static _Atomic uint64_t progress;
 static _Atomic uint64_t reported = UINT64_MAX;   /* the progress count of the last deadlock reported */
@@ -59,7 +61,7 @@ static void mark_woken(mnrb_rwaiter *w) {
 
 void mnrb_rwait_begin(mnrb_rwaitq *q, mnrb_rwaiter *w) {
   if (!w->lead) {
-    atomic_store(&w->woken, 0);
+    atomic_store_explicit(&w->woken, 0, memory_order_relaxed);   /* published by the list's lock */
     atomic_fetch_add(&w->owner->waiting, 1);
   }
   rwaitq_push(q, w);
@@ -81,16 +83,68 @@ mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
  * arena fields) is cold in a ring of thousands of ractors: prefetched right after the unpark, it
  * arrives while the waker finishes its turn (the thread ring's make_ready does the same for the
  * core's records). Only addresses the waker has at hand: loading a cold line would stall it. */
+static void wake(mn_thread *core, mrb_state *mrb) {
+  mnrb_ractor_progress();
+  mn_unpark(core);
+  const char *th = mn_thread_user(core);   /* mn_unpark just read the core's record */
+  __builtin_prefetch(th, 1);
+  __builtin_prefetch(th + 128, 1);         /* its park's sleeping and waiting_on, cleared on resume */
+  __builtin_prefetch(th + 192, 1);
+  if (mrb) {
+    __builtin_prefetch(&mrb->c, 1);
+    __builtin_prefetch(&mrb->gc.arena, 1);
+    __builtin_prefetch(&mrb->ud, 0);       /* its VM binding's record */
+  }
+}
+
 void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
   mn_thread *core = w->core;
   mrb_state *mrb = w->owner->mrb;     /* its owner has a waiting thread: the state is open */
   mark_woken(w);
-  mnrb_ractor_progress();
-  mn_unpark(core);
-  __builtin_prefetch(mn_thread_user(core), 1);   /* mn_unpark just read the core's record */
-  if (mrb) {
-    __builtin_prefetch(&mrb->c, 1);
-    __builtin_prefetch(&mrb->gc.arena, 1);
+  wake(core, mrb);
+}
+
+/* The receiver may run as soon as `handed` is set (a timed look of the deadlock check, an
+ * interrupt, or the unpark), and then leaves without the lock: its waiter, on its stack, is not
+ * touched after that store. Unparking a thread that already runs is harmless (one spurious wake-up
+ * of a later park, which every parker loops around). */
+void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m) {
+  mn_thread *core = w->core;
+  mrb_state *mrb = w->owner->mrb;
+  w->msg = m;
+  /* A direct waiter has no lead, and whoever marks it woken holds the record's lock (its wakers, its
+   * own mnrb_rwait_end): a load and a store, not an exchange. */
+  if (!atomic_load_explicit(&w->woken, memory_order_relaxed)) {
+    atomic_store_explicit(&w->woken, 1, memory_order_release);
+    atomic_fetch_sub(&w->owner->waiting, 1);
+  }
+  const void *warm[MNRB_WARM];
+  memcpy(warm, w->warm, sizeof warm);
+  const char *stack = (const char *)w;
+  atomic_store_explicit(&w->handed, 1, memory_order_release);
+  wake(core, mrb);
+  for (int i = 0; i < MNRB_WARM; i++) if (warm[i]) __builtin_prefetch(warm[i], 1);
+  for (int i = 1; i <= WARM_STACK_LINES; i++) __builtin_prefetch(stack - 64 * i, 1);
+}
+
+/* In a ring of thousands of ractors everything a woken receiver reads is cold: its interpreter
+ * frames (the C frame of Ractor.receive and the block's below it), the block's registers, proc and
+ * irep, and the C stack between receive and the coroutine switch (WARM_STACK_LINES below its
+ * waiter). The receiver notes those addresses while they are hot, before it parks; its waker
+ * prefetches them (mnrb_rwaiter_hand) while it finishes its own turn, so they arrive together
+ * instead of one miss after another. A stale address costs nothing: a prefetch does not fault. */
+void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w) {
+  const struct mrb_context *c = mrb->c;
+  const mrb_callinfo *ci = c->ci;
+  w->warm[6] = mrb->ud;
+  w->warm[0] = ci;
+  w->warm[1] = ci->stack;
+  w->warm[2] = ci->stack + 8;
+  if (ci > c->cibase) {
+    const mrb_callinfo *up = ci - 1;
+    w->warm[3] = up;
+    w->warm[4] = up->proc;
+    w->warm[5] = up->proc && !MRB_PROC_CFUNC_P(up->proc) ? (const void *)up->proc->body.irep : NULL;
   }
 }
 
@@ -129,13 +183,17 @@ static mrb_bool first_report(uint64_t at) {
 
 mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
   mrb_bool checks = w->owner->is_main, is_main = checks && mnrb_current_is_main(mrb);
-  uint64_t seen = UINT64_MAX;
+  uint64_t seen = UINT64_MAX, last = UINT64_MAX;
   for (;;) {
     uint64_t deadline = checks ? mn_now_ns() + CHECK_NS : MN_FOREVER;
     mn_park_result r = mnrb_wait(mrb, MN_WAIT_RACTOR, deadline, what);
     if (r != MN_TIMEDOUT) return FALSE;
     if (atomic_load(&lead_of(w)->woken)) return FALSE;
     uint64_t before = atomic_load(&progress);
+    /* Ractors that made progress since the last look are not stuck: the registry is walked only
+     * after a quiet CHECK_NS (a walk reads every record: 10,000 ractors ringing paid ~5% of their
+     * time for it, each look evicting the ring's lines). */
+    if (before != last) { last = before; seen = UINT64_MAX; continue; }
     if (!mnrb_registry_all_stuck()) { seen = UINT64_MAX; continue; }
     if (seen != before) { seen = before; continue; }
     if (!first_report(before)) continue;

@@ -107,6 +107,9 @@ struct mnrb_vm {
   mrb_state *mrb;
   mn_ractor *ractor;
   mnrb_thread *current;     /* holds the GVL */
+  mrb_bool unsaved;         /* current's interpreter state is only in mrb, not in its record (vm.c) */
+  _Atomic uint64_t signals; /* signals caught, not yet handled by the main thread (signal.c); in the
+                               first line with current: restore() reads both at every resume */
   mnrb_thread *main;
   mnrb_thread *all;
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
@@ -118,7 +121,6 @@ struct mnrb_vm {
   int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
   mrb_bool report_on_exception, abort_on_exception;
   mrb_bool forked_child;        /* this process is a child forked by Process.fork (fork.c) */
-  _Atomic uint64_t signals;     /* signals caught, not yet handled by the main thread (signal.c) */
   void (*safepoint)(mrb_state *, const struct mrb_irep *, const mrb_code *);  /* for signal.c */
 
   /* A VM started by mnrb_vm_start (a non-main ractor's): immutable once started. */
@@ -190,6 +192,7 @@ void mnrb_thread_abandon_mutexes(mnrb_thread *th);   /* fork.c: for a thread the
 /* The interpreter state it leaves. Every switch-out write-barriers the outgoing context's fiber (VM
  * register writes have no barrier of their own). */
 static inline void mnrb_save(mrb_state *mrb, mnrb_thread *th) {
+  mnrb_vm_of(mrb)->unsaved = FALSE;   /* th's record holds the state again (see mnrb_park) */
   th->c = mrb->c;
   th->root_c = mrb->root_c;
   th->jmp = mrb->jmp;

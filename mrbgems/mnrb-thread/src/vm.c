@@ -47,17 +47,21 @@ static void save(mrb_state *mrb, mnrb_thread *th) { mnrb_save(mrb, th); }
 static void safepoint(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc);
 
 static void restore(mrb_state *mrb, mnrb_thread *th) {
-  mrb->c = th->c;
-  mrb->root_c = th->root_c;
-  mrb->jmp = th->jmp;
-  mrb->exc = th->exc;
-  mrb->gc.arena = th->arena;
-  mrb->gc.arena_idx = th->arena_idx;
-  mrb->gc.arena_capa = th->arena_capa;
-  /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
-   * (handoff.c) move stacks between threads */
-  mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
   mnrb_vm *vm = mnrb_vm_of(mrb);
+  /* A lone thread's park left its state in mrb (mnrb_park): saved only when another thread runs. */
+  if (vm->unsaved && vm->current != th) save(mrb, vm->current);
+  if (!vm->unsaved) {
+    mrb->c = th->c;
+    mrb->root_c = th->root_c;
+    mrb->jmp = th->jmp;
+    mrb->exc = th->exc;
+    mrb->gc.arena = th->arena;
+    mrb->gc.arena_idx = th->arena_idx;
+    mrb->gc.arena_capa = th->arena_capa;
+    /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
+     * (handoff.c) move stacks between threads (not a lone thread's park: same stack, same limit) */
+    mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
+  }
   vm->current = th;
   /* a signal caught while another thread ran: the main thread handles it at its next safepoint */
   if (th == vm->main && __atomic_load_n(&vm->signals, __ATOMIC_RELAXED))
@@ -74,7 +78,13 @@ mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, ui
   mnrb_vm *vm = th->vm;
   mrb_bool blocked = deadlockable && deadline == MN_FOREVER;
   if (blocked) mnrb_blocked_add(vm, 1);
-  save(mrb, th);
+  /* The state's only thread (a ractor's usual case: a ring's hop parks in Ractor.receive): nothing
+   * else runs in this mrb_state until it resumes, so its interpreter state stays where it is, and
+   * the fiber's write barrier is not needed either (the GC runs only in a running thread, which is
+   * this one again: its context is mrb->c, marked as the current one). restore() saves it first if
+   * another thread of the state is ever switched to meanwhile (a close, a fork's child). */
+  if (vm->all == th && !th->all_next && vm->current == th) vm->unsaved = TRUE;
+  else save(mrb, th);
   mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
   restore(mrb, th);
   if (blocked) mnrb_blocked_add(vm, (size_t)-1);
