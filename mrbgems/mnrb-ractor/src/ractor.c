@@ -57,9 +57,29 @@ mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
   mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
 }
 
-/* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. */
-static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final) {
-  mrb_value cause = mnrb_msg_materialize(mrb, final);
+/* A ractor's final exception, copied here. One that ended by `exit` sent its SystemExit wrapped in a
+ * plain Exception with @ractor_exit (mrblib/ractor.rb, MNRB::RactorBlock): *exited tells, and the
+ * SystemExit is returned. */
+static mrb_value final_exception(mrb_state *mrb, const mnrb_msg *final, mrb_bool *exited) {
+  mrb_value e = mnrb_msg_materialize(mrb, final);
+  mrb_sym key = mrb_intern_lit(mrb, "@ractor_exit");
+  *exited = mrb_obj_class(mrb, e) == mrb->eException_class && mrb_iv_defined(mrb, e, key);
+  if (!*exited) return e;
+  mrb_value exit = mrb_iv_get(mrb, e, key);
+  /* SystemExit#status reads the hidden ivar `status` (mnrb-compat's exit.c), which copies leave out */
+  if (mrb_obj_is_kind_of(mrb, exit, mrb_exc_get(mrb, "SystemExit")))
+    mrb_iv_set(mrb, exit, mrb_intern_lit(mrb, "status"), mrb_iv_get(mrb, e, mrb_intern_lit(mrb, "@ractor_exit_status")));
+  return exit;
+}
+
+/* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. A
+ * SystemExit is a cause as any other (CRuby 4.0, Bug #21505), except for the 3.x API's #take and
+ * select (`take` is true), where a ractor that ended by `exit` has no value: its outgoing port is
+ * closed, as in CRuby 3.x. */
+static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final, mrb_bool take) {
+  mrb_bool exited;
+  mrb_value cause = final_exception(mrb, final, &exited);
+  if (exited && take) raise_closed(mrb, "outgoing");
   mrb_value e = mrb_exc_new_str(mrb, mnrb_ractor_error(mrb, "RemoteError"), mrb_str_new_lit(mrb, "thrown by remote Ractor."));
   mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "cause"), cause);
   mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "ractor"), mnrb_ractor_wrap(mrb, r));
@@ -236,7 +256,7 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
     mnrb_msg *m = take_ready(mrb, r, &is_final, &exc);
     if (m || is_final) {
       pthread_mutex_unlock(&r->lock);
-      if (exc) raise_remote(mrb, r, m);
+      if (exc) raise_remote(mrb, r, m, TRUE);
       if (!m) return mrb_nil_value();
       if (is_final) return mnrb_msg_materialize(mrb, m);   /* the record keeps it (for #value) */
       return materialize_owned(mrb, m);
@@ -399,7 +419,7 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
     if (found) {
       mnrb_ractor_rec *from = rs[from_at];
       mrb_value source = from == me ? mrb_symbol_value(mrb_intern_lit(mrb, "receive")) : mnrb_ractor_wrap(mrb, from);
-      if (exc) raise_remote(mrb, from, m);
+      if (exc) raise_remote(mrb, from, m, TRUE);
       mrb_value v = !m ? mrb_nil_value() : is_final ? mnrb_msg_materialize(mrb, m) : materialize_owned(mrb, m);
       return mrb_assoc_new(mrb, source, v);
     }
@@ -464,7 +484,7 @@ static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc;
   pthread_mutex_unlock(&r->lock);
-  if (exc) raise_remote(mrb, r, m);
+  if (exc) raise_remote(mrb, r, m, FALSE);
   /* CRuby hands the value over, uncopied: the successor gets the same object each time. The
    * successor's Ractor object (one per ractor and state) keeps it, in a hidden ivar. */
   mrb_sym key = mrb_intern_lit(mrb, "__value__");
@@ -480,7 +500,7 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc;
   pthread_mutex_unlock(&r->lock);
-  if (exc) raise_remote(mrb, r, m);
+  if (exc) raise_remote(mrb, r, m, FALSE);
   return self;
 }
 
