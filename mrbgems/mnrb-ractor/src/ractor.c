@@ -529,6 +529,15 @@ static mrb_value ractor_close_outgoing(mrb_state *mrb, mrb_value self) {
   return mrb_bool_value(was);
 }
 
+/* Ractor#close (Ruby 4.0): default_port.close, as CRuby defines it: only the ractor itself may close
+ * it (Ractor::Error otherwise); sending to it then raises ClosedError, receiving takes what is left.
+ * Written in C: a method in mrblib would be one more object in every ractor's heap. */
+static mrb_value ractor_close(mrb_state *mrb, mrb_value self) {
+  (void)self_record(mrb, self);
+  return mrb_funcall_id(mrb, mrb_funcall_id(mrb, self, mrb_intern_lit(mrb, "default_port"), 0),
+                        mrb_intern_lit(mrb, "close"), 0);
+}
+
 /* ---------------- identity ---------------- */
 
 static mrb_value ractor_s_current(mrb_state *mrb, mrb_value klass) {
@@ -732,6 +741,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_method(mrb, ractor, "join", ractor_join, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "close_incoming", ractor_close_incoming, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "close_outgoing", ractor_close_outgoing, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "close", ractor_close, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "name", ractor_name, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "__id", ractor_id, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "inspect", ractor_inspect, MRB_ARGS_NONE());
