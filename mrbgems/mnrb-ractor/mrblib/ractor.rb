@@ -34,6 +34,8 @@ module MNRB
   # (not a class of its own: every ractor's heap would hold it).
   module RactorBlock
     def self.run(block, args)
+      $VERBOSE = args.shift   # the creator's, which src/ractor.c put first (CRuby: inherited)
+      $DEBUG = args.shift
       block.call(*args)
     rescue SystemExit => e
       Thread.current.report_on_exception = false   # CRuby reports no SystemExit

@@ -581,6 +581,13 @@ static mrb_value ractor_inspect(mrb_state *mrb, mrb_value self) {
   return s;
 }
 
+/* nil, true or false: what the global says (any other value is true or false as CRuby's setters
+ * make it), so that it always crosses */
+static mrb_value inherited_flag(mrb_state *mrb, const char *gvar) {
+  mrb_value v = mrb_gv_get(mrb, mrb_intern_cstr(mrb, gvar));
+  return mrb_nil_p(v) ? v : mrb_bool_value(mrb_test(v));
+}
+
 /* Ractor.__create(name, args, &block): Ractor.new (mrblib) checked the arguments. */
 static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
   mrb_value name, args, block;
@@ -601,7 +608,13 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
     int32_t line = mrb_debug_get_line(mrb, p->body.irep, 0);
     if (file) snprintf(loc, sizeof loc, "%s:%d", file, (int)line);
   }
-  return mnrb_ractor_create(mrb, name, args, block, loc[0] ? loc : NULL);
+  /* $VERBOSE and $DEBUG are the creator's (CRuby: ractor-local, derived from the creating ractor):
+   * they go first among the arguments, and MNRB::RactorBlock.run (mrblib) takes them off */
+  mrb_value all = mrb_ary_new_capa(mrb, RARRAY_LEN(args) + 2);
+  mrb_ary_push(mrb, all, inherited_flag(mrb, "$VERBOSE"));
+  mrb_ary_push(mrb, all, inherited_flag(mrb, "$DEBUG"));
+  mrb_ary_concat(mrb, all, args);
+  return mnrb_ractor_create(mrb, name, all, block, loc[0] ? loc : NULL);
 }
 
 /* ---------------- ractor-local storage: the current ractor's, whatever the receiver (CRuby) ---------------- */
