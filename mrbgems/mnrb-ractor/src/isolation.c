@@ -165,6 +165,10 @@ mrb_bool mnrb_isolation_bare_constant_p(mrb_state *mrb) {
   return last_bb(ci - 1, gets, 1, &op, &a, &b);
 }
 
+const struct RProc *mnrb_isolation_bare_constant_proc(mrb_state *mrb) {
+  return mnrb_isolation_bare_constant_p(mrb) ? (mrb->c->ci - 1)->proc : NULL;
+}
+
 static void isolated_ivar(mrb_state *mrb, struct RObject *obj, mrb_sym sym, mrb_bool set) {
   mrb_int len;
   const char *name = mrb_sym_name_len(mrb, sym, &len);

@@ -664,32 +664,54 @@ static mrb_value moved_object_call(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
-/* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart. */
+/* Raises IsolationError if owner::name was left out of this ractor because its value was unshareable
+ * (code.c lists those). CRuby words it "by non-main ractor." (lower case) for a bare name found in a
+ * class of the lexical scope (the innermost, or one around it), "Ractor." otherwise. */
+static void raise_if_left_out(mrb_state *mrb, mrb_value left_out, struct RClass *owner, mrb_sym name, mrb_bool lexical) {
+  mrb_value path = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
+  if (mrb_nil_p(path)) return;
+  mrb_value key = mrb_str_dup(mrb, path);
+  mrb_str_cat_lit(mrb, key, "::");
+  mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
+  if (mrb_test(mrb_hash_get(mrb, left_out, key)))
+    mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
+               lexical && owner != mrb->object_class
+                 ? "can not access non-shareable objects in constant %v by non-main ractor."
+                 : "can not access non-shareable objects in constant %v by non-main Ractor.", key);
+}
+
+/* The class a proc's constants are looked up in first (mruby's lookup: a singleton class's object). */
+static struct RClass *lexical_class(mrb_state *mrb, const struct RProc *p) {
+  struct RClass *c = MRB_PROC_TARGET_CLASS(p);
+  while (c && c->tt == MRB_TT_SCLASS) {
+    mrb_value attached = mrb_iv_get(mrb, mrb_obj_value(c), mrb_intern_lit(mrb, "__attached__"));
+    c = mrb_class_p(attached) || mrb_module_p(attached) ? mrb_class_ptr(attached) : NULL;
+  }
+  return c ? c : mrb->object_class;
+}
+
+/* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart, looking
+ * where the lookup would have found it: for a bare name, the classes of the lexical scope (the
+ * method's and those around it, the top level last); then mod and its ancestors (Object for a
+ * top-level constant read from inside a class); for a bare name in a module, the top level (CRuby
+ * reports the constant's own path: "Object::STR" read from a method of module M). */
 static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
   mrb_sym name;
   mrb_get_args(mrb, "n", &name);
   mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
   struct RClass *c = mrb_class_ptr(mod);
-  mrb_value path = c == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, c);
-  /* the constant may have been left out where the lookup would have found it: in mod or an
-   * ancestor (Object for a top-level constant read from a block inside a class) */
-  mrb_bool bare = mnrb_isolation_bare_constant_p(mrb);
-  for (struct RClass *a = c; mrb_hash_p(left_out) && a; a = a->super) {
-    struct RClass *owner = a->tt == MRB_TT_ICLASS ? a->c : a;
-    mrb_value apath = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
-    if (mrb_nil_p(apath)) continue;
-    mrb_value key = mrb_str_dup(mrb, apath);
-    mrb_str_cat_lit(mrb, key, "::");
-    mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
-    /* CRuby's wording differs (lower case) when a bare name is found in the lexical scope's own
-     * class, not in an ancestor nor at the top level */
-    if (mrb_test(mrb_hash_get(mrb, left_out, key)))
-      mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
-                 bare && a == c && owner != mrb->object_class
-                   ? "can not access non-shareable objects in constant %v by non-main ractor."
-                   : "can not access non-shareable objects in constant %v by non-main Ractor.", key);
+  const struct RProc *frame = mnrb_isolation_bare_constant_proc(mrb);
+  if (mrb_hash_p(left_out)) {
+    for (const struct RProc *p = frame; p; p = p->upper) {
+      struct RClass *lex = lexical_class(mrb, p);
+      if (lex != mrb->object_class) raise_if_left_out(mrb, left_out, lex, name, TRUE);
+    }
+    for (struct RClass *a = c; a; a = a->super)
+      raise_if_left_out(mrb, left_out, a->tt == MRB_TT_ICLASS ? a->c : a, name, FALSE);
+    if (frame) raise_if_left_out(mrb, left_out, mrb->object_class, name, FALSE);
   }
   if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
+  mrb_value path = mrb_class_path(mrb, c);
   mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);
   return mrb_nil_value();
 }
