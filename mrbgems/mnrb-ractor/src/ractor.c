@@ -436,7 +436,8 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   select_call sc;
   mrb_kwargs kw = { 2, 0, table, sc.vals, NULL };
   mrb_get_args(mrb, "*:", &argv, &argc, &kw);
-  if (argc == 0 && mrb_undef_p(sc.vals[0])) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
+  if (argc == 0 && mrb_undef_p(sc.vals[0]))       /* CRuby 4.0's words (3.x: "... ractor or `yield_value`") */
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one Ractor::Port or Ractor");
   mnrb_ractor_rec *rs_small[SELECT_SMALL];
   mnrb_port *ps_small[SELECT_SMALL];
   mnrb_rwaiter ws_small[SELECT_SMALL];
@@ -664,58 +665,6 @@ static mrb_value moved_object_call(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
-/* Raises IsolationError if owner::name was left out of this ractor because its value was unshareable
- * (code.c lists those). CRuby words it "by non-main ractor." (lower case) for a bare name found in a
- * class of the lexical scope (the innermost, or one around it), "Ractor." otherwise. */
-static void raise_if_left_out(mrb_state *mrb, mrb_value left_out, struct RClass *owner, mrb_sym name, mrb_bool lexical) {
-  mrb_value path = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
-  if (mrb_nil_p(path)) return;
-  mrb_value key = mrb_str_dup(mrb, path);
-  mrb_str_cat_lit(mrb, key, "::");
-  mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
-  if (mrb_test(mrb_hash_get(mrb, left_out, key)))
-    mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
-               lexical && owner != mrb->object_class
-                 ? "can not access non-shareable objects in constant %v by non-main ractor."
-                 : "can not access non-shareable objects in constant %v by non-main Ractor.", key);
-}
-
-/* The class a proc's constants are looked up in first (mruby's lookup: a singleton class's object). */
-static struct RClass *lexical_class(mrb_state *mrb, const struct RProc *p) {
-  struct RClass *c = MRB_PROC_TARGET_CLASS(p);
-  while (c && c->tt == MRB_TT_SCLASS) {
-    mrb_value attached = mrb_iv_get(mrb, mrb_obj_value(c), mrb_intern_lit(mrb, "__attached__"));
-    c = mrb_class_p(attached) || mrb_module_p(attached) ? mrb_class_ptr(attached) : NULL;
-  }
-  return c ? c : mrb->object_class;
-}
-
-/* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart, looking
- * where the lookup would have found it: for a bare name, the classes of the lexical scope (the
- * method's and those around it, the top level last); then mod and its ancestors (Object for a
- * top-level constant read from inside a class); for a bare name in a module, the top level (CRuby
- * reports the constant's own path: "Object::STR" read from a method of module M). */
-static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
-  mrb_sym name;
-  mrb_get_args(mrb, "n", &name);
-  mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
-  struct RClass *c = mrb_class_ptr(mod);
-  const struct RProc *frame = mnrb_isolation_bare_constant_proc(mrb);
-  if (mrb_hash_p(left_out)) {
-    for (const struct RProc *p = frame; p; p = p->upper) {
-      struct RClass *lex = lexical_class(mrb, p);
-      if (lex != mrb->object_class) raise_if_left_out(mrb, left_out, lex, name, TRUE);
-    }
-    for (struct RClass *a = c; a; a = a->super)
-      raise_if_left_out(mrb, left_out, a->tt == MRB_TT_ICLASS ? a->c : a, name, FALSE);
-    if (frame) raise_if_left_out(mrb, left_out, mrb->object_class, name, FALSE);
-  }
-  if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
-  mrb_value path = mrb_class_path(mrb, c);
-  mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);
-  return mrb_nil_value();
-}
-
 static mrb_value ractor_s_make_shareable(mrb_state *mrb, mrb_value klass) {
   mrb_bool copy;
   mrb_value obj = arg_and_flag(mrb, "copy", &copy);
@@ -733,6 +682,13 @@ static mrb_value ractor_s_shareable_p(mrb_state *mrb, mrb_value klass) {
   return mrb_bool_value(mnrb_shareable_p(mrb, obj));
 }
 
+/* Ractor.allocate, #dup and #clone: a Ractor is made by Ractor.new only (CRuby's TypeError). */
+static mrb_value ractor_no_alloc(mrb_state *mrb, mrb_value self) {
+  struct RClass *c = mrb_class_p(self) ? mrb_class_ptr(self) : mrb_obj_class(mrb, self);
+  mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", c);
+  return mrb_nil_value();
+}
+
 static mrb_value ractor_eq(mrb_state *mrb, mrb_value self) {
   mrb_value other;
   mrb_get_args(mrb, "o", &other);
@@ -743,7 +699,8 @@ static mrb_value ractor_eq(mrb_state *mrb, mrb_value self) {
 void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   struct RClass *ractor = mrb_define_class(mrb, "Ractor", mrb->object_class);
   MRB_SET_INSTANCE_TT(ractor, MRB_TT_DATA);
-  mrb_undef_class_method(mrb, ractor, "allocate");
+  mrb_define_class_method(mrb, ractor, "allocate", ractor_no_alloc, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "initialize_copy", ractor_no_alloc, MRB_ARGS_REQ(1));
   struct RClass *error = mrb_define_class_under(mrb, ractor, "Error", mrb_class_get(mrb, "RuntimeError"));
   mrb_define_class_under(mrb, ractor, "IsolationError", error);
   struct RClass *remote = mrb_define_class_under(mrb, ractor, "RemoteError", error);
@@ -793,8 +750,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mnrb_receive_if_init(mrb, ractor);
   mnrb_shareable_proc_init(mrb, ractor);
   mnrb_registry_init(mrb, ractor);
-  if (!mnrb_ractor_current(mrb)->is_main)
-    mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
+  mnrb_isolation_init(mrb, ractor);
 }
 
 void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { mnrb_registry_state_closed(mrb); }
