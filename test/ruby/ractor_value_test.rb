@@ -1,5 +1,5 @@
 # The end of a ractor (Ruby 4.0's API): #value is for one ractor only, #join returns self, and
-# `exit` inside a ractor ends that ractor alone, with no value.
+# `exit` inside a ractor ends that ractor alone, as an exception (more in ractor_exit_value_test.rb).
 
 class RactorValueTest < MnTest::Case
   def setup
@@ -38,20 +38,21 @@ class RactorValueTest < MnTest::Case
 
   def test_exit_ends_only_the_ractor
     r = Ractor.new { exit; :not_here }
-    assert_nil r.value
-    assert_same r, r.join
+    assert_equal SystemExit, assert_raise(Ractor::RemoteError) { r.value }.cause.class
+    assert_equal SystemExit, assert_raise(Ractor::RemoteError) { r.join }.cause.class
     assert_equal true, r.inspect.include?("terminated")
-    assert_equal 2, Ractor.new { exit 3 }.then { |x| x.join; 2 }   # the process lives on
+    assert_equal 2, Ractor.new { exit 3 }.then { |x| x.join rescue 2 }   # the process lives on
   end
 
   def test_exit_in_a_thread_of_the_ractor
     r = Ractor.new { Thread.new { exit 1 }.join; :not_here }
-    assert_nil r.value                  # #join raises the thread's SystemExit in the ractor's main thread
+    e = assert_raise(Ractor::RemoteError) { r.value }   # #join raises the thread's SystemExit in the ractor's main thread
+    assert_equal [SystemExit, 1], [e.cause.class, e.cause.status]
   end
 
   def test_the_3x_take_after_exit
     r = Ractor.new { exit }
-    r.join
+    assert_raise(Ractor::RemoteError) { r.join }
     e = assert_raise(Ractor::ClosedError) { r.take }
     assert_equal "The outgoing-port is already closed", e.message
   end

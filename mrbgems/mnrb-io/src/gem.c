@@ -18,6 +18,7 @@ void mrb_mnrb_io_gem_init(mrb_state *mrb) {
   mnrb_init_reopen(mrb);
   mnrb_init_autoclose(mrb);
   mnrb_init_file_test(mrb);
+  mnrb_init_inspect(mrb);
 }
 
 void mrb_mnrb_io_gem_final(mrb_state *mrb) { (void)mrb; }

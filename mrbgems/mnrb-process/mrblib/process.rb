@@ -77,6 +77,8 @@ module Signal
     if [4, 7, 8, 11, 26].include?(signo)       # CRuby reserves these (mnrb: SIGVTALRM unblocks calls)
       raise ArgumentError, "can't trap reserved signal: SIG#{signame(signo)}"
     end
+    # a non-main ractor's handler must not use outer variables (CRuby 3.3: ArgumentError)
+    Ractor.__isolate(handler) if handler.is_a?(Proc) && Object.const_defined?(:Ractor) && Ractor.respond_to?(:__isolate)
     previous = @handlers.key?(signo) ? @handlers[signo] : (RAISING.include?(signo) ? "DEFAULT" : nil)
     case handler
     when "IGNORE", "SIG_IGN", ""

@@ -225,6 +225,9 @@ void mnrb_receive_if_init(mrb_state *mrb, struct RClass *ractor_class);
  * variables of the classes it has then, and shareable objects' instance variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);
 mrb_bool mnrb_isolation_bare_constant_p(mrb_state *mrb);   /* isolation.c: OP_GETCONST asked */
+/* isolation.c: Module#const_missing in a non-main state (an unshareable constant left out raises
+ * IsolationError), Ractor.__isolate (Signal.trap's check) */
+void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor_class);
 /* Ractor::ClosedError for a receive on the current ractor's closed incoming port (ractor.c). */
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb);
 /* The hidden instance variable of a class (in a new ractor) listing, as an Array of Symbols, its

@@ -14,9 +14,11 @@
  *     reading one whose value was unshareable (code.c left it out and listed it);
  *   - class variables: any access, read or set (code.c copies none, so a read misses and lands here);
  *   - constants: setting one to an unshareable value (defining or reopening a class or module, and
- *     shareable values, are allowed); reading one whose value was unshareable: ractor.c's
- *     const_missing;
+ *     shareable values, are allowed); reading one whose value was unshareable: the
+ *     const_missing below, which looks where the lookup would have found it;
  *   - instance variables of a shareable object that is not frozen (a Ractor): reading or setting.
+ *   - a trap handler (Signal.trap) that is a Proc using outer variables: ArgumentError (CRuby 3.3's
+ *     rb_proc_isolate), through Ractor.__isolate below.
  * While the program loads a file (require, load), sets are not refused: CRuby 4.0 runs a non-main
  * ractor's require in the main ractor.
  *
@@ -34,9 +36,11 @@
 #include <string.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
+#include <mruby/hash.h>
 #include <mruby/irep.h>
 #include <mruby/opcode.h>
 #include <mruby/proc.h>
+#include <mruby/string.h>
 #include <mruby/variable.h>
 #include <mruby/presym.h>
 
@@ -207,4 +211,81 @@ void mnrb_isolation_enter(mrb_state *mrb) {
   mrb->special_gv = isolated_gv;
   mrb->class_ivar = isolated_ivar;
   mrb_define_method(mrb, mrb->kernel_module, "global_variables", global_variables_refused, MRB_ARGS_NONE());
+}
+
+/* ---------------- Ruby methods: Module#const_missing, Ractor.__isolate ---------------- */
+
+/* the proc of the frame whose OP_GETCONST missed, or NULL (C::X, const_get, C code) */
+static const struct RProc *bare_constant_proc(mrb_state *mrb) {
+  return mnrb_isolation_bare_constant_p(mrb) ? (mrb->c->ci - 1)->proc : NULL;
+}
+
+/* Raises IsolationError if owner::name was left out of this ractor because its value was unshareable
+ * (code.c lists those). CRuby words it "by non-main ractor." (lower case) for a bare name found in a
+ * class of the lexical scope (the innermost, or one around it), "Ractor." otherwise. */
+static void raise_if_left_out(mrb_state *mrb, mrb_value left_out, struct RClass *owner, mrb_sym name, mrb_bool lexical) {
+  mrb_value path = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
+  if (mrb_nil_p(path)) return;
+  mrb_value key = mrb_str_dup(mrb, path);
+  mrb_str_cat_lit(mrb, key, "::");
+  mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
+  if (mrb_test(mrb_hash_get(mrb, left_out, key)))
+    mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
+               lexical && owner != mrb->object_class
+                 ? "can not access non-shareable objects in constant %v by non-main ractor."
+                 : "can not access non-shareable objects in constant %v by non-main Ractor.", key);
+}
+
+/* The class a proc's constants are looked up in first (mruby's lookup: a singleton class's object). */
+static struct RClass *lexical_class(mrb_state *mrb, const struct RProc *p) {
+  struct RClass *c = MRB_PROC_TARGET_CLASS(p);
+  while (c && c->tt == MRB_TT_SCLASS) {
+    mrb_value attached = mrb_iv_get(mrb, mrb_obj_value(c), mrb_intern_lit(mrb, "__attached__"));
+    c = mrb_class_p(attached) || mrb_module_p(attached) ? mrb_class_ptr(attached) : NULL;
+  }
+  return c ? c : mrb->object_class;
+}
+
+/* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart, looking
+ * where the lookup would have found it: for a bare name, the classes of the lexical scope (the
+ * method's and those around it, the top level last); then mod and its ancestors (Object for a
+ * top-level constant read from inside a class); for a bare name in a module, the top level (CRuby
+ * reports the constant's own path: "Object::STR" read from a method of module M). */
+static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
+  mrb_sym name;
+  mrb_get_args(mrb, "n", &name);
+  mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
+  struct RClass *c = mrb_class_ptr(mod);
+  const struct RProc *frame = bare_constant_proc(mrb);
+  if (mrb_hash_p(left_out)) {
+    for (const struct RProc *p = frame; p; p = p->upper) {
+      struct RClass *lex = lexical_class(mrb, p);
+      if (lex != mrb->object_class) raise_if_left_out(mrb, left_out, lex, name, TRUE);
+    }
+    for (struct RClass *a = c; a; a = a->super)
+      raise_if_left_out(mrb, left_out, a->tt == MRB_TT_ICLASS ? a->c : a, name, FALSE);
+    if (frame) raise_if_left_out(mrb, left_out, mrb->object_class, name, FALSE);
+  }
+  if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
+  mrb_value path = mrb_class_path(mrb, c);
+  mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);
+  return mrb_nil_value();
+}
+
+/* Ractor.__isolate(proc) (Signal.trap, mnrb-process): in a non-main ractor a trap handler runs apart
+ * from the frame that made it, so a Proc that is not shareable must not use outer variables (CRuby
+ * 3.3's rb_proc_isolate: ArgumentError "can not isolate a Proc because it accesses outer variables
+ * (s)."). Returns the proc. */
+static mrb_value ractor_s_isolate(mrb_state *mrb, mrb_value klass) {
+  mrb_value proc;
+  mrb_get_args(mrb, "o", &proc);
+  if (mrb_proc_p(proc) && !mnrb_ractor_current(mrb)->is_main && !mnrb_shareable_p(mrb, proc))
+    mnrb_code_check_isolated(mrb, proc, E_ARGUMENT_ERROR);
+  return proc;
+}
+
+void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor) {
+  mrb_define_class_method(mrb, ractor, "__isolate", ractor_s_isolate, MRB_ARGS_REQ(1));
+  if (!mnrb_ractor_current(mrb)->is_main)
+    mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
 }

@@ -57,9 +57,29 @@ mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
   mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
 }
 
-/* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. */
-static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final) {
-  mrb_value cause = mnrb_msg_materialize(mrb, final);
+/* A ractor's final exception, copied here. One that ended by `exit` sent its SystemExit wrapped in a
+ * plain Exception with @ractor_exit (mrblib/ractor.rb, MNRB::RactorBlock): *exited tells, and the
+ * SystemExit is returned. */
+static mrb_value final_exception(mrb_state *mrb, const mnrb_msg *final, mrb_bool *exited) {
+  mrb_value e = mnrb_msg_materialize(mrb, final);
+  mrb_sym key = mrb_intern_lit(mrb, "@ractor_exit");
+  *exited = mrb_obj_class(mrb, e) == mrb->eException_class && mrb_iv_defined(mrb, e, key);
+  if (!*exited) return e;
+  mrb_value exit = mrb_iv_get(mrb, e, key);
+  /* SystemExit#status reads the hidden ivar `status` (mnrb-compat's exit.c), which copies leave out */
+  if (mrb_obj_is_kind_of(mrb, exit, mrb_exc_get(mrb, "SystemExit")))
+    mrb_iv_set(mrb, exit, mrb_intern_lit(mrb, "status"), mrb_iv_get(mrb, e, mrb_intern_lit(mrb, "@ractor_exit_status")));
+  return exit;
+}
+
+/* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. A
+ * SystemExit is a cause as any other (CRuby 4.0, Bug #21505), except for the 3.x API's #take and
+ * select (`take` is true), where a ractor that ended by `exit` has no value: its outgoing port is
+ * closed, as in CRuby 3.x. */
+static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final, mrb_bool take) {
+  mrb_bool exited;
+  mrb_value cause = final_exception(mrb, final, &exited);
+  if (exited && take) raise_closed(mrb, "outgoing");
   mrb_value e = mrb_exc_new_str(mrb, mnrb_ractor_error(mrb, "RemoteError"), mrb_str_new_lit(mrb, "thrown by remote Ractor."));
   mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "cause"), cause);
   mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "ractor"), mnrb_ractor_wrap(mrb, r));
@@ -263,7 +283,7 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
     mnrb_msg *m = take_ready(mrb, r, &is_final, &exc);
     if (m || is_final) {
       pthread_mutex_unlock(&r->lock);
-      if (exc) raise_remote(mrb, r, m);
+      if (exc) raise_remote(mrb, r, m, TRUE);
       if (!m) return mrb_nil_value();
       if (is_final) return mnrb_msg_materialize(mrb, m);   /* the record keeps it (for #value) */
       return materialize_owned(mrb, m);
@@ -426,7 +446,7 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
     if (found) {
       mnrb_ractor_rec *from = rs[from_at];
       mrb_value source = from == me ? mrb_symbol_value(mrb_intern_lit(mrb, "receive")) : mnrb_ractor_wrap(mrb, from);
-      if (exc) raise_remote(mrb, from, m);
+      if (exc) raise_remote(mrb, from, m, TRUE);
       mrb_value v = !m ? mrb_nil_value() : is_final ? mnrb_msg_materialize(mrb, m) : materialize_owned(mrb, m);
       return mrb_assoc_new(mrb, source, v);
     }
@@ -443,7 +463,8 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   select_call sc;
   mrb_kwargs kw = { 2, 0, table, sc.vals, NULL };
   mrb_get_args(mrb, "*:", &argv, &argc, &kw);
-  if (argc == 0 && mrb_undef_p(sc.vals[0])) mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one ractor or `yield_value`");
+  if (argc == 0 && mrb_undef_p(sc.vals[0]))       /* CRuby 4.0's words (3.x: "... ractor or `yield_value`") */
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "specify at least one Ractor::Port or Ractor");
   mnrb_ractor_rec *rs_small[SELECT_SMALL];
   mnrb_port *ps_small[SELECT_SMALL];
   mnrb_rwaiter ws_small[SELECT_SMALL];
@@ -491,7 +512,7 @@ static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc;
   pthread_mutex_unlock(&r->lock);
-  if (exc) raise_remote(mrb, r, m);
+  if (exc) raise_remote(mrb, r, m, FALSE);
   /* CRuby hands the value over, uncopied: the successor gets the same object each time. The
    * successor's Ractor object (one per ractor and state) keeps it, in a hidden ivar. */
   mrb_sym key = mrb_intern_lit(mrb, "__value__");
@@ -507,7 +528,7 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc;
   pthread_mutex_unlock(&r->lock);
-  if (exc) raise_remote(mrb, r, m);
+  if (exc) raise_remote(mrb, r, m, FALSE);
   return self;
 }
 
@@ -534,6 +555,15 @@ static mrb_value ractor_close_outgoing(mrb_state *mrb, mrb_value self) {
   pthread_mutex_unlock(&r->lock);
   mnrb_ractor_progress();
   return mrb_bool_value(was);
+}
+
+/* Ractor#close (Ruby 4.0): default_port.close, as CRuby defines it: only the ractor itself may close
+ * it (Ractor::Error otherwise); sending to it then raises ClosedError, receiving takes what is left.
+ * Written in C: a method in mrblib would be one more object in every ractor's heap. */
+static mrb_value ractor_close(mrb_state *mrb, mrb_value self) {
+  (void)self_record(mrb, self);
+  return mrb_funcall_id(mrb, mrb_funcall_id(mrb, self, mrb_intern_lit(mrb, "default_port"), 0),
+                        mrb_intern_lit(mrb, "close"), 0);
 }
 
 /* ---------------- identity ---------------- */
@@ -579,6 +609,13 @@ static mrb_value ractor_inspect(mrb_state *mrb, mrb_value self) {
   return s;
 }
 
+/* nil, true or false: what the global says (any other value is true or false as CRuby's setters
+ * make it), so that it always crosses */
+static mrb_value inherited_flag(mrb_state *mrb, const char *gvar) {
+  mrb_value v = mrb_gv_get(mrb, mrb_intern_cstr(mrb, gvar));
+  return mrb_nil_p(v) ? v : mrb_bool_value(mrb_test(v));
+}
+
 /* Ractor.__create(name, args, &block): Ractor.new (mrblib) checked the arguments. */
 static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
   mrb_value name, args, block;
@@ -599,7 +636,13 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
     int32_t line = mrb_debug_get_line(mrb, p->body.irep, 0);
     if (file) snprintf(loc, sizeof loc, "%s:%d", file, (int)line);
   }
-  return mnrb_ractor_create(mrb, name, args, block, loc[0] ? loc : NULL);
+  /* $VERBOSE and $DEBUG are the creator's (CRuby: ractor-local, derived from the creating ractor):
+   * they go first among the arguments, and MNRB::RactorBlock.run (mrblib) takes them off */
+  mrb_value all = mrb_ary_new_capa(mrb, RARRAY_LEN(args) + 2);
+  mrb_ary_push(mrb, all, inherited_flag(mrb, "$VERBOSE"));
+  mrb_ary_push(mrb, all, inherited_flag(mrb, "$DEBUG"));
+  mrb_ary_concat(mrb, all, args);
+  return mnrb_ractor_create(mrb, name, all, block, loc[0] ? loc : NULL);
 }
 
 /* ---------------- ractor-local storage: the current ractor's, whatever the receiver (CRuby) ---------------- */
@@ -649,36 +692,6 @@ static mrb_value moved_object_call(mrb_state *mrb, mrb_value self) {
   return mrb_nil_value();
 }
 
-/* In a non-main ractor, Module#const_missing tells "left out because unshareable" apart. */
-static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
-  mrb_sym name;
-  mrb_get_args(mrb, "n", &name);
-  mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
-  struct RClass *c = mrb_class_ptr(mod);
-  mrb_value path = c == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, c);
-  /* the constant may have been left out where the lookup would have found it: in mod or an
-   * ancestor (Object for a top-level constant read from a block inside a class) */
-  mrb_bool bare = mnrb_isolation_bare_constant_p(mrb);
-  for (struct RClass *a = c; mrb_hash_p(left_out) && a; a = a->super) {
-    struct RClass *owner = a->tt == MRB_TT_ICLASS ? a->c : a;
-    mrb_value apath = owner == mrb->object_class ? mrb_str_new_lit(mrb, "Object") : mrb_class_path(mrb, owner);
-    if (mrb_nil_p(apath)) continue;
-    mrb_value key = mrb_str_dup(mrb, apath);
-    mrb_str_cat_lit(mrb, key, "::");
-    mrb_str_cat_cstr(mrb, key, mrb_sym_name(mrb, name));
-    /* CRuby's wording differs (lower case) when a bare name is found in the lexical scope's own
-     * class, not in an ancestor nor at the top level */
-    if (mrb_test(mrb_hash_get(mrb, left_out, key)))
-      mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
-                 bare && a == c && owner != mrb->object_class
-                   ? "can not access non-shareable objects in constant %v by non-main ractor."
-                   : "can not access non-shareable objects in constant %v by non-main Ractor.", key);
-  }
-  if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
-  mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);
-  return mrb_nil_value();
-}
-
 static mrb_value ractor_s_make_shareable(mrb_state *mrb, mrb_value klass) {
   mrb_bool copy;
   mrb_value obj = arg_and_flag(mrb, "copy", &copy);
@@ -696,6 +709,13 @@ static mrb_value ractor_s_shareable_p(mrb_state *mrb, mrb_value klass) {
   return mrb_bool_value(mnrb_shareable_p(mrb, obj));
 }
 
+/* Ractor.allocate, #dup and #clone: a Ractor is made by Ractor.new only (CRuby's TypeError). */
+static mrb_value ractor_no_alloc(mrb_state *mrb, mrb_value self) {
+  struct RClass *c = mrb_class_p(self) ? mrb_class_ptr(self) : mrb_obj_class(mrb, self);
+  mrb_raisef(mrb, E_TYPE_ERROR, "allocator undefined for %C", c);
+  return mrb_nil_value();
+}
+
 static mrb_value ractor_eq(mrb_state *mrb, mrb_value self) {
   mrb_value other;
   mrb_get_args(mrb, "o", &other);
@@ -706,7 +726,8 @@ static mrb_value ractor_eq(mrb_state *mrb, mrb_value self) {
 void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   struct RClass *ractor = mrb_define_class(mrb, "Ractor", mrb->object_class);
   MRB_SET_INSTANCE_TT(ractor, MRB_TT_DATA);
-  mrb_undef_class_method(mrb, ractor, "allocate");
+  mrb_define_class_method(mrb, ractor, "allocate", ractor_no_alloc, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "initialize_copy", ractor_no_alloc, MRB_ARGS_REQ(1));
   struct RClass *error = mrb_define_class_under(mrb, ractor, "Error", mrb_class_get(mrb, "RuntimeError"));
   mrb_define_class_under(mrb, ractor, "IsolationError", error);
   struct RClass *remote = mrb_define_class_under(mrb, ractor, "RemoteError", error);
@@ -739,6 +760,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_method(mrb, ractor, "join", ractor_join, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "close_incoming", ractor_close_incoming, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "close_outgoing", ractor_close_outgoing, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "close", ractor_close, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "name", ractor_name, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "__id", ractor_id, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "inspect", ractor_inspect, MRB_ARGS_NONE());
@@ -755,8 +777,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mnrb_receive_if_init(mrb, ractor);
   mnrb_shareable_proc_init(mrb, ractor);
   mnrb_registry_init(mrb, ractor);
-  if (!mnrb_ractor_current(mrb)->is_main)
-    mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
+  mnrb_isolation_init(mrb, ractor);
 }
 
 void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { mnrb_registry_state_closed(mrb); }
