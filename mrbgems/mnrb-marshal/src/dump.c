@@ -178,6 +178,7 @@ static void w_uclass(mrb_state *mrb, out *o, mrb_value obj, struct RClass *base)
 }
 
 static void w_object(mrb_state *mrb, out *o, mrb_value obj, mrb_int limit);
+static mrb_value user_ivars(mrb_state *mrb, mrb_value obj);
 
 /* a String's or Regexp's encoding as its one instance variable: E true (UTF-8) or false (US-ASCII) */
 static void w_encoding(mrb_state *mrb, out *o, mrb_bool utf8) {
@@ -236,14 +237,34 @@ static int collect_ivar(mrb_state *mrb, mrb_sym sym, mrb_value v, void *p) {
   return 0;
 }
 
-/* the count, then name and value of each pair in `ivars` ([[sym, value], ...]) */
-static void w_ivars(mrb_state *mrb, out *o, mrb_value ivars, mrb_int limit) {
-  w_long(mrb, o, RARRAY_LEN(ivars));
+/* name and value of each pair in `ivars` ([[sym, value], ...]) */
+static void w_ivar_pairs(mrb_state *mrb, out *o, mrb_value ivars, mrb_int limit) {
   for (mrb_int i = 0; i < RARRAY_LEN(ivars); i++) {
     mrb_value pair = RARRAY_PTR(ivars)[i];
     w_symbol(mrb, o, mrb_symbol(RARRAY_PTR(pair)[0]));
     w_object(mrb, o, RARRAY_PTR(pair)[1], limit);
   }
+}
+
+/* the count, then the pairs */
+static void w_ivars(mrb_state *mrb, out *o, mrb_value ivars, mrb_int limit) {
+  w_long(mrb, o, RARRAY_LEN(ivars));
+  w_ivar_pairs(mrb, o, ivars, limit);
+}
+
+static int any_ivar(mrb_state *mrb, mrb_sym sym, mrb_value v, void *p) {
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, sym, &len);
+  if (len > 1 && name[0] == '@' && name[1] != '@') { *(mrb_bool *)p = TRUE; return 1; }
+  return 0;
+}
+
+/* the ivars of a String, an Array or a Hash (CRuby writes them in an 'I' block), as user_ivars; nil
+   when there are none (no array made for each of many strings) */
+static mrb_value core_ivars(mrb_state *mrb, mrb_value obj) {
+  mrb_bool any = FALSE;
+  mrb_iv_foreach(mrb, obj, any_ivar, &any);
+  return any ? user_ivars(mrb, obj) : mrb_nil_value();
 }
 
 static mrb_value user_ivars(mrb_state *mrb, mrb_value obj) {
@@ -342,13 +363,25 @@ static mrb_bool w_user(mrb_state *mrb, out *o, mrb_value obj, mrb_int limit) {
   return FALSE;
 }
 
-static void w_string(mrb_state *mrb, out *o, mrb_value s) {
+/* a String's 'I' block holds its encoding (E), then its own ivars, as CRuby's */
+static void w_string(mrb_state *mrb, out *o, mrb_value s, mrb_int limit) {
   int enc = RSTR_ENC(mrb_str_ptr(s));
-  if (enc != MRB_STR_ENC_BINARY) w_byte(mrb, o, 'I');
+  mrb_value ivars = core_ivars(mrb, s);
+  mrb_bool e = enc != MRB_STR_ENC_BINARY;
+  if (e || !mrb_nil_p(ivars)) w_byte(mrb, o, 'I');
   w_uclass(mrb, o, s, mrb->string_class);
   w_byte(mrb, o, '"');
   w_bytes(mrb, o, RSTRING_PTR(s), RSTRING_LEN(s));
-  if (enc != MRB_STR_ENC_BINARY) w_encoding(mrb, o, enc == MRB_STR_ENC_UTF8);
+  if (mrb_nil_p(ivars)) {
+    if (e) w_encoding(mrb, o, enc == MRB_STR_ENC_UTF8);
+    return;
+  }
+  w_long(mrb, o, RARRAY_LEN(ivars) + (e ? 1 : 0));
+  if (e) {
+    w_symbol(mrb, o, MRB_SYM(E));
+    w_byte(mrb, o, enc == MRB_STR_ENC_UTF8 ? 'T' : 'F');
+  }
+  w_ivar_pairs(mrb, o, ivars, limit);
 }
 
 /* '/', the source and the options; an ASCII source is US-ASCII in CRuby, another fixed UTF-8 (16) */
@@ -376,17 +409,25 @@ static void w_heap(mrb_state *mrb, out *o, mrb_value obj, mrb_int limit) {
   case MRB_TT_SCLASS:
     mrb_raise(mrb, E_TYPE_ERROR, "singleton class can't be dumped");
   case MRB_TT_STRING:
-    w_string(mrb, o, obj);
+    w_string(mrb, o, obj, limit);
     return;
-  case MRB_TT_ARRAY:
+  case MRB_TT_ARRAY: {
+    mrb_value ivars = core_ivars(mrb, obj);   /* an Array's or a Hash's own: 'I' around it */
+    if (!mrb_nil_p(ivars)) w_byte(mrb, o, 'I');
     w_uclass(mrb, o, obj, mrb->array_class);
     w_byte(mrb, o, '[');
     w_long(mrb, o, RARRAY_LEN(obj));
     for (mrb_int i = 0; i < RARRAY_LEN(obj); i++) w_object(mrb, o, RARRAY_PTR(obj)[i], limit);
+    if (!mrb_nil_p(ivars)) w_ivars(mrb, o, ivars, limit);
     return;
-  case MRB_TT_HASH:
+  }
+  case MRB_TT_HASH: {
+    mrb_value ivars = core_ivars(mrb, obj);
+    if (!mrb_nil_p(ivars)) w_byte(mrb, o, 'I');
     w_hash(mrb, o, obj, limit);
+    if (!mrb_nil_p(ivars)) w_ivars(mrb, o, ivars, limit);
     return;
+  }
   case MRB_TT_RANGE:
     w_range(mrb, o, obj, limit);
     return;

@@ -140,20 +140,32 @@ static mrb_sym r_symbol(mrb_state *mrb, in *r) {
   return 0;
 }
 
+/* the objects whose 'I' block ivars are kept: plain objects and (mruby patch 0089 for the first two)
+   Strings, Arrays and Hashes. An Array or a Hash loaded with freeze: true is frozen before its
+   block is read: its ivars are dropped (CRuby sets them first). */
+static mrb_bool ivar_holder_p(mrb_value obj) {
+  switch (mrb_type(obj)) {
+  case MRB_TT_OBJECT: case MRB_TT_STRING: case MRB_TT_ARRAY: case MRB_TT_HASH:
+    return !mrb_frozen_p(mrb_basic_ptr(obj));
+  default:
+    return FALSE;
+  }
+}
+
 /* ivar names in an 'I' block read through the symbol table too; encodings set on Strings */
 static void r_ivars(mrb_state *mrb, in *r, mrb_value obj) {
   mrb_int n = r_long(mrb, r);
   for (mrb_int i = 0; i < n; i++) {
     mrb_sym name = r_symbol(mrb, r);
     mrb_value v = r_object(mrb, r, NULL);
-    if (mrb_string_p(obj)) {
+    if (mrb_string_p(obj) && (name == MRB_SYM(E) || name == MRB_SYM(encoding))) {
       struct RString *s = mrb_str_ptr(obj);
       if (name == MRB_SYM(E)) RSTR_SET_ENC(s, mrb_test(v) ? MRB_STR_ENC_UTF8 : MRB_STR_ENC_US_ASCII);
-      else if (name == MRB_SYM(encoding) && mrb_string_p(v)) {
+      else if (mrb_string_p(v)) {
         /* only UTF-8, US-ASCII and BINARY exist here; another encoding's bytes stay binary */
         if (RSTRING_LEN(v) == 5 && memcmp(RSTRING_PTR(v), "UTF-8", 5) == 0) RSTR_SET_ENC(s, MRB_STR_ENC_UTF8);
       }
-    } else if (!mrb_immediate_p(obj) && mrb_type(obj) == MRB_TT_OBJECT) {
+    } else if (ivar_holder_p(obj)) {
       mrb_iv_set(mrb, obj, name, v);
     }
   }
