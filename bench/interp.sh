@@ -53,6 +53,9 @@ for row in "${rows[@]}"; do
 done
 echo
 echo "Rows above 1.00x CRuby: $over of ${#rows[@]}; worst $worst x."
+# where the rows started: issue 22's measurements (mnrb 0.1.0 on mruby 3.1.0 / CRuby 3.1.2, one run
+# each, best of three), kept here so that each run shows before and after together
+echo "Before (issue 22, mnrb 0.1.0 on mruby 3.1.0 / CRuby 3.1.2): fib_include 6.2x, cmethod_block 7.9x, kwargs 5.4x, yield 5.4x, times 2.4x, class_new 2.9x, ivar 2.0-2.3x, fib, nqueens and binary_trees 1.7-2.1x, nbody and matmul 1.8x, gc_alloc 2.6x (const: 1.17x at its first make bench, 2026-11-26 15:09 UTC)."
 if [ -x "$STOCK" ]; then
   echo
   echo "fib(30) (bench/fib.rb), best of $RUNS interleaved runs: mnrb, stock mruby 3.3.0, CRuby $rv"
