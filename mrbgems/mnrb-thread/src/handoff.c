@@ -67,12 +67,7 @@
  * stack and its limit to th: mrb->cstack_limit is already th's); th is not a main thread, so no
  * signal waits for it. */
 static inline void vm_resume_state(mrb_state *mrb, mnrb_thread *th) {
-  mrb->c = th->c;
-  mrb->root_c = th->root_c;
-  mrb->exc = th->exc;
-  mrb->gc.arena = th->arena;
-  mrb->gc.arena_idx = th->arena_idx;
-  mrb->gc.arena_capa = th->arena_capa;
+  mnrb_load_context(mrb, th);
   th->vm->current = th;
 }
 

@@ -202,6 +202,17 @@ static inline void mnrb_save(mrb_state *mrb, mnrb_thread *th) {
   th->arena_capa = mrb->gc.arena_capa;
   if (mrb->c->fib) mrb_write_barrier(mrb, (struct RBasic *)mrb->c->fib);
 }
+/* What a switch to th takes back of it, whatever the path: its context and its GC arena (restore()
+ * in vm.c adds the jmp chain and the C stack limit; a VM-level resume in handoff.c keeps the
+ * carrier's). */
+static inline void mnrb_load_context(mrb_state *mrb, mnrb_thread *th) {
+  mrb->c = th->c;
+  mrb->root_c = th->root_c;
+  mrb->exc = th->exc;
+  mrb->gc.arena = th->arena;
+  mrb->gc.arena_idx = th->arena_idx;
+  mrb->gc.arena_capa = th->arena_capa;
+}
 void mnrb_restore(mrb_state *mrb, mnrb_thread *th);   /* ... and takes back */
 
 /* handoff.c */

@@ -51,13 +51,8 @@ static void restore(mrb_state *mrb, mnrb_thread *th) {
   /* A lone thread's park left its state in mrb (mnrb_park): saved only when another thread runs. */
   if (vm->unsaved && vm->current != th) save(mrb, vm->current);
   if (!vm->unsaved) {
-    mrb->c = th->c;
-    mrb->root_c = th->root_c;
+    mnrb_load_context(mrb, th);
     mrb->jmp = th->jmp;
-    mrb->exc = th->exc;
-    mrb->gc.arena = th->arena;
-    mrb->gc.arena_idx = th->arena_idx;
-    mrb->gc.arena_capa = th->arena_capa;
     /* read from the core: a thread's C stack is taken when it first runs, and VM-level hand-offs
      * (handoff.c) move stacks between threads (not a lone thread's park: same stack, same limit) */
     mrb->cstack_limit = th->core ? mn_thread_stack_limit(th->core) : NULL;
