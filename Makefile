@@ -59,14 +59,17 @@ $(BUILD)/$(1)/libmnrb-core.a: $(patsubst core/src/%.c,$(BUILD)/$(1)/core/%.o,$(C
 # variant is rebuilt from nothing: rake does not track every object's headers (the generated
 # gem_init.c files, some gems), and an object left compiled against an older mrb_state layout
 # corrupts the state it touches (seen: a new ractor's GC arena pointer, 4 boots in 6).
+# The library takes the time its build started, not ended: a gem source edited while rake ran is
+# newer than it, so the next make builds again instead of keeping objects made from the old text.
 $(BUILD)/mruby/$(1)/lib/libmruby.a: $(MRUBY_SRC)/.mnrb-stamp build_config.rb $(GEM_SRCS) $(CORE_HDRS)
 	@if [ -f $$@ ] && [ $(MRUBY_SRC)/.mnrb-stamp -nt $$@ ]; then \
 	  echo "mruby's patched sources changed: rebuilding $(BUILD)/mruby/$(1) from nothing"; \
 	  rm -rf $(BUILD)/mruby/$(1); fi
+	@mkdir -p $(BUILD)/mruby && touch $(BUILD)/mruby/$(1).started
 	cd $(MRUBY_SRC) && MRUBY_BUILD_DIR=$(BUILD)/mruby MNRB_BUILDS="$(1)" \
 	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb all > $(BUILD)/mruby-$(1).log 2>&1 \
 	  || { tail -n 40 $(BUILD)/mruby-$(1).log; exit 1; }
-	@touch $$@
+	@touch -r $(BUILD)/mruby/$(1).started $$@ && rm -f $(BUILD)/mruby/$(1).started
 
 $(BUILD)/$(1)/mnrb: cli/mnrb.c $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a
 	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -I$(MRUBY_SRC)/include \
@@ -92,10 +95,11 @@ $(foreach v,host asan tsan,$(eval $(call variant,$(v))))
 
 # mrbtest: mruby's tests and mnrb-compat's, in the host build (rake builds and runs it)
 $(BUILD)/mruby/host/bin/mrbtest: $(BUILD)/mruby/host/lib/libmruby.a $(BUILD)/host/libmnrb-core.a
+	@touch $(BUILD)/mruby/mrbtest.started
 	cd $(MRUBY_SRC) && MRUBY_BUILD_DIR=$(BUILD)/mruby MNRB_BUILDS=host \
 	  rake -m -j$(JOBS) MRUBY_CONFIG=$(TOP)/build_config.rb test:build > $(BUILD)/mrbtest-build.log 2>&1 \
 	  || { tail -n 40 $(BUILD)/mrbtest-build.log; exit 1; }
-	@touch $@
+	@touch -r $(BUILD)/mruby/mrbtest.started $@ && rm -f $(BUILD)/mruby/mrbtest.started
 
 bin/mnrb: $(BUILD)/host/mnrb
 	@mkdir -p bin
