@@ -14,6 +14,7 @@ MRuby::Gem::Specification.new('mnrb-compat') do |spec|
   spec.add_dependency 'mruby-math',       core: 'mruby-math'        # Math::DomainError
   spec.add_dependency 'mruby-class-ext',  core: 'mruby-class-ext'
   spec.add_dependency 'mruby-enum-ext',   core: 'mruby-enum-ext'    # min_by/max_by (enum_by.rb)
+  spec.add_dependency 'mruby-array-ext',  core: 'mruby-array-ext'   # array_fill.c replaces its fill
   spec.add_dependency 'mruby-time',       core: 'mruby-time'        # Time#strftime (time.rb)
   spec.add_dependency 'mruby-set',        core: 'mruby-set'         # set.rb reopens Set
   spec.add_dependency 'mruby-data',       core: 'mruby-data'        # data.rb, data.c: Data's storage

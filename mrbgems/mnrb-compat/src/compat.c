@@ -40,6 +40,10 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_visibility_init(mrb);
   mnrb_compat_array_include_init(mrb);
   mnrb_compat_array_pop_init(mrb);
+  mnrb_compat_array_new_init(mrb);
+  mnrb_compat_array_fill_init(mrb);
+  mnrb_compat_array_sort_init(mrb);
+  mnrb_compat_enum_inject_init(mrb);
   mnrb_compat_clone_init(mrb);
 }
 

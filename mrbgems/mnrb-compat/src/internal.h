@@ -11,6 +11,8 @@
 void mnrb_compat_process_init(mrb_state *mrb);
 void mnrb_compat_exit_init(mrb_state *mrb);
 void mnrb_compat_warn_init(mrb_state *mrb);
+/* warn.c: CRuby's rb_warn from a C method: MSG at its Ruby caller's FILE:LINE, via Warning.warn */
+void mnrb_compat_warning(mrb_state *mrb, const char *msg);
 void mnrb_compat_globals_init(mrb_state *mrb);
 void mnrb_compat_sum_init(mrb_state *mrb);
 void mnrb_compat_integer_init(mrb_state *mrb);
@@ -35,6 +37,10 @@ mrb_value mnrb_compat_full_message_m(mrb_state *mrb, mrb_value self);
 void mnrb_compat_float_round_init(mrb_state *mrb);
 void mnrb_compat_array_include_init(mrb_state *mrb);
 void mnrb_compat_array_pop_init(mrb_state *mrb);
+void mnrb_compat_array_new_init(mrb_state *mrb);
+void mnrb_compat_array_fill_init(mrb_state *mrb);
+void mnrb_compat_array_sort_init(mrb_state *mrb);
+void mnrb_compat_enum_inject_init(mrb_state *mrb);
 void mnrb_compat_clone_init(mrb_state *mrb);
 void mnrb_compat_data_init(mrb_state *mrb);
 void mnrb_compat_fnmatch_init(mrb_state *mrb);

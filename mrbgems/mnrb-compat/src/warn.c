@@ -174,6 +174,25 @@ kernel_warn(mrb_state *mrb, mrb_value self)
   return mrb_nil_value();
 }
 
+/* CRuby's rb_warn for a C method: "FILE:LINE: warning: MSG\n" at the Ruby code that called it,
+   through Warning.warn, unless $VERBOSE is nil. */
+void
+mnrb_compat_warning(mrb_state *mrb, const char *msg)
+{
+  const char *file;
+  int32_t line;
+  mrb_value out;
+
+  if (mrb_nil_p(mrb_gv_get(mrb, mrb_intern_lit(mrb, "$VERBOSE")))) return;
+  if (frame_location(mrb, mrb->c->ci, &file, &line)) {
+    out = mrb_format(mrb, "%s:%d: warning: %s\n", file, (int)line, msg);
+  }
+  else {
+    out = mrb_format(mrb, "warning: %s\n", msg);
+  }
+  mrb_funcall_id(mrb, warning_module(mrb), MRB_SYM(warn), 1, out);
+}
+
 /* Warning#warn(msg, category: nil): writes msg to $stderr. Warning extends itself, as in CRuby,
    so this is also Warning.warn, and redefining either form takes effect. */
 static mrb_value
