@@ -11,8 +11,11 @@
  * takes it (~20 instructions each way). The blocks stay glibc's: realloc and free of them work as
  * before, wherever they are called from (code that mixes mrb_free and free is not broken by this).
  *
- * Invariants: a block on class k's list has malloc_usable_size >= k * GRAIN, so it serves any
- * request of at most k * GRAIN bytes; a thread's lists hold at most MAX_HELD bytes in all (then
+ * Size classes follow glibc's chunks (16-byte steps, 8 bytes of header: usable 24, 40, 56, ...), so
+ * a block is reused for the requests glibc would have served with a chunk of its size (no waste:
+ * by usable size in 16-byte steps, a 20-byte request took a 40-byte block, and a waiting ractor
+ * held 1 KiB more). Invariants: a block on class k's list is a chunk of at least (k + 1) * GRAIN
+ * bytes, so it serves any request that needs one of that size; a thread's lists hold at most MAX_HELD bytes in all (then
  * blocks go back to glibc), and are given back when the thread ends (a pthread key's destructor).
  * Under ASan or TSan the lists are not used: the sanitizers must see every malloc and free.
  */
@@ -34,7 +37,7 @@
 
 #define GRAIN 16
 #define MAX_SMALL 512
-#define NCLASSES (MAX_SMALL / GRAIN + 1)      /* class 0 unused */
+#define NCLASSES (MAX_SMALL / GRAIN + 1)      /* class 0 unused; MAX_SMALL needs a chunk of 528: class 32 */
 #define MAX_HELD (512 * 1024)
 
 #if POOLED
@@ -60,10 +63,13 @@ static void pool_release(void *p) {
 
 static void pool_key_make(void) { pthread_key_create(&pool_key, pool_release); }
 
+/* the class of a chunk of `chunk` bytes (a multiple of GRAIN, at least 2 * GRAIN) */
+#define CLASS_OF_CHUNK(chunk) ((chunk) / GRAIN - 1)
+
 static void pool_put(void *p) {
-  size_t usable = malloc_usable_size(p);
-  size_t k = usable / GRAIN;
-  if (k == 0 || k >= NCLASSES || pool.held + k * GRAIN > MAX_HELD) { free(p); return; }
+  size_t chunk = malloc_usable_size(p) + 8;
+  size_t k = CLASS_OF_CHUNK(chunk);
+  if (k == 0 || k >= NCLASSES || pool.held + chunk > MAX_HELD) { free(p); return; }
   if (!pool.keyed) {
     pthread_once(&pool_once, pool_key_make);
     pthread_setspecific(pool_key, &pool);
@@ -71,15 +77,16 @@ static void pool_put(void *p) {
   }
   *(void **)p = pool.head[k];
   pool.head[k] = p;
-  pool.held += k * GRAIN;
+  pool.held += (k + 1) * GRAIN;
 }
 
 static void *pool_take(size_t size) {
-  size_t k = (size + GRAIN - 1) / GRAIN;
+  size_t chunk = (size + 8 + GRAIN - 1) & ~(size_t)(GRAIN - 1);   /* glibc's chunk for `size` */
+  size_t k = chunk < 2 * GRAIN ? 1 : CLASS_OF_CHUNK(chunk);
   void *b = pool.head[k];
   if (!b) return malloc(size);
   pool.head[k] = *(void **)b;
-  pool.held -= k * GRAIN;
+  pool.held -= (k + 1) * GRAIN;
   return b;
 }
 #endif
