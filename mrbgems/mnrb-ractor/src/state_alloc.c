@@ -38,7 +38,7 @@
 #define GRAIN 16
 #define MAX_SMALL 512
 #define NCLASSES (MAX_SMALL / GRAIN + 1)      /* class 0 unused; MAX_SMALL needs a chunk of 528: class 32 */
-#define MAX_HELD (512 * 1024)
+#define MAX_HELD (128 * 1024)
 
 #if POOLED
 typedef struct block_pool {
