@@ -162,6 +162,9 @@ ruby -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $(ruby -e 'print RUBY_
 [ -n "$RUBY33" ] && $RUBY33 -W0 bench/ractor_ring.rb 1000 100 | sed "s/^/  CRuby $v33: /"
 echo "Ractor creation (1,000 ractors that each wait for a message):"
 $MNRB bench/ractor_create.rb 1000 | sed 's/^/  /'
+echo "Ractors created and finished one after another (bench/ractor_churn.rb 20000: \`Ractor.new(i) { |k| k * 2 }.take\`, 1 native thread; issue 20: no slower than CRuby 3.3, resident set flat):"
+env RUBY_MAX_PROC=1 $MNRB bench/ractor_churn.rb 20000 | sed 's/^/  mnrb:  /'
+[ -n "$RUBY33" ] && $RUBY33 -W0 bench/ractor_churn.rb 20000 | sed "s/^/  CRuby $v33: /"
 echo "Memory per ractor (resident set growth over 500 ractors waiting for a message):"
 env RUBY_MAX_PROC=1 $MNRB bench/ractor_memory.rb 500 | sed 's/^/  /'
 echo "Message throughput from the main ractor to another (one-way stream, bench/ractor_messages.rb):"

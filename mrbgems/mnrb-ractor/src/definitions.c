@@ -182,6 +182,15 @@ mrb_bool mrb_mt_shared_same_p(const struct RClass *a, const struct RClass *b);
 
 typedef struct method_copy { defs *d; struct RClass *to_class, *from_class; } method_copy;
 
+/* Whether a method found from c (mrb_method_search_vm's owner) is in c's own table: c's, or its
+ * origin's when c has prepended modules (IO, which prepends BinaryReads: its 55 C methods, found in
+ * its origin, were defined again in every new ractor, issue 20). */
+static mrb_bool own_table_p(struct RClass *c, struct RClass *owner) {
+  if (owner == c) return TRUE;
+  MRB_CLASS_ORIGIN(c);
+  return owner == c;
+}
+
 /* A C function with values (attr_accessor's name...): the same function, the values re-made in `to`
  * (symbols by name, other immediates as they are). */
 static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
@@ -199,7 +208,7 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
   mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
   struct RClass *owner = mc->to_class;                  /* gems' attr_readers: `to` has them already */
   mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
-  if (owner == mc->to_class && !MRB_METHOD_UNDEF_P(have) && !MRB_METHOD_FUNC_P(have)) {
+  if (own_table_p(mc->to_class, owner) && !MRB_METHOD_UNDEF_P(have) && !MRB_METHOD_FUNC_P(have)) {
     struct RProc *hp = MRB_METHOD_PROC(have);
     if (hp && MRB_PROC_CFUNC_P(hp) && MRB_PROC_ENV_P(hp) && MRB_PROC_CFUNC(hp) == MRB_PROC_CFUNC(proc) &&
         MRB_ENV_LEN(hp->e.env) == n) {
@@ -281,7 +290,7 @@ static void copy_cfunc(mrb_state *from, mrb_sym mid, mrb_func_t fn, mrb_bool noa
   mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
   struct RClass *owner = mc->to_class;
   mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
-  if (!MRB_METHOD_UNDEF_P(have) && owner == mc->to_class) {
+  if (!MRB_METHOD_UNDEF_P(have) && own_table_p(mc->to_class, owner)) {
     if (MRB_METHOD_FUNC_P(have) && MRB_METHOD_FUNC(have) == fn) return;
     if (!MRB_METHOD_FUNC_P(have) && MRB_METHOD_PROC(have) && MRB_PROC_CFUNC_P(MRB_METHOD_PROC(have)) &&
         MRB_PROC_CFUNC(MRB_METHOD_PROC(have)) == fn) return;

@@ -127,6 +127,9 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
 mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v);
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name);   /* Ractor::<name> */
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc);
+/* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
+void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
+void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */
 void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_registry_state_closed(mrb_state *mrb);
 void mnrb_registry_reap(void);
