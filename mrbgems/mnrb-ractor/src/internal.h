@@ -93,6 +93,10 @@ struct mnrb_ractor_rec {
   mnrb_rwaitq takers;          /* any ractor's threads in #take, #value, #join on it */
   mnrb_msg *final;             /* once ended: the block's value, or its exception (final_exc) */
   mrb_bool final_exc, final_taken;
+  mrb_bool final_lost;         /* the block returned a value that could not be copied: final holds the
+                                * copy error (final_exc), which #value and #take raise, but the ractor
+                                * ended normally: #join returns, monitors are told :exited (CRuby
+                                * hands the value over uncopied, so its join never sees this) */
   uint32_t successor;          /* the ractor that called #value first (0: none) */
   /* atomics: read by the deadlock check without the lock */
   _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
