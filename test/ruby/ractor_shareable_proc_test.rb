@@ -5,7 +5,27 @@ def ractor_sproc_helper(x)
   x * 10
 end
 
+class RactorSprocMethods
+  limit = 10
+  define_method(:add, Ractor.make_shareable(lambda { |x| x + limit }))
+  one = 1
+  define_method("one", Ractor.make_shareable(Proc.new { one }))
+  list = [1]
+  define_method(:list) { list }
+end
+
 class RactorMakeShareableProcTest < MnTest::Case
+  # A method defined with a shareable proc is called in another ractor with the values it
+  # snapshotted (a lambda's arity kept); one defined with a plain block using outer variables is
+  # CRuby's error there.
+  def test_define_method_with_a_shareable_proc_works_in_another_ractor
+    r = Ractor.new do
+      o = RactorSprocMethods.new
+      [o.add(5), o.one, (o.add rescue :arity), (o.list rescue [$!.class, $!.message])]
+    end
+    assert_equal [15, 1, :arity, [RuntimeError, "defined with an un-shareable Proc in a different Ractor"]], r.take
+  end
+
   def make_in_nil
     nil.instance_eval { Ractor.make_shareable(proc { |x| x * 2 }) }
   end

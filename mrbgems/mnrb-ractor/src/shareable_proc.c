@@ -280,6 +280,28 @@ mrb_value mnrb_sproc_materialize(mrb_state *mrb, void *rec) {
 
 const mnrb_xref_type mnrb_sproc_xref = { mnrb_sproc_materialize, sproc_release };
 
+/* A method whose body is a shareable proc (define_method(:m, Ractor.make_shareable(pr))), copied
+ * into a new ractor's state `to` as such a proc travels in a message: its code and snapshot, made
+ * again there. NULL if it is not one or cannot be copied (the caller then defines CRuby's
+ * "un-shareable Proc" error). */
+static mrb_value sproc_record_protected(mrb_state *mrb, void *v) {
+  return mrb_cptr_value(mrb, mnrb_sproc_record(mrb, *(mrb_value *)v));
+}
+static mrb_value sproc_materialize_protected(mrb_state *mrb, void *rec) {
+  return mnrb_sproc_materialize(mrb, rec);
+}
+struct RProc *mnrb_sproc_copy(mrb_state *from, mrb_value v, mrb_state *to) {
+  if (!mnrb_sproc_p(from, v)) return NULL;
+  mrb_bool failed;
+  mrb_value rec = mrb_protect_error(from, sproc_record_protected, &v, &failed);
+  from->exc = NULL;
+  if (failed || !mrb_cptr(rec)) return NULL;
+  mrb_value p = mrb_protect_error(to, sproc_materialize_protected, mrb_cptr(rec), &failed);
+  to->exc = NULL;
+  sproc_release(mrb_cptr(rec));
+  return failed ? NULL : mrb_proc_ptr(p);
+}
+
 void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor) {
   mrb_define_class_method(mrb, ractor, "shareable_proc", ractor_s_shareable_proc, MRB_ARGS_KEY(1, 0) | MRB_ARGS_BLOCK());
   mrb_define_class_method(mrb, ractor, "shareable_lambda", ractor_s_shareable_lambda, MRB_ARGS_KEY(1, 0) | MRB_ARGS_BLOCK());
