@@ -236,6 +236,8 @@ void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor_class);
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb);
 /* The hidden instance variable of a class (in a new ractor) listing, as an Array of Symbols, its
  * instance variables and class variables code.c left out because their values were unshareable. */
+/* receive_if.c: raises Ractor::Error when called from a receive_if block of this thread */
+void mnrb_receive_check_nested(mrb_state *mrb);
 /* shareable_proc.c: a shareable proc of `from` made again in `to` (a method body); NULL: not one */
 struct RProc *mnrb_sproc_copy(mrb_state *from, mrb_value v, mrb_state *to);
 #define MNRB_LEFT_OUT_IVARS(mrb) mrb_intern_lit(mrb, "__ractor_left_out_ivars__")

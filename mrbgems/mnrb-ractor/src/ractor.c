@@ -205,7 +205,10 @@ static mrb_value receive_current(mrb_state *mrb) {
   }
 }
 
-static mrb_value ractor_s_receive(mrb_state *mrb, mrb_value klass) { return receive_current(mrb); }
+static mrb_value ractor_s_receive(mrb_state *mrb, mrb_value klass) {
+  mnrb_receive_check_nested(mrb);      /* receive_if.c */
+  return receive_current(mrb);
+}
 
 /* ---------------- outgoing: yield / take ---------------- */
 
