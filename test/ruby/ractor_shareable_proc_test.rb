@@ -105,11 +105,39 @@ class RactorShareableProcTest < MnTest::Case
     assert_equal "self should be shareable: [1]", e.message
   end
 
-  def test_outer_variables_are_refused
+  # Outer variables (CRuby 4.0, Features #21550 and #21557): one the block reads is snapshotted if
+  # it holds a shareable value and its scope assigns it once (a parameter counts as one); one set
+  # twice, anywhere in the scope, one the block writes, or an unshareable value is IsolationError.
+  def test_outer_variables_read_once_assigned_are_snapshotted
     setup4
     a = 42
-    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { p a } }   # ractor.rb's doc
-    assert_equal "can not isolate a Proc because it accesses outer variables (a).", e.message
+    words = Ractor.make_shareable(%w[x y])
+    l = Ractor.shareable_lambda { |n| [a + n, words] }
+    assert_equal [43, %w[x y]], l.call(1)
+    assert_equal [44, %w[x y]], Ractor.new(l) { |f| f.call(2) }.value
+    pr = [3, 4].then { |x, y| Ractor.shareable_proc { x + y } }   # block parameters, set once
+    assert_equal 7, pr.call
+  end
+
+  def test_outer_variables_assigned_twice_or_written_are_refused
+    setup4
+    b = 1
+    assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { b } }
+    b = 2
+    c = 1
+    c = 2 if b == 3
+    assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { c } }
+    1.times do |i|
+      i += 1
+      assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { i } }
+    end
+    d = 1
+    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { d = 2 } }
+    assert_equal "can not isolate a Proc because it accesses outer variables (d).", e.message
+    s = "unshareable"
+    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { s } }
+    assert e.message.start_with?("can not make shareable Proc because it can refer unshareable object"), e.message
+    assert_equal [2, 1, 1, "unshareable"], [b, c, d, s]
   end
 
   def test_shareable_lambda

@@ -148,6 +148,11 @@ typedef void mnrb_outer_use_fn(uint32_t up, uint32_t idx, mrb_bool written, void
 void mnrb_code_each_outer_use(const struct RProc *p, mnrb_outer_use_fn *fn, void *data);
 /* The name (a String) of the outer variable of slot idx, `up` scopes above the proc's. */
 mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t up, uint32_t idx);
+/* the irep of the scope `up` levels above p (the one holding its variables), or NULL */
+const mrb_irep *mnrb_code_outer_irep(const struct RProc *p, uint32_t up);
+/* how many times the scope of irep sets its variable in register reg (parameters once, each
+ * instruction setting it, each OP_SETUPVAR of a nested block) */
+uint32_t mnrb_code_assignments(const mrb_irep *irep, uint32_t reg);
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
