@@ -81,6 +81,13 @@ class RactorMakeShareableProcTest < MnTest::Case
 end
 
 class RactorShareableProcTest < MnTest::Case
+  # parameters with defaults, keyword ones too, are assigned once; one set again in the body is not
+  def sproc_of_params(n = 4, *rest, k: 2, **opts, &blk) = Ractor.shareable_proc { [n, k] }
+  def sproc_of_reset_param(n = 4)
+    n = 5
+    Ractor.shareable_proc { n }
+  end
+
   def setup4
     skip "Ractor.shareable_proc is Ruby 4.0" unless Ractor.respond_to?(:shareable_proc)
   end
@@ -117,6 +124,9 @@ class RactorShareableProcTest < MnTest::Case
     assert_equal [44, %w[x y]], Ractor.new(l) { |f| f.call(2) }.value
     pr = [3, 4].then { |x, y| Ractor.shareable_proc { x + y } }   # block parameters, set once
     assert_equal 7, pr.call
+    assert_equal [4, 2], sproc_of_params.call
+    assert_equal [1, 3], sproc_of_params(1, k: 3).call
+    assert_raise(Ractor::IsolationError) { sproc_of_reset_param }
   end
 
   def test_outer_variables_assigned_twice_or_written_are_refused

@@ -188,17 +188,49 @@ static uint32_t nested_sets(const mrb_irep *irep, uint32_t level, uint32_t reg) 
   return n;
 }
 
+/* The end of irep's parameter prologue: past OP_ENTER, the optional parameters' jump table and
+ * default values (the table's last jump lands after them) and the keyword parameters' (OP_KEY_P,
+ * defaults, OP_KARG, OP_KEYEND). Sets *params to the number of parameter registers. */
+static const mrb_code *prologue_end(const mrb_irep *irep, uint32_t *params) {
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen, *after = pc;
+  *params = 0;
+  uint8_t op;
+  uint32_t a, b, c;
+  if (pc >= end) return pc;
+  pc += decode(pc, &op, &a, &b, &c);
+  if (op != OP_ENTER) return irep->iseq;
+  /* registers: required, optional, rest, post, the keyword dict, the block, then the keywords */
+  *params = MRB_ASPEC_REQ(a) + MRB_ASPEC_OPT(a) + MRB_ASPEC_REST(a) + MRB_ASPEC_POST(a) +
+            MRB_ASPEC_KDICT(a) + 1 + MRB_ASPEC_KEY(a);
+  after = pc;
+  for (uint32_t i = 0, opt = MRB_ASPEC_OPT(a); opt && i <= opt && pc < end; i++) {
+    pc += decode(pc, &op, &a, &b, &c);
+    if (op != OP_JMP) break;
+    const mrb_code *target = pc + (int16_t)a;
+    if (target > after) after = target;
+  }
+  for (pc = after; pc < end; ) {      /* keyword parameters follow, up to their last OP_KARG / OP_KEYEND */
+    const mrb_code *at = pc;
+    pc += decode(pc, &op, &a, &b, &c);
+    if (op == OP_KARG || op == OP_KEYEND) after = pc;
+    else if (op != OP_KEY_P && at == after) break;     /* no keyword code here */
+  }
+  return after;
+}
+
 uint32_t mnrb_code_assignments(const mrb_irep *irep, uint32_t reg) {
-  uint32_t n = 0;
+  uint32_t n = 0, params;
+  const mrb_code *body = prologue_end(irep, &params);
+  mrb_bool param = reg >= 1 && reg <= params;
+  if (param) n++;                      /* a parameter: set once, on entry (with its default, if any) */
   const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen;
   while (pc < end) {
+    const mrb_code *at = pc;
     uint8_t op;
     uint32_t a, b, c;
     pc += decode(pc, &op, &a, &b, &c);
-    if (op == OP_ENTER) {              /* parameters: set once, on entry */
-      uint32_t params = MRB_ASPEC_REQ(a) + MRB_ASPEC_OPT(a) + MRB_ASPEC_REST(a) + MRB_ASPEC_POST(a) +
-                        MRB_ASPEC_KEY(a) + MRB_ASPEC_KDICT(a);
-      if (reg >= 1 && reg <= params) n++;
+    if (param && at < body) {
+      /* the prologue sets parameters (defaults, OP_KEY_P, OP_KARG): counted above */
     } else if (sets_register_a(op) && a == reg) {
       n++;
     } else if (op == OP_RESCUE && b == reg) {
