@@ -371,6 +371,26 @@ class RactorLocalStorageTest < MnTest::Case
     assert_equal :outer, Ractor.current[:v]
   end
 
+  # Ractor#[] / #[]= name the current ractor's storage only (Ruby 3.4+): another ractor's is a
+  # RuntimeError, and nothing is read or written.
+  def test_another_ractors_storage_is_refused
+    skip "Ractor#[] of another ractor raises since Ruby 3.4" unless Ractor.respond_to?(:store_if_absent)
+    Ractor.current[:mine] = :main
+    r = Ractor.new do
+      got = begin; Ractor.main[:mine]; rescue => e; [e.class, e.message]; end
+      set = begin; Ractor.main[:mine] = :other; rescue => e; [e.class, e.message]; end
+      [got, set, Ractor.current[:mine]]
+    end
+    assert_equal [[RuntimeError, "Cannot get ractor local storage for non-current ractor"],
+                  [RuntimeError, "Cannot set ractor local storage for non-current ractor"], nil], r.take
+    assert_equal :main, Ractor.current[:mine]
+    other = Ractor.new { Ractor.receive }
+    assert_raise(RuntimeError) { other[:mine] }
+    assert_raise(RuntimeError) { other[:mine] = 1 }
+    other << :done
+    other.take
+  end
+
   def test_class_accessors_and_store_if_absent
     skip "Ractor.[] is Ruby 3.4" unless Ractor.respond_to?(:store_if_absent)
     Ractor[:class_level] = 2

@@ -56,13 +56,19 @@ class RactorIsolationHeapsTest < MnTest::Case
   end
 
   # A Ractor object is one per ractor and state: the same ractor seen from two ractors is two
-  # objects (== holds within each). (CRuby: one shared object, one object_id.)
-  def test_a_ractor_has_an_object_per_ractor
-    mnrb_only
+  # objects (== holds within each), but they share one object_id, the ractor's (CRuby: one shared
+  # object, so one object_id), which no other object of any heap has.
+  def test_a_ractor_has_an_object_per_ractor_and_one_object_id
     main_id = Ractor.main.object_id
-    same, seen_id = Ractor.new { [Ractor.main.equal?(Ractor.main), Ractor.main.object_id] }.take
+    same, seen_id, self_id = Ractor.new { [Ractor.main.equal?(Ractor.main), Ractor.main.object_id, self.object_id] }.take
     assert same
-    assert seen_id != main_id
+    assert_equal main_id, seen_id
+    assert_equal Ractor.main.__id__, main_id
+    r = Ractor.new { [Ractor.current.object_id, Object.new.object_id] }
+    ids = r.take
+    assert_equal r.object_id, ids[0]
+    assert ids[1] != r.object_id
+    assert self_id != main_id
   end
 
   # Classes and modules are each ractor's own copies, found by name: a class sent in a message is

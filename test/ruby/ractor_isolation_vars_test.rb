@@ -87,8 +87,11 @@ end
 
 class RactorIsolationOwner
   @plain = 1
+  @list = [1]          # unshareable: reading it from a ractor raises, but it is defined
   class << self
     attr_accessor :plain
+    def list_defined = defined?(@list)
+    def missing_defined = defined?(@missing)
   end
 end
 
@@ -157,6 +160,17 @@ class RactorIsolationConstantsSetTest < MnTest::Case
 
   def test_a_shareable_class_ivar_is_read
     assert_equal 1, Ractor.new { RactorIsolationOwner.plain }.take
+  end
+
+  # A class-level instance variable with an unshareable value cannot be read from a ractor, but it
+  # is defined there: defined? and instance_variable_defined? say so (CRuby 3.1 and 3.3 too).
+  def test_an_unshareable_class_ivar_is_defined
+    r = Ractor.new do
+      [RactorIsolationOwner.list_defined, RactorIsolationOwner.missing_defined,
+       RactorIsolationOwner.instance_variable_defined?(:@list), RactorIsolationOwner.instance_variable_defined?("@plain"),
+       RactorIsolationOwner.instance_variable_defined?(:@missing)]
+    end
+    assert_equal ["instance-variable", nil, true, true, false], r.take
   end
 end
 

@@ -69,6 +69,24 @@ class RactorReceiveIfTest < MnTest::Case
     assert_raise(ArgumentError) { Ractor.receive_if }
   end
 
+  # Receiving again from inside the block (in its thread) is an error, not the next message nor a
+  # wait; the message the block was shown stays for the call to take. Another thread may receive.
+  def test_receiving_inside_the_block_raises
+    Ractor.current.send(1)
+    Ractor.current.send(2)
+    seen = []
+    got = Ractor.receive_if { |m| (Ractor.receive rescue seen << [$!.class, $!.message, m]); true }
+    assert_equal 1, got
+    got = Ractor.receive_if { |m| (Ractor.receive_if { true } rescue seen << [$!.class, m]); true }
+    assert_equal 2, got
+    assert_equal [[Ractor::Error, "can not call receive/receive_if recursively", 1], [Ractor::Error, 2]], seen
+    Ractor.current.send(3)
+    t = nil
+    assert_equal 3, Ractor.receive_if { |m| t = Thread.new { Ractor.receive }; true }
+    Ractor.current.send(4)
+    assert_equal 4, t.value
+  end
+
   def test_main_ractor_receive_if
     Ractor.new(Ractor.current) { |m| m << :x << :y }.take
     assert_equal :y, Ractor.receive_if { |m| m == :y }

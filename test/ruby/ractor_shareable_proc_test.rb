@@ -5,7 +5,27 @@ def ractor_sproc_helper(x)
   x * 10
 end
 
+class RactorSprocMethods
+  limit = 10
+  define_method(:add, Ractor.make_shareable(lambda { |x| x + limit }))
+  one = 1
+  define_method("one", Ractor.make_shareable(Proc.new { one }))
+  list = [1]
+  define_method(:list) { list }
+end
+
 class RactorMakeShareableProcTest < MnTest::Case
+  # A method defined with a shareable proc is called in another ractor with the values it
+  # snapshotted (a lambda's arity kept); one defined with a plain block using outer variables is
+  # CRuby's error there.
+  def test_define_method_with_a_shareable_proc_works_in_another_ractor
+    r = Ractor.new do
+      o = RactorSprocMethods.new
+      [o.add(5), o.one, (o.add rescue :arity), (o.list rescue [$!.class, $!.message])]
+    end
+    assert_equal [15, 1, :arity, [RuntimeError, "defined with an un-shareable Proc in a different Ractor"]], r.take
+  end
+
   def make_in_nil
     nil.instance_eval { Ractor.make_shareable(proc { |x| x * 2 }) }
   end
@@ -61,6 +81,13 @@ class RactorMakeShareableProcTest < MnTest::Case
 end
 
 class RactorShareableProcTest < MnTest::Case
+  # parameters with defaults, keyword ones too, are assigned once; one set again in the body is not
+  def sproc_of_params(n = 4, *rest, k: 2, **opts, &blk) = Ractor.shareable_proc { [n, k] }
+  def sproc_of_reset_param(n = 4)
+    n = 5
+    Ractor.shareable_proc { n }
+  end
+
   def setup4
     skip "Ractor.shareable_proc is Ruby 4.0" unless Ractor.respond_to?(:shareable_proc)
   end
@@ -85,11 +112,42 @@ class RactorShareableProcTest < MnTest::Case
     assert_equal "self should be shareable: [1]", e.message
   end
 
-  def test_outer_variables_are_refused
+  # Outer variables (CRuby 4.0, Features #21550 and #21557): one the block reads is snapshotted if
+  # it holds a shareable value and its scope assigns it once (a parameter counts as one); one set
+  # twice, anywhere in the scope, one the block writes, or an unshareable value is IsolationError.
+  def test_outer_variables_read_once_assigned_are_snapshotted
     setup4
     a = 42
-    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { p a } }   # ractor.rb's doc
-    assert_equal "can not isolate a Proc because it accesses outer variables (a).", e.message
+    words = Ractor.make_shareable(%w[x y])
+    l = Ractor.shareable_lambda { |n| [a + n, words] }
+    assert_equal [43, %w[x y]], l.call(1)
+    assert_equal [44, %w[x y]], Ractor.new(l) { |f| f.call(2) }.value
+    pr = [3, 4].then { |x, y| Ractor.shareable_proc { x + y } }   # block parameters, set once
+    assert_equal 7, pr.call
+    assert_equal [4, 2], sproc_of_params.call
+    assert_equal [1, 3], sproc_of_params(1, k: 3).call
+    assert_raise(Ractor::IsolationError) { sproc_of_reset_param }
+  end
+
+  def test_outer_variables_assigned_twice_or_written_are_refused
+    setup4
+    b = 1
+    assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { b } }
+    b = 2
+    c = 1
+    c = 2 if b == 3
+    assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { c } }
+    1.times do |i|
+      i += 1
+      assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { i } }
+    end
+    d = 1
+    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { d = 2 } }
+    assert_equal "can not isolate a Proc because it accesses outer variables (d).", e.message
+    s = "unshareable"
+    e = assert_raise(Ractor::IsolationError) { Ractor.shareable_proc { s } }
+    assert e.message.start_with?("can not make shareable Proc because it can refer unshareable object"), e.message
+    assert_equal [2, 1, 1, "unshareable"], [b, c, d, s]
   end
 
   def test_shareable_lambda

@@ -29,6 +29,20 @@ class RactorValueTest < MnTest::Case
     assert_equal 1, r.value
   end
 
+  # A block that returns what cannot leave the ractor (a Mutex) ended normally: join returns self and
+  # a monitor hears :exited. (CRuby hands the value itself over; mnrb copies values, so there #value
+  # raises RemoteError whose cause is the copy error.)
+  def test_join_returns_when_the_value_cannot_be_copied
+    r = Ractor.new { Ractor.receive; Thread::Mutex.new }
+    r.monitor(port = Ractor::Port.new)
+    r << :go
+    assert_same r, r.join
+    assert_equal :exited, port.receive
+    return unless mnrb?
+    e = assert_raise(Ractor::RemoteError) { r.value }
+    assert_kind_of Ractor::Error, e.cause
+  end
+
   def test_join_raises_what_ended_the_ractor
     r = Ractor.new { raise "err" }
     e = assert_raise(Ractor::RemoteError) { r.join }

@@ -362,4 +362,16 @@ class RationalTest < MnTest::Case
     e = assert_raise(TypeError) { 1 + Object.new }
     assert_equal "Object can't be coerced into Integer", e.message
   end
+
+  # Rational(a, b) with a Numeric of the program's own (no #to_r) is a / b, its own division
+  # (CRuby's nurat_convert); alone it cannot be converted.
+  class OwnNumeric < Numeric
+    def /(other) = [:divided_by, other]
+  end
+
+  def test_kernel_rational_divides_an_own_numeric
+    assert_equal [:divided_by, 0], Rational(OwnNumeric.new, 0)
+    assert_equal [:divided_by, 3], Rational(OwnNumeric.new, 3)
+    assert_raise(TypeError) { Rational(OwnNumeric.new) }
+  end
 end

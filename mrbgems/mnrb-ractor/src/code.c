@@ -158,6 +158,95 @@ mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t u
   return outer_name(mrb, p, up, idx);
 }
 
+/* Instructions whose a operand is not a register they set (they read it, or it is no register). */
+static mrb_bool sets_register_a(uint8_t op) {
+  switch (op) {
+  case OP_NOP: case OP_SETGV: case OP_SETSV: case OP_SETIV: case OP_SETCV: case OP_SETCONST:
+  case OP_SETMCNST: case OP_SETUPVAR: case OP_SETIDX: case OP_JMP: case OP_JMPIF: case OP_JMPNOT:
+  case OP_JMPNIL: case OP_JMPUW: case OP_RAISEIF: case OP_ENTER: case OP_KEYEND: case OP_RETURN:
+  case OP_RETURN_BLK: case OP_BREAK: case OP_ASET: case OP_ARYPUSH: case OP_ARYCAT: case OP_HASHADD:
+  case OP_HASHCAT: case OP_STRCAT: case OP_RESCUE: case OP_ALIAS: case OP_UNDEF: case OP_DEBUG:
+  case OP_ERR: case OP_EXT1: case OP_EXT2: case OP_EXT3: case OP_STOP: case OP_CALL:
+  case OP_JMPL: case OP_JMPUWL:
+    return FALSE;
+  default:
+    return TRUE;
+  }
+}
+
+/* OP_SETUPVARs of the blocks nested in irep (`level` deep) that set register reg of the scope. */
+static uint32_t nested_sets(const mrb_irep *irep, uint32_t level, uint32_t reg) {
+  uint32_t n = 0;
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen;
+  while (pc < end) {
+    uint8_t op;
+    uint32_t a, b, c;
+    pc += decode(pc, &op, &a, &b, &c);
+    if (op == OP_SETUPVAR && c + 1 == level && b == reg) n++;
+    else if ((op == OP_BLOCK || op == OP_LAMBDA) && b < irep->rlen) n += nested_sets(irep->reps[b], level + 1, reg);
+  }
+  return n;
+}
+
+/* The end of irep's parameter prologue: past OP_ENTER, the optional parameters' jump table and
+ * default values (the table's last jump lands after them) and the keyword parameters' (OP_KEY_P,
+ * defaults, OP_KARG, OP_KEYEND). Sets *params to the number of parameter registers. */
+static const mrb_code *prologue_end(const mrb_irep *irep, uint32_t *params) {
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen, *after = pc;
+  *params = 0;
+  uint8_t op;
+  uint32_t a, b, c;
+  if (pc >= end) return pc;
+  pc += decode(pc, &op, &a, &b, &c);
+  if (op != OP_ENTER) return irep->iseq;
+  /* registers: required, optional, rest, post, the keyword dict, the block, then the keywords */
+  *params = MRB_ASPEC_REQ(a) + MRB_ASPEC_OPT(a) + MRB_ASPEC_REST(a) + MRB_ASPEC_POST(a) +
+            MRB_ASPEC_KDICT(a) + 1 + MRB_ASPEC_KEY(a);
+  after = pc;
+  for (uint32_t i = 0, opt = MRB_ASPEC_OPT(a); opt && i <= opt && pc < end; i++) {
+    pc += decode(pc, &op, &a, &b, &c);
+    if (op != OP_JMP) break;
+    const mrb_code *target = pc + (int16_t)a;
+    if (target > after) after = target;
+  }
+  for (pc = after; pc < end; ) {      /* keyword parameters follow, up to their last OP_KARG / OP_KEYEND */
+    const mrb_code *at = pc;
+    pc += decode(pc, &op, &a, &b, &c);
+    if (op == OP_KARG || op == OP_KEYEND) after = pc;
+    else if (op != OP_KEY_P && at == after) break;     /* no keyword code here */
+  }
+  return after;
+}
+
+uint32_t mnrb_code_assignments(const mrb_irep *irep, uint32_t reg) {
+  uint32_t n = 0, params;
+  const mrb_code *body = prologue_end(irep, &params);
+  mrb_bool param = reg >= 1 && reg <= params;
+  if (param) n++;                      /* a parameter: set once, on entry (with its default, if any) */
+  const mrb_code *pc = irep->iseq, *end = irep->iseq + irep->ilen;
+  while (pc < end) {
+    const mrb_code *at = pc;
+    uint8_t op;
+    uint32_t a, b, c;
+    pc += decode(pc, &op, &a, &b, &c);
+    if (param && at < body) {
+      /* the prologue sets parameters (defaults, OP_KEY_P, OP_KARG): counted above */
+    } else if (sets_register_a(op) && a == reg) {
+      n++;
+    } else if (op == OP_RESCUE && b == reg) {
+      n++;
+    }
+    if ((op == OP_BLOCK || op == OP_LAMBDA) && b < irep->rlen) n += nested_sets(irep->reps[b], 1, reg);
+  }
+  return n;
+}
+
+const mrb_irep *mnrb_code_outer_irep(const struct RProc *p, uint32_t up) {
+  const struct RProc *s = p->upper;
+  for (uint32_t i = 0; s && i < up; i++) s = s->upper;
+  return s && !MRB_PROC_CFUNC_P(s) ? s->body.irep : NULL;
+}
+
 void mnrb_code_check_isolated(mrb_state *mrb, mrb_value block, struct RClass *error) {
   struct RProc *p = mrb_proc_ptr(block);
   if (MRB_PROC_CFUNC_P(p)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");

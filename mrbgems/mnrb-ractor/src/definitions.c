@@ -236,6 +236,11 @@ static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
  * error when the method's block uses outer variables. */
 static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
   mrb_state *to = mc->d->to;
+  struct RProc *shared = mnrb_sproc_copy(from, mrb_obj_value(proc), to);   /* a shareable proc's body */
+  if (shared) {
+    mc->d->acted++;
+    return shared;
+  }
   if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(mnrb_code_outer_variables(from, proc)) > 0) {
     mc->d->acted++;
     mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());

@@ -93,6 +93,10 @@ struct mnrb_ractor_rec {
   mnrb_rwaitq takers;          /* any ractor's threads in #take, #value, #join on it */
   mnrb_msg *final;             /* once ended: the block's value, or its exception (final_exc) */
   mrb_bool final_exc, final_taken;
+  mrb_bool final_lost;         /* the block returned a value that could not be copied: final holds the
+                                * copy error (final_exc), which #value and #take raise, but the ractor
+                                * ended normally: #join returns, monitors are told :exited (CRuby
+                                * hands the value over uncopied, so its join never sees this) */
   uint32_t successor;          /* the ractor that called #value first (0: none) */
   /* atomics: read by the deadlock check without the lock */
   _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
@@ -147,6 +151,11 @@ typedef void mnrb_outer_use_fn(uint32_t up, uint32_t idx, mrb_bool written, void
 void mnrb_code_each_outer_use(const struct RProc *p, mnrb_outer_use_fn *fn, void *data);
 /* The name (a String) of the outer variable of slot idx, `up` scopes above the proc's. */
 mrb_value mnrb_code_outer_name(mrb_state *mrb, const struct RProc *p, uint32_t up, uint32_t idx);
+/* the irep of the scope `up` levels above p (the one holding its variables), or NULL */
+const mrb_irep *mnrb_code_outer_irep(const struct RProc *p, uint32_t up);
+/* how many times the scope of irep sets its variable in register reg (parameters once, each
+ * instruction setting it, each OP_SETUPVAR of a nested block) */
+uint32_t mnrb_code_assignments(const mrb_irep *irep, uint32_t reg);
 /* Copies into `to` (which runs nothing yet) the definitions of `from`: user classes and modules,
  * their Ruby methods, includes, and constants holding shareable values. Must run protected in `to`. */
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
@@ -235,6 +244,10 @@ void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor_class);
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb);
 /* The hidden instance variable of a class (in a new ractor) listing, as an Array of Symbols, its
  * instance variables and class variables code.c left out because their values were unshareable. */
+/* receive_if.c: raises Ractor::Error when called from a receive_if block of this thread */
+void mnrb_receive_check_nested(mrb_state *mrb);
+/* shareable_proc.c: a shareable proc of `from` made again in `to` (a method body); NULL: not one */
+struct RProc *mnrb_sproc_copy(mrb_state *from, mrb_value v, mrb_state *to);
 #define MNRB_LEFT_OUT_IVARS(mrb) mrb_intern_lit(mrb, "__ractor_left_out_ivars__")
 void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor_class);
 /* Ractor.make_shareable(proc): the proc itself made shareable (in place), or Ractor::IsolationError /

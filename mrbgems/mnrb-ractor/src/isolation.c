@@ -284,8 +284,20 @@ static mrb_value ractor_s_isolate(mrb_state *mrb, mrb_value klass) {
   return proc;
 }
 
+/* Module#instance_variable_defined? in a non-main ractor (so `defined?(@x)` too, mnrb-compat's
+ * defined.rb): a class-level instance variable left out because its value was unshareable is still
+ * defined, as CRuby's (whose reading it raises IsolationError): "instance-variable", not nil. */
+static mrb_value module_ivar_defined(mrb_state *mrb, mrb_value mod) {
+  mrb_sym sym;
+  mrb_get_args(mrb, "n", &sym);
+  mrb_iv_name_sym_check(mrb, sym);
+  return mrb_bool_value(mrb_iv_defined(mrb, mod, sym) || listed(mrb, mrb_class_ptr(mod), sym));
+}
+
 void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor) {
   mrb_define_class_method(mrb, ractor, "__isolate", ractor_s_isolate, MRB_ARGS_REQ(1));
-  if (!mnrb_ractor_current(mrb)->is_main)
+  if (!mnrb_ractor_current(mrb)->is_main) {
     mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
+    mrb_define_method(mrb, mrb->module_class, "instance_variable_defined?", module_ivar_defined, MRB_ARGS_REQ(1));
+  }
 }

@@ -68,7 +68,7 @@ static mrb_value ractor_monitor(mrb_state *mrb, mrb_value self) {
   if (!mon) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
   pthread_mutex_lock(&r->lock);
   mrb_bool running = r->state == MNRB_R_RUNNING;
-  mrb_bool aborted = r->final_exc || (!running && !r->final);
+  mrb_bool aborted = (r->final_exc && !r->final_lost) || (!running && !r->final);
   if (running) {                      /* told in the order they were added */
     mnrb_port_incref(p);
     mon->port = p;

@@ -205,7 +205,10 @@ static mrb_value receive_current(mrb_state *mrb) {
   }
 }
 
-static mrb_value ractor_s_receive(mrb_state *mrb, mrb_value klass) { return receive_current(mrb); }
+static mrb_value ractor_s_receive(mrb_state *mrb, mrb_value klass) {
+  mnrb_receive_check_nested(mrb);      /* receive_if.c */
+  return receive_current(mrb);
+}
 
 /* ---------------- outgoing: yield / take ---------------- */
 
@@ -526,7 +529,7 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
   wait_end(mrb, r, "Ractor#join");
   mnrb_msg *m = r->final;
-  mrb_bool exc = r->final_exc;
+  mrb_bool exc = r->final_exc && !r->final_lost;   /* join does not take the value (CRuby 4.0) */
   pthread_mutex_unlock(&r->lock);
   if (exc) raise_remote(mrb, r, m, FALSE);
   return self;
@@ -583,6 +586,14 @@ static mrb_value ractor_s_main_p(mrb_state *mrb, mrb_value klass) {
 static mrb_value ractor_s_count(mrb_state *mrb, mrb_value klass) {
   (void)mnrb_ractor_current(mrb);      /* in a forked child: the other ractors end first (registry.c) */
   return mrb_int_value(mrb, (mrb_int)mnrb_registry_count());
+}
+
+/* Ractor#object_id / #__id__: the record's, so that a ractor has one id in every ractor, as CRuby's one
+ * shareable Ractor object has (mnrb makes a Ractor object per record and state). The record's
+ * address, as mruby's ids are its objects' addresses (word boxing): no live object or other record
+ * has it, and the record lives while any Ractor object names it. */
+static mrb_value ractor_object_id(mrb_state *mrb, mrb_value self) {
+  return mrb_int_value(mrb, (mrb_int)(intptr_t)self_record(mrb, self));
 }
 
 static mrb_value ractor_name(mrb_state *mrb, mrb_value self) {
@@ -665,6 +676,23 @@ static mrb_value ractor_local_set(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "oo", &key, &val);
   mrb_hash_set(mrb, mnrb_ractor_state_of(mrb)->locals, local_key(mrb, key), val);
   return val;
+}
+
+/* Ractor#[] / #[]= (the 3.x spelling, CRuby 3.4+): only on the current ractor; another one's storage
+ * is a RuntimeError in CRuby's words. Ractor.[] / .[]= are the current ractor's. */
+static void check_local_owner(mrb_state *mrb, mrb_value self, const char *what) {
+  if (self_record(mrb, self) != mnrb_ractor_current(mrb))
+    mrb_raisef(mrb, E_RUNTIME_ERROR, "Cannot %s ractor local storage for non-current ractor", what);
+}
+
+static mrb_value ractor_i_local_get(mrb_state *mrb, mrb_value self) {
+  check_local_owner(mrb, self, "get");
+  return ractor_local_get(mrb, self);
+}
+
+static mrb_value ractor_i_local_set(mrb_state *mrb, mrb_value self) {
+  check_local_owner(mrb, self, "set");
+  return ractor_local_set(mrb, self);
 }
 
 static mrb_value ractor_store_if_absent(mrb_state *mrb, mrb_value self) {
@@ -766,8 +794,10 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_method(mrb, ractor, "inspect", ractor_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "to_s", ractor_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, ractor, "==", ractor_eq, MRB_ARGS_REQ(1));
-  mrb_define_method(mrb, ractor, "[]", ractor_local_get, MRB_ARGS_REQ(1));
-  mrb_define_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
+  mrb_define_method(mrb, ractor, "object_id", ractor_object_id, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "__id__", ractor_object_id, MRB_ARGS_NONE());
+  mrb_define_method(mrb, ractor, "[]", ractor_i_local_get, MRB_ARGS_REQ(1));
+  mrb_define_method(mrb, ractor, "[]=", ractor_i_local_set, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, ractor, "[]", ractor_local_get, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, ractor, "[]=", ractor_local_set, MRB_ARGS_REQ(2));
   mrb_define_class_method(mrb, ractor, "store_if_absent", ractor_store_if_absent, MRB_ARGS_REQ(1) | MRB_ARGS_BLOCK());

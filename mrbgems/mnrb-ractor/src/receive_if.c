@@ -44,10 +44,22 @@ static mrb_value test_body(mrb_state *mrb, void *p) {
   return mrb_bool_value(mrb_test(mrb_yield(mrb, c->block, c->v)));
 }
 
+/* Ractor.receive or receive_if called from a receive_if block (in the same thread: another thread
+ * the block starts may receive) raises CRuby 3.x's Ractor::Error instead of taking the next message
+ * or waiting forever. The thread's frames tell: one of them is receive_if's (a C function method, so
+ * a frame without a proc). */
+void mnrb_receive_check_nested(mrb_state *mrb) {
+  mrb_sym rif = mrb_intern_lit(mrb, "receive_if");
+  for (const mrb_callinfo *ci = mrb->c->ci - 1; ci >= mrb->c->cibase; ci--)
+    if (ci->mid == rif && !ci->proc)
+      mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not call receive/receive_if recursively");
+}
+
 static mrb_value ractor_s_receive_if(mrb_state *mrb, mrb_value klass) {
   mrb_value block;
   mrb_get_args(mrb, "&", &block);
   if (mrb_nil_p(block)) mrb_raise(mrb, E_ARGUMENT_ERROR, "no block given");
+  mnrb_receive_check_nested(mrb);
   mnrb_ractor_rec *r = mnrb_ractor_current(mrb);
   mnrb_rwaiter w;
   mnrb_waiter_init(mrb, &w);

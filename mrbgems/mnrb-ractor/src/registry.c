@@ -255,7 +255,10 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   if (exited) { is_exc = FALSE; value = mrb_nil_value(); }
   mrb_value v = is_exc ? exc : value;
   mrb_value out = mrb_protect_error(mrb, copy_final, &v, &failed);
-  if (failed) {                       /* an unsendable value: the ractor fails with the copy error */
+  mrb_bool aborted = is_exc, lost = FALSE;
+  if (failed) {          /* an unsendable value: #value raises the copy error; an exception that cannot
+                          * be copied is replaced by its copy error */
+    lost = !is_exc;
     is_exc = TRUE;
     v = out;
     out = mrb_protect_error(mrb, copy_final, &v, &failed);
@@ -263,7 +266,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   mnrb_msg *final = failed ? NULL : mrb_cptr(out);
   mrb->exc = NULL;
 
-  mnrb_ports_ractor_ended(mrb, r, is_exc);       /* port.c: closed before anyone sees the end */
+  mnrb_ports_ractor_ended(mrb, r, aborted);      /* port.c: closed before anyone sees the end */
 
   pthread_mutex_lock(&reg_lock);      /* not counted any more once anyone can see its end */
   live--;
@@ -275,6 +278,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   r->state = MNRB_R_ENDED;
   r->final = final;
   r->final_exc = is_exc && final;
+  r->final_lost = lost && final;
   r->in_closed = TRUE;
   if (exited) r->out_closed = TRUE;
   mnrb_msg *pending = r->in_head;
@@ -284,7 +288,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   mnrb_rwaitq_wake_all(&r->yielders);
   pthread_mutex_unlock(&r->lock);
   while (pending) { mnrb_msg *next = pending->next; mnrb_msg_free(pending); pending = next; }
-  mnrb_monitors_ractor_ended(mrb, r, is_exc);    /* monitor.c: after ENDED, so none is missed */
+  mnrb_monitors_ractor_ended(mrb, r, aborted);   /* monitor.c: after ENDED, so none is missed */
 
   mnrb_ractor_progress();
 }

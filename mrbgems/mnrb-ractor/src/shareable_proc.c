@@ -19,7 +19,10 @@
  * ArgumentError for variables the proc writes, IsolationError "can not make shareable Proc because
  * it can refer unshareable object ... from variable 'a'" for a read one holding an unshareable
  * value; a read one holding a shareable value is snapshotted (later assignments outside do not
- * change what the proc sees).
+ * change what the proc sees). Ractor.shareable_proc / shareable_lambda (CRuby 4.0, Features #21550
+ * and #21557) snapshot a copy the same way, with IsolationError for written variables and for a read
+ * variable its scope assigns more than once (anywhere: before or after, a parameter counting as
+ * one), as the copy would not follow a later assignment; that message is mnrb's wording.
  */
 #include "internal.h"
 #include <stdlib.h>
@@ -93,10 +96,6 @@ static void isolate_with(mrb_state *mrb, struct RProc *p, mrb_value self, const 
   MRB_SET_FROZEN_FLAG((struct RBasic *)p);
 }
 
-static void isolate(mrb_state *mrb, struct RProc *p, mrb_value self, struct RClass *tc, mrb_bool lambda) {
-  isolate_with(mrb, p, self, NULL, 1, tc, lambda, NULL);
-}
-
 /* The holders for levels[1..] (each an Array: its environment's slots), the outermost last. */
 static struct RProc *holders(mrb_state *mrb, mrb_value levels, struct RClass *tc) {
   struct RProc *up = NULL;
@@ -138,6 +137,8 @@ static void check_self(mrb_state *mrb, mrb_value self, const char *fmt, mrb_valu
 
 /* ---------------- Ractor.shareable_proc / shareable_lambda ---------------- */
 
+static mrb_value snapshot_levels(mrb_state *mrb, const struct RProc *p, mrb_value self, mrb_bool fresh);
+
 static mrb_value shareable_proc(mrb_state *mrb, mrb_bool lambda) {
   mrb_value block, kv;
   mrb_sym table[1] = { mrb_intern_lit(mrb, "self") };
@@ -145,11 +146,12 @@ static mrb_value shareable_proc(mrb_state *mrb, mrb_bool lambda) {
   mrb_get_args(mrb, ":&", &kw, &block);
   if (mrb_nil_p(block)) mrb_raise(mrb, E_ARGUMENT_ERROR, "tried to create Proc object without a block");
   mrb_value self = mrb_undef_p(kv) ? mrb_nil_value() : kv;
-  mnrb_code_check_isolated(mrb, block, mnrb_ractor_error(mrb, "IsolationError"));
-  check_self(mrb, self, "self should be shareable: %v", mrb_inspect(mrb, self));
   struct RProc *src = mrb_proc_ptr(block);
+  if (MRB_PROC_CFUNC_P(src)) mrb_raise(mrb, E_ARGUMENT_ERROR, "can not isolate a Proc made from a C function");
+  check_self(mrb, self, "self should be shareable: %v", mrb_inspect(mrb, self));
+  mrb_value levels = snapshot_levels(mrb, src, self, TRUE);
   struct RProc *p = proc_of_irep(mrb, src->body.irep, lambda ? MRB_PROC_STRICT : 0);
-  isolate(mrb, p, self, MRB_PROC_TARGET_CLASS(src) ? MRB_PROC_TARGET_CLASS(src) : mrb->object_class, lambda);
+  isolate_levels(mrb, p, levels, MRB_PROC_TARGET_CLASS(src) ? MRB_PROC_TARGET_CLASS(src) : mrb->object_class, lambda);
   return mrb_obj_value(p);
 }
 
@@ -187,17 +189,17 @@ static struct REnv *outer_env(const struct RProc *p, uint32_t up) {
   return p ? MRB_PROC_ENV(p) : NULL;
 }
 
-mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value v) {
-  if (mnrb_sproc_p(mrb, v)) return v;
-  struct RProc *p = mrb_proc_ptr(v);
-  if (MRB_PROC_CFUNC_P(p))
-    mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not make shareable object for %v", mrb_inspect(mrb, v));
-  mrb_value self = self_of(p);
-  check_self(mrb, self, "Proc's self is not shareable: %v", mrb_inspect(mrb, v));
+/* The snapshot of the outer variables p reads (levels_of's form, self first), checked as CRuby does:
+ * no variable written by p (make_shareable: ArgumentError; shareable_proc: IsolationError), each read
+ * one holding a shareable value; for a fresh proc (Ractor.shareable_proc, CRuby 4.0's Feature #21557)
+ * also none that its scope sets more than once (before or after: the copy could not follow it). */
+static mrb_value snapshot_levels(mrb_state *mrb, const struct RProc *p, mrb_value self, mrb_bool fresh) {
   outer_uses u = { mrb_ary_new(mrb), mrb_ary_new(mrb), 0, mrb, p };
   mnrb_code_each_outer_use(p, note_use, &u);
   if (RARRAY_LEN(u.names) > 0)
-    mrb_raisef(mrb, E_ARGUMENT_ERROR, "can not make a Proc shareable because it accesses outer variables (%v).",
+    mrb_raisef(mrb, fresh ? mnrb_ractor_error(mrb, "IsolationError") : E_ARGUMENT_ERROR,
+               fresh ? "can not isolate a Proc because it accesses outer variables (%v)."
+                     : "can not make a Proc shareable because it accesses outer variables (%v).",
                mrb_ary_join(mrb, u.names, mrb_str_new_lit(mrb, ", ")));
   /* the snapshot: one Array per scope out to the furthest read, each as long as its highest slot */
   mrb_value levels = mrb_ary_new(mrb);
@@ -208,6 +210,13 @@ mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value v) {
     mrb_value pair = RARRAY_PTR(u.reads)[i];
     uint32_t up = (uint32_t)mrb_integer(RARRAY_PTR(pair)[0]);
     mrb_int idx = mrb_integer(RARRAY_PTR(pair)[1]);
+    if (fresh) {
+      const mrb_irep *scope = mnrb_code_outer_irep(p, up);
+      if (scope && mnrb_code_assignments(scope, (uint32_t)idx) > 1)
+        mrb_raisef(mrb, mnrb_ractor_error(mrb, "IsolationError"),
+                   "can not make a shareable Proc because the outer variable '%v' is assigned more than once",
+                   mnrb_code_outer_name(mrb, p, up, (uint32_t)idx));
+    }
     struct REnv *e = outer_env(p, up);
     mrb_value val = e && idx < MRB_ENV_LEN(e) ? e->stack[idx] : mrb_nil_value();
     if (!mnrb_shareable_p(mrb, val))
@@ -218,6 +227,17 @@ mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value v) {
     while (RARRAY_LEN(lv) < idx) mrb_ary_push(mrb, lv, mrb_nil_value());
     mrb_ary_set(mrb, lv, idx, val);
   }
+  return levels;
+}
+
+mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value v) {
+  if (mnrb_sproc_p(mrb, v)) return v;
+  struct RProc *p = mrb_proc_ptr(v);
+  if (MRB_PROC_CFUNC_P(p))
+    mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not make shareable object for %v", mrb_inspect(mrb, v));
+  mrb_value self = self_of(p);
+  check_self(mrb, self, "Proc's self is not shareable: %v", mrb_inspect(mrb, v));
+  mrb_value levels = snapshot_levels(mrb, p, self, FALSE);
   struct RClass *tc = MRB_PROC_TARGET_CLASS(p);
   isolate_levels(mrb, p, levels, tc ? tc : mrb->object_class, MRB_PROC_STRICT_P(p));
   return v;
@@ -279,6 +299,28 @@ mrb_value mnrb_sproc_materialize(mrb_state *mrb, void *rec) {
 }
 
 const mnrb_xref_type mnrb_sproc_xref = { mnrb_sproc_materialize, sproc_release };
+
+/* A method whose body is a shareable proc (define_method(:m, Ractor.make_shareable(pr))), copied
+ * into a new ractor's state `to` as such a proc travels in a message: its code and snapshot, made
+ * again there. NULL if it is not one or cannot be copied (the caller then defines CRuby's
+ * "un-shareable Proc" error). */
+static mrb_value sproc_record_protected(mrb_state *mrb, void *v) {
+  return mrb_cptr_value(mrb, mnrb_sproc_record(mrb, *(mrb_value *)v));
+}
+static mrb_value sproc_materialize_protected(mrb_state *mrb, void *rec) {
+  return mnrb_sproc_materialize(mrb, rec);
+}
+struct RProc *mnrb_sproc_copy(mrb_state *from, mrb_value v, mrb_state *to) {
+  if (!mnrb_sproc_p(from, v)) return NULL;
+  mrb_bool failed;
+  mrb_value rec = mrb_protect_error(from, sproc_record_protected, &v, &failed);
+  from->exc = NULL;
+  if (failed || !mrb_cptr(rec)) return NULL;
+  mrb_value p = mrb_protect_error(to, sproc_materialize_protected, mrb_cptr(rec), &failed);
+  to->exc = NULL;
+  sproc_release(mrb_cptr(rec));
+  return failed ? NULL : mrb_proc_ptr(p);
+}
 
 void mnrb_shareable_proc_init(mrb_state *mrb, struct RClass *ractor) {
   mrb_define_class_method(mrb, ractor, "shareable_proc", ractor_s_shareable_proc, MRB_ARGS_KEY(1, 0) | MRB_ARGS_BLOCK());

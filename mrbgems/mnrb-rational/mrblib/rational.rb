@@ -319,6 +319,9 @@ end
 class Rational
   def self.__convert(a, b, one)
     raise TypeError, "can't convert nil into Rational" if a.nil? || (!one && b.nil?)
+    if !one && a.is_a?(Numeric) && b.is_a?(Numeric) && !a.respond_to?(:to_r)
+      return a / b       # a Numeric of the program's own (CRuby: a1 / a2, its own #/)
+    end
     a = __to_exact(a)
     return (a.is_a?(Integer) ? __new_raw(a, 1) : a) if one
     b = __to_exact(b)
