@@ -1,0 +1,128 @@
+# Calls to a C method without a block or keywords (Queue#pop and #push in a thread ring): mruby
+# patch 0095 pushes the frame and calls the function straight from OP_SEND's plain path, without
+# the general call path. Everything that path gave must still hold: an exception raised inside
+# the C method has the C method's frame and its caller's at the call line; Thread#raise into a
+# thread parked in Queue#pop unwinds through the right frames; a C method redefined in Ruby (or
+# removed, or overridden by a prepended module) after a call site ran is not called again; an
+# argument given to a method taking none raises CRuby's ArgumentError; `$~` set by a C method is
+# its caller's. Passes on CRuby 3.1 (its labels: `pop'; 3.4's: 'Thread::Queue#pop').
+
+class SendPlainCfuncTest < MnTest::Case
+  LABELS_34 = Object.const_defined?(:MNRB_VERSION) || RUBY_VERSION >= "3.4"
+
+  def quoted(label_34, label_31)
+    LABELS_34 ? "'#{label_34}'" : "`#{label_31}'"
+  end
+
+  def wait_until(what)
+    2000.times { return if yield; Thread.pass; sleep 0.001 }
+    flunk "timed out waiting for #{what}"
+  end
+
+  FETCH_LINE = __LINE__ + 2
+  def fetch_from(a, i)
+    a.fetch(i)
+  end
+
+  def test_an_exception_in_the_c_method_has_its_frame_and_the_callers
+    a = [1, 2]
+    3.times { assert_equal 2, fetch_from(a, 1) }   # the site has run: cached
+    e = assert_raise(IndexError) { fetch_from(a, 5) }
+    assert_equal "index 5 outside of array bounds: -2...2", e.message
+    bt = e.backtrace
+    assert bt[0].end_with?(quoted("Array#fetch", "fetch")), bt.inspect
+    assert bt[0].start_with?("#{__FILE__}:#{FETCH_LINE}:"), bt.inspect
+    assert bt[1].start_with?("#{__FILE__}:#{FETCH_LINE}:"), bt.inspect
+    assert bt[1].end_with?(quoted("SendPlainCfuncTest#fetch_from", "fetch_from")), bt.inspect
+    assert_equal 1, fetch_from(a, 0)               # and the site still works after the raise
+  end
+
+  def test_rescue_in_the_caller_then_the_next_call
+    q = Queue.new
+    5.times do |i|
+      e = assert_raise(ThreadError) { q.pop(true) }
+      assert_equal "queue empty", e.message
+      q << i
+      assert_equal i, q.pop
+    end
+  end
+
+  POP_LINE = __LINE__ + 2
+  def pop_here(q)
+    q.pop
+  end
+
+  def test_thread_raise_into_a_thread_parked_in_queue_pop
+    q = Queue.new
+    q << 1
+    ready = Queue.new
+    t = Thread.new do
+      pop_here(q)                                  # the site runs once without waiting
+      ready << true
+      begin
+        pop_here(q)
+      rescue => e
+        e
+      end
+    end
+    ready.pop
+    wait_until("the thread to wait") { t.status == "sleep" }
+    bt = t.backtrace
+    assert bt[0].end_with?(quoted("Thread::Queue#pop", "pop")), bt.inspect
+    assert bt[1].start_with?("#{__FILE__}:#{POP_LINE}:"), bt.inspect
+    t.raise(RuntimeError, "from outside")
+    e = t.value
+    assert_kind_of RuntimeError, e
+    assert_equal "from outside", e.message
+    here = e.backtrace.index { |l| l.end_with?(quoted("SendPlainCfuncTest#pop_here", "pop_here")) }
+    assert here, e.backtrace.inspect
+    assert e.backtrace[here].start_with?("#{__FILE__}:#{POP_LINE}:"), e.backtrace.inspect
+    assert_equal 0, q.size
+  end
+
+  class MyQueue < Queue; end
+
+  def size_of(q) = q.size
+
+  def test_a_c_method_redefined_in_ruby_after_the_site_ran
+    q = MyQueue.new
+    q << 1
+    3.times { assert_equal 1, size_of(q) }
+    MyQueue.class_eval { def size = :ruby }
+    assert_equal :ruby, size_of(q)
+    MyQueue.class_eval { remove_method :size }
+    assert_equal 1, size_of(q)
+    mod = Module.new { def size = [:prepended, super] }
+    MyQueue.prepend(mod)
+    assert_equal [:prepended, 1], size_of(q)
+  end
+
+  def test_a_c_method_removed_after_the_site_ran
+    c = Class.new(Array)
+    o = c.new([1, 2, 3])
+    3.times { assert_equal 3, o.length }
+    c.class_eval { undef_method :length }
+    e = assert_raise(NoMethodError) { o.length }
+    assert_equal :length, e.name
+  end
+
+  def test_arguments_given_to_a_c_method_taking_none
+    q = Queue.new
+    3.times { assert_equal 0, q.size }
+    e = assert_raise(ArgumentError) { q.size(1) }
+    assert_equal "wrong number of arguments (given 1, expected 0)", e.message
+    assert_equal 0, q.size
+  end
+
+  def match_here(s)
+    s.match(/b+/)
+    $~ && $~[0]
+  end
+
+  def test_last_match_set_by_a_c_method_is_the_callers
+    3.times { assert_equal "bb", match_here("abbc") }
+    assert_nil match_here("xyz")
+    "zzz" =~ /q/
+    assert_nil $~                                  # the callee's $~ stayed in its frame
+  end
+end
