@@ -5,7 +5,8 @@
 # thread parked in Queue#pop unwinds through the right frames; a C method redefined in Ruby (or
 # removed, or overridden by a prepended module) after a call site ran is not called again; an
 # argument given to a method taking none raises CRuby's ArgumentError; `$~` set by a C method is
-# its caller's. Passes on CRuby 3.1 (its labels: `pop'; 3.4's: 'Thread::Queue#pop').
+# its caller's; Fiber#resume/Fiber.yield (C methods that switch the context) still switch. Passes
+# on CRuby 3.1 (its labels: `pop'; 3.4's: 'Thread::Queue#pop').
 
 class SendPlainCfuncTest < MnTest::Case
   LABELS_34 = Object.const_defined?(:MNRB_VERSION) || RUBY_VERSION >= "3.4"
@@ -126,5 +127,24 @@ class SendPlainCfuncTest < MnTest::Case
     assert_nil match_here("xyz")
     "zzz" =~ /q/
     assert_nil $~                                  # the callee's $~ stayed in its frame
+  end
+
+  def resume_it(f, v) = f.resume(v)
+
+  # Fiber#resume and Fiber.yield are C functions that change the running context (the epilogue
+  # continues in the other fiber's frames)
+  def test_fiber_switches_through_a_cached_site
+    f = Fiber.new do |x|
+      5.times { x = Fiber.yield(x * 2) }
+      raise ArgumentError, "from the fiber" if x == :boom
+      [:done, x]
+    end
+    got = (1..6).map { |i| resume_it(f, i) }
+    assert_equal [2, 4, 6, 8, 10, [:done, 6]], got
+    g = Fiber.new { |x| Fiber.yield(x); raise ArgumentError, "from the fiber" }
+    resume_it(g, 1)
+    e = assert_raise(ArgumentError) { resume_it(g, 2) }
+    assert_equal "from the fiber", e.message
+    assert_equal false, g.alive?
   end
 end
