@@ -46,8 +46,13 @@ class EnumInjectTest < MnTest::Case
   end
 
   def test_errors
-    e = assert_raise(LocalJumpError) { [1, 2].inject }
-    assert_equal "no block given", e.message
+    if RUBY_VERSION >= "3.3"
+      e = assert_raise(ArgumentError) { [1, 2].inject }
+      assert_equal "wrong number of arguments (given 0, expected 1..2)", e.message
+    else
+      e = assert_raise(LocalJumpError) { [1, 2].inject }   # CRuby 3.1 and 3.2
+      assert_equal "no block given", e.message
+    end
     e = assert_raise(TypeError) { [1, 2].inject(1, 2) }
     assert_equal "2 is not a symbol nor a string", e.message
     e = assert_raise(TypeError) { [1, 2].inject(nil, [3]) }

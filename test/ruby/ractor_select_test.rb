@@ -140,6 +140,7 @@ class RactorSelectYieldTest < MnTest::Case
   end
 
   def test_an_argument_that_is_no_ractor_or_port
+    skip "CRuby 4.0's message (3.x: 'Not a ractor object')" if RUBY_ENGINE == "ruby" && !defined?(Ractor::Port)
     e = assert_raise(ArgumentError) { Ractor.select(Ractor.current, 1) }
     assert_equal "should be a ractor object, but 1", e.message
   end

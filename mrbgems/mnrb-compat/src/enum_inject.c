@@ -9,9 +9,9 @@
 ** the running value in its environment and yields to the user's block directly. An operator given
 ** as a Symbol (or a String, as CRuby) is sent to the running value.
 ** CRuby's rules (enum_inject): inject(sym), inject(init, sym), inject { }, inject(init) { }; with
-** two arguments the block is not used; no argument and no block is LocalJumpError "no block
-** given"; an operator that is neither a Symbol nor a String is TypeError "2 is not a symbol nor a
-** string"; without an initial value the first element starts, and nothing to iterate gives nil;
+** two arguments the block is not used; no argument and no block is ArgumentError "wrong number
+** of arguments (given 0, expected 1..2)" (CRuby 3.3+); an operator that is neither a Symbol nor
+** a String is TypeError "2 is not a symbol nor a string"; without an initial value the first element starts, and nothing to iterate gives nil;
 ** several values yielded at once arrive as one Array.
 */
 #include <mruby.h>
@@ -137,7 +137,7 @@ enum_inject(mrb_state *mrb, mrb_value self)
     op = operator_sym(mrb, argv[0]);
   }
   else if (mrb_nil_p(block)) {
-    mrb_raise(mrb, E_LOCALJUMP_ERROR, "no block given");
+    mrb_argnum_error(mrb, 0, 1, 2);   /* CRuby 3.3+ (3.1: LocalJumpError "no block given") */
   }
   else {
     op = block;
