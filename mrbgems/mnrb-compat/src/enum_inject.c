@@ -11,8 +11,9 @@
 ** CRuby's rules (enum_inject): inject(sym), inject(init, sym), inject { }, inject(init) { }; with
 ** two arguments the block is not used; no argument and no block is ArgumentError "wrong number
 ** of arguments (given 0, expected 1..2)" (CRuby 3.3+); an operator that is neither a Symbol nor
-** a String is TypeError "2 is not a symbol nor a string"; without an initial value the first element starts, and nothing to iterate gives nil;
-** several values yielded at once arrive as one Array.
+** a String is TypeError "2 is not a symbol nor a string"; without an initial value the first
+** element starts, and nothing to iterate gives nil; several values yielded at once arrive as one
+** Array.
 */
 #include <mruby.h>
 #include <mruby/array.h>
