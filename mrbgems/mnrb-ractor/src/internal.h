@@ -233,6 +233,7 @@ void mnrb_wait_on_locked(mrb_state *mrb, mnrb_ractor_rec *o, mnrb_rwaitq *q, mnr
 mrb_value mnrb_materialize_owned(mrb_state *mrb, mnrb_msg *m);
 void mnrb_monitor_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_receive_if_init(mrb_state *mrb, struct RClass *ractor_class);
+void mnrb_memory_stats_init(mrb_state *mrb, struct RClass *ractor_class);   /* memory_stats.c */
 /* In a new ractor's state, once its definitions are copied: global variables, class variables, the
  * variables of the classes it has then, and shareable objects' instance variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);

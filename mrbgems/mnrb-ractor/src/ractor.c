@@ -809,6 +809,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mnrb_registry_init(mrb, ractor);
   mnrb_isolation_init(mrb, ractor);
   mnrb_state_alloc_init(mrb);
+  mnrb_memory_stats_init(mrb, ractor);
 }
 
 void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { mnrb_registry_state_closed(mrb); }

@@ -1,0 +1,23 @@
+/* Ractor.__state_tables: what the calling ractor's state holds in tables of its own (issue 20,
+ * memory per ractor). Each ractor is an mrb_state; a fresh one's classes either use the process-wide
+ * read-only method tables of mruby patch 0077 or have their own copies, and each class has its
+ * ivar table. The memory test (test/ruby/ractor_memory_test.rb) bounds these byte counts, which
+ * do not depend on timing or the allocator, where the resident set (bench/ractor_memory.rb) would.
+ * Answers [own method-table bytes, own method tables, class ivar-table bytes, class ivar tables,
+ * bytes of the made-methods table (mruby patch 0092)]. mnrb-only (the name says so). */
+#include <mruby.h>
+#include <mruby/array.h>
+#include <mruby/internal.h>
+#include "internal.h"
+
+static mrb_value state_tables(mrb_state *mrb, mrb_value self) {
+  size_t out[5];
+  mrb_class_tables_memsize(mrb, out);
+  mrb_value a = mrb_ary_new_capa(mrb, 5);
+  for (int i = 0; i < 5; i++) mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)out[i]));
+  return a;
+}
+
+void mnrb_memory_stats_init(mrb_state *mrb, struct RClass *ractor_class) {
+  mrb_define_class_method(mrb, ractor_class, "__state_tables", state_tables, MRB_ARGS_NONE());
+}

@@ -1,0 +1,119 @@
+# Memory per waiting ractor (issue 20): each mnrb ractor is an mrb_state with its own tables, so
+# every per-state byte is paid once per ractor (bench/ractor_memory.rb measures the resident set;
+# docs/PERFORMANCE.md, "Memory per waiting ractor, by owner", breaks it down). The bounds here are
+# byte counts of a fresh ractor's own tables (Ractor.__state_tables: no timing, no allocator), with
+# a margin over what a fresh state held when they were set:
+# - method tables of its own (headers included): the built-in classes' tables are process-wide and
+#   read-only (mruby patch 0077) unless they hold a proc of the state; a built-in Ruby method that
+#   the boot calls no longer puts its proc into its table (0092: a per-state made-methods table
+#   instead), so those tables stay shared: 37.5 KiB before (heaptrack), 26.7 KiB (80 tables) after;
+# - class ivar tables: a singleton class's table (`__attached__` only) has one slot (0091):
+#   ~26.6 KiB before, 20.5 KiB (330 tables) after.
+# The behaviour tests check what 0092 changed: a built-in Ruby method made at its first call, then
+# called again, listed, aliased, copied with its module, redefined and removed, after collections
+# and with GC.stress, in main and in ractors (CRuby runs them too, in a child process).
+
+class RactorMemoryTest < MnTest::Case
+  MNRB = RUBY_ENGINE == "mnrb"
+
+  # Set at 27,384 bytes of own method tables (80 tables: lazy entries that keep their class body,
+  # procs put by define_method, attr_* or aliases at boot, Struct-made classes) and 20,988 bytes of
+  # class ivar tables (330), in a ractor waiting in Ractor.receive: about 10% margin.
+  MT_BOUND = 30 * 1024
+  IV_BOUND = 23 * 1024
+
+  def run_child(src)
+    out = IO.popen([RbConfig.ruby, "-e", src], err: [:child, :out], &:read)
+    assert $?.success?, "child failed: #{out}"
+    out.lines.last   # after CRuby's "Ractor is experimental" warning
+  end
+
+  def test_a_waiting_ractor_owns_few_table_bytes
+    skip "one state per ractor is mnrb's" unless MNRB
+    out = run_child(<<~RUBY)
+      r = Ractor.new { Ractor.receive; Ractor.__state_tables }
+      r << 1
+      p r.take
+    RUBY
+    mt_bytes, mt_count, iv_bytes, iv_count, made_bytes = eval(out)
+    assert mt_bytes < MT_BOUND, "a fresh ractor's own method tables: #{mt_bytes} bytes in #{mt_count} (bound #{MT_BOUND})"
+    assert iv_bytes < IV_BOUND, "a fresh ractor's class ivar tables: #{iv_bytes} bytes in #{iv_count} (bound #{IV_BOUND})"
+    assert made_bytes < 4096, "a fresh ractor's made-methods table: #{made_bytes} bytes"
+  end
+
+  # Kernel, Array, String, Range... hold C functions and built-in Ruby methods not made yet: after
+  # main calls some of those Ruby methods, main's own tables grow by no copy of them.
+  def test_calling_built_in_ruby_methods_copies_no_table
+    skip "one state per ractor is mnrb's" unless MNRB
+    out = run_child(<<~RUBY)
+      before = Ractor.__state_tables
+      [3, 1, 2].each_slice(2).to_a; 1.step(5, 2).to_a; 5.clamp(1, 3); (1..4).each_cons(2).to_a
+      "%05d" % 3; Integer("12"); Float("1.5"); [1, 2].each_with_object([]) { |x, a| a << x }
+      p [before, Ractor.__state_tables]
+    RUBY
+    before, after = eval(out)
+    assert_equal before[0..1], after[0..1], "own method tables (bytes, count) before and after the calls"
+    assert after[4] > 0, "the made procs are in the made-methods table"
+  end
+
+  BEHAVIOUR = <<~'RUBY'
+    def check
+      r = []
+      r << [3, 1, 2].each_slice(2).to_a << 1.step(5, 2).to_a << 7.clamp(1, 3) << (1..4).each_cons(2).to_a
+      GC.start
+      r << [3, 1, 2].each_slice(1).to_a << 10.clamp(1, 3)
+      r << Enumerable.instance_methods(false).include?(:each_slice)
+      r << (Comparable.instance_method(:clamp) == Comparable.instance_method(:clamp))
+      GC.stress = true if GC.respond_to?(:stress=)
+      r << [1, 2, 3].each_cons(2).map { |a, b| a + b } << (1..3).each_slice(2).to_a << 4.clamp(5, 6)
+      GC.stress = false if GC.respond_to?(:stress=)
+      Comparable.module_eval { alias_method :mem20_clamp, :clamp }
+      r << 9.mem20_clamp(1, 2)
+      copy = Comparable.dup
+      k = Class.new { include copy; attr_reader :v; def initialize(v) = @v = v; def <=>(o) = v <=> o.v }
+      r << k.new(5).clamp(k.new(1), k.new(3)).v
+      Enumerable.module_eval { def each_slice(n) = :mem20_mine }
+      r << [1, 2].each_slice(1)
+      Enumerable.module_eval { remove_method :each_slice }
+      r << (begin; [1].each_slice(1); rescue NoMethodError; :gone; end)
+      Enumerable.module_eval { def each_slice(n) = :mem20_again }
+      r << [1].each_slice(1)
+      GC.start
+      r << 8.clamp(1, 2) << 9.mem20_clamp(1, 2)
+      r
+    end
+  RUBY
+
+  EXPECTED = [[[3, 1], [2]], [1, 3, 5], 3, [[1, 2], [2, 3], [3, 4]], [[3], [1], [2]], 3, true, true,
+              [3, 5], [[1, 2], [3]], 5, 2, 3, :mem20_mine, :gone, :mem20_again, 2, 2]
+
+  def test_built_in_ruby_methods_made_redefined_and_removed_in_main
+    out = run_child(BEHAVIOUR + "p check")
+    assert_equal EXPECTED, eval(out)
+  end
+
+  # In ractors (each a state of its own in mnrb: it makes its own procs, and its definitions stay
+  # in it; in CRuby the three would redefine one Enumerable).
+  def test_built_in_ruby_methods_made_redefined_and_removed_in_ractors
+    mnrb_only
+    out = run_child(BEHAVIOUR + <<~'RUBY')
+      rs = 3.times.map { Ractor.new { Ractor.receive; check } }
+      rs.each { |r| r << 1 }
+      p rs.map(&:take)
+    RUBY
+    assert_equal [EXPECTED] * 3, eval(out)
+  end
+
+  # Two ractors' boots make the same methods; one ends (its state and its procs freed) while the
+  # other and later ones call them (a made proc that reached a shared array would be a dead one).
+  def test_made_methods_outlive_an_ended_ractor
+    out = run_child(<<~'RUBY')
+      a = Ractor.new { [Integer("7"), "%03d" % 5, [1, 2, 3].each_slice(2).to_a] }.take
+      b = 4.times.map { Ractor.new { GC.start; [Integer("7"), "%03d" % 5, [1, 2, 3].each_slice(2).to_a] } }.map(&:take)
+      GC.start
+      p [a, b.uniq, [Integer("7"), "%03d" % 5, [1, 2, 3].each_slice(2).to_a]]
+    RUBY
+    v = [7, "005", [[1, 2], [3]]]
+    assert_equal [v, [v], v], eval(out)
+  end
+end
