@@ -193,6 +193,28 @@ class RactorMovedObjectTest < MnTest::Case
     assert_equal 1, seen.size        # CRuby 3.x: the moved array reads as empty, the loop ends
   end
 
+  def test_sending_a_moved_object_again
+    a = [1]
+    r = (1..2).to_a        # a Range keeps its type when moved: its class says it was
+    moved([a, 1..2])
+    e = assert_raise(TypeError) { @echo.send(a) }
+    assert_equal "allocator undefined for Ractor::MovedObject", e.message
+    assert_raise(TypeError) { @echo.send([a], move: true) }
+    assert_equal [1], moved([1])     # the echo ractor still answers
+    assert_equal [1, 2], r
+  end
+
+  def test_c_code_holding_a_string_that_its_block_moves
+    s = +"aaaa"
+    begin        # mnrb's gsub read the string before the block: "bbbb"; CRuby checks it after
+      assert_equal "bbbb", s.gsub(/a/) { @echo.send(s, move: true) unless Ractor::MovedObject === s; "b" }
+    rescue RuntimeError => e
+      assert_equal "string modified", e.message
+    end
+    assert_equal "aaaa", @echo.take
+    GC.start
+  end
+
   def test_frozen_parts_stay
     f = "frozen".freeze
     assert_equal ["frozen", [1]], moved([f, [1]])

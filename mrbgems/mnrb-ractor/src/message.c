@@ -167,11 +167,19 @@ static void push_frame(mrb_state *mrb, writer *w, mrb_value obj, uint8_t stage, 
   w->stack[w->depth++] = (wframe){ obj, list, 0, n, stage, after };
 }
 
+/* An object moved away before (CRuby copies with #clone, which cannot allocate one). */
+static void refuse_moved(mrb_state *mrb, mrb_value path) {
+  static const char name[] = "Ractor::MovedObject";
+  if (RSTRING_LEN(path) == sizeof name - 1 && memcmp(RSTRING_PTR(path), name, sizeof name - 1) == 0)
+    mrb_raise(mrb, E_TYPE_ERROR, "allocator undefined for Ractor::MovedObject");
+}
+
 static void write_class(mrb_state *mrb, writer *w, struct RClass *c, struct RClass *builtin) {
   if (c == builtin) { put_u32(mrb, w->m, 0); return; }
   mrb_value path = mrb_class_path(mrb, c);
   if (mrb_nil_p(path))
     mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an instance of an anonymous class (%C)", c);
+  refuse_moved(mrb, path);
   put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
 }
 
@@ -459,6 +467,10 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   case MRB_TT_RANGE: {
+    if (c != mrb->range_class) {
+      mrb_value path = mrb_class_path(mrb, c);
+      if (mrb_string_p(path)) refuse_moved(mrb, path);
+    }
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_RANGE);
     put_u8(mrb, w->m, flags | (mrb_range_excl_p(mrb, v) ? 2 : 0));
@@ -613,20 +625,34 @@ static void neutralize(mrb_state *mrb, struct RBasic *b) {
     if (b->flags & MRB_FL_GENERIC_IV) mrb_gc_free_generic_iv(mrb, b);
     if (ARY_SHARED_P(a)) mrb_ary_decref(mrb, a->as.heap.aux.shared);
     else if (!ARY_EMBED_P(a)) mrb_free(mrb, a->as.heap.ptr);
+    memset(&a->as, 0, sizeof a->as);
     break;
   }
-  case MRB_TT_STRING:
+  case MRB_TT_STRING: {
+    struct RString *str = (struct RString *)b;
     if (b->flags & MRB_FL_GENERIC_IV) mrb_gc_free_generic_iv(mrb, b);
-    mrb_gc_free_str(mrb, (struct RString *)b);
+    mrb_gc_free_str(mrb, str);
+    memset(&str->as, 0, sizeof str->as);
     break;
-  case MRB_TT_HASH:
+  }
+  case MRB_TT_HASH: {
+    struct RHash *h = (struct RHash *)b;
     mrb_gc_free_iv(mrb, (struct RObject *)b);
-    mrb_gc_free_hash(mrb, (struct RHash *)b);
+    mrb_gc_free_hash(mrb, h);
+    h->size = 0;
+    h->iv = NULL;
+    h->hsh.ea = NULL;
+#ifdef MRB_64BIT
+    h->ea_capa = h->ea_n_used = 0;
+#endif
     break;
+  }
   default:
     return;
   }
-  /* every slot is an RVALUE: an RObject with no instance variables (flags 0: not embedded) */
+  /* every slot is an RVALUE: an RObject with no instance variables (flags 0: not embedded; its
+   * body zeroed above, so that C code still holding it as a String or an Array, a gsub or a sort
+   * whose block moved it, reads length 0 and a NULL buffer, as CRuby's moved husk) */
   b->tt = MRB_TT_OBJECT;
   b->flags = 0;
   ((struct RObject *)b)->iv = NULL;
