@@ -81,7 +81,7 @@ class RactorSingletonCopyTest < MnTest::Case
     def o.m = :obj
     s = +"str"
     def s.m = :str
-    r = Ractor.new { 2.times.map { v = Ractor.receive; [v.m, v.singleton_methods] } }
+    r = Ractor.new { 2.times.map { v = Ractor.receive; [v.respond_to?(:m) ? v.m : nil, v.singleton_methods] } }
     if ractor4?
       r.send(o, move: true)
       r.send(s, move: true)
@@ -90,7 +90,7 @@ class RactorSingletonCopyTest < MnTest::Case
     else                 # CRuby 3.x: TypeError "can't create instance of singleton class"
       assert_raise(TypeError) { r.send(o, move: true) }
       r.send(1); r.send(2)
-      r.take rescue nil
+      assert_equal [[nil, []], [nil, []]], r.take
     end
   end
 
@@ -121,6 +121,11 @@ class RactorMovedObjectTest < MnTest::Case
     @echo.send(:stop) rescue nil
   end
 
+  # CRuby 3.3.8 corrupts a moved embedded Hash ({a: 1} arrives as {a: false}) and drops an Array's
+  # ivars on a move; 4.0's bootstraptest checks both ("moved objects being corrupted if embeded
+  # (Hash)", "move object with generic ivar"), 3.1.2 gets them right
+  def cruby_move_bugs? = !mnrb? && RUBY_VERSION.start_with?("3.3")
+
   def moved(obj)
     @echo.send(obj, move: true)
     @echo.take
@@ -143,7 +148,8 @@ class RactorMovedObjectTest < MnTest::Case
   def test_strings_and_hashes
     s = +"hello"
     h = { a: 1 }
-    assert_equal ["hello", { a: 1 }], moved([s, h])
+    got = moved([s, h])
+    assert_equal ["hello", { a: 1 }], got unless cruby_move_bugs?
     assert_raise(Ractor::MovedError) { s.size }
     assert_raise(Ractor::MovedError) { s + "x" }
     assert_raise(Ractor::MovedError) { h[:a] }
@@ -174,7 +180,7 @@ class RactorMovedObjectTest < MnTest::Case
     a = [1]
     a.instance_variable_set(:@meta, [2])
     got = moved(a)
-    assert_equal [[1], [2]], [got, got.instance_variable_get(:@meta)]
+    assert_equal [[1], [2]], [got, got.instance_variable_get(:@meta)] unless cruby_move_bugs?
     assert_raise(Ractor::MovedError) { a.instance_variable_get(:@meta) }
   end
 
