@@ -7,6 +7,26 @@ module MNRBAutoload
   def self.path(mod, name)
     (t = TABLE[mod]) && t[name]
   end
+
+  # What a new ractor inherits (CRuby 4.0 autoloads in a ractor too; mnrb requires the file into the
+  # ractor's own heap): [[module's name, constant, path], ...], or nil for none. Ractor.new passes
+  # it with the block's arguments (mnrb-ractor's mrblib), the ractor gives it to import.
+  def self.export
+    return nil if TABLE.empty?
+    list = []
+    TABLE.each do |mod, t|
+      name = mod.equal?(Object) ? "Object" : mod.name
+      t.each { |const, path| list << [name, const, path] } if name   # anonymous ones stay
+    end
+    list
+  end
+
+  def self.import(list)
+    list&.each do |name, const, path|
+      mod = name == "Object" ? Object : (Object.const_get(name) rescue nil)
+      mod.autoload(const, path) if mod.is_a?(Module)
+    end
+  end
 end
 
 class Module
@@ -27,14 +47,21 @@ class Module
   alias_method :__mnrb_const_missing, :const_missing
 
   def const_missing(name)
+    found = __mnrb_autoload(name)
+    found ? found[0] : __mnrb_const_missing(name)
+  end
+
+  # [the constant] once an autoload registered for it (in self or Object) has required its file,
+  # or nil. mnrb-ractor's const_missing of a non-main ractor (src/isolation.c) calls it too.
+  def __mnrb_autoload(name)
     [self, Object].uniq.each do |mod|
       path = MNRBAutoload.path(mod, name)
       next unless path
       MNRBAutoload::TABLE[mod].delete(name)
       require path
-      return mod.const_get(name) if mod.const_defined?(name, false)
+      return [mod.const_get(name)] if mod.const_defined?(name, false)
     end
-    __mnrb_const_missing(name)
+    nil
   end
 end
 

@@ -11,6 +11,9 @@
 ** own: `swept_slots`, the object slots every sweep so far has visited (patches/mruby/0043: a minor
 ** collection sweeps only the pages that hold young objects, which tests check by this count).
 ** GC.enable/GC.disable are mruby's (they return the previous state, as CRuby's).
+** GC.compact raises NotImplementedError, CRuby's error where compaction is unsupported (MMTk,
+** WebAssembly): mruby's GC never moves an object, so there is nothing to compact, and programs that
+** compact (before fork, in tests) already rescue that error (docs/DESIGN.md, "GC.compact").
 */
 #include <mruby.h>
 #include <mruby/gc.h>
@@ -18,6 +21,14 @@
 #include <mruby/presym.h>
 #include <mruby/variable.h>
 #include "internal.h"
+
+/* GC.compact: CRuby's rb_f_notimplement, as where compaction is unsupported */
+static mrb_value
+gc_compact(mrb_state *mrb, mrb_value self)
+{
+  mrb_raise(mrb, mrb_class_get(mrb, "NotImplementedError"), "compact() function is unimplemented on this machine");
+  return mrb_nil_value();
+}
 
 /* GC.start(full_mark: true, immediate_mark: true, immediate_sweep: true) and
    ObjectSpace.garbage_collect: mruby always marks everything and finishes
@@ -115,5 +126,6 @@ mnrb_compat_gc_init(mrb_state *mrb)
   mrb_define_class_method(mrb, gc, "stat", gc_stat, MRB_ARGS_OPT(1));
   mrb_define_class_method(mrb, gc, "stress", gc_stress, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, gc, "stress=", gc_set_stress, MRB_ARGS_REQ(1));
+  mrb_define_class_method(mrb, gc, "compact", gc_compact, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, mrb_define_module(mrb, "ObjectSpace"), "garbage_collect", gc_start, MRB_ARGS_ANY());
 }

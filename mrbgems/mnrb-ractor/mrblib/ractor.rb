@@ -7,7 +7,8 @@ class Ractor
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{keys}"
     end
     raise ArgumentError, "must be called with a block" unless block
-    __create(name, args, &block)
+    # the creator's autoloads go first (MNRB::RactorBlock.run takes them off)
+    __create(name, [(MNRBAutoload.export if Object.const_defined?(:MNRBAutoload)), *args], &block)
   end
 
   # The block of Ractor.new runs with self = the new ractor, so `receive` there is this: it takes from
@@ -36,6 +37,8 @@ module MNRB
     def self.run(block, args)
       $VERBOSE = args.shift   # the creator's, which src/ractor.c put first (CRuby: inherited)
       $DEBUG = args.shift
+      autoloads = args.shift
+      MNRBAutoload.import(autoloads) if autoloads
       block.call(*args)
     rescue SystemExit => e
       Thread.current.report_on_exception = false   # CRuby reports no SystemExit

@@ -266,6 +266,12 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
       raise_if_left_out(mrb, left_out, a->tt == MRB_TT_ICLASS ? a->c : a, name, FALSE);
     if (frame) raise_if_left_out(mrb, left_out, mrb->object_class, name, FALSE);
   }
+  /* an autoload the creator registered (mnrb-compat's autoload.rb; CRuby 4.0 autoloads in a ractor) */
+  mrb_sym autoload = mrb_intern_lit(mrb, "__mnrb_autoload");
+  if (mrb_respond_to(mrb, mod, autoload)) {
+    mrb_value found = mrb_funcall_id(mrb, mod, autoload, 1, mrb_symbol_value(name));
+    if (mrb_array_p(found) && RARRAY_LEN(found) == 1) return RARRAY_PTR(found)[0];
+  }
   if (c == mrb->object_class) mrb_name_error(mrb, name, "uninitialized constant %n", name);
   mrb_value path = mrb_class_path(mrb, c);
   mrb_name_error(mrb, name, "uninitialized constant %v::%n", path, name);

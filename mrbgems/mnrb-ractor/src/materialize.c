@@ -18,10 +18,13 @@
 #include <string.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
+#include <mruby/dump.h>
 #include <mruby/error.h>
 #include <mruby/hash.h>
+#include <mruby/irep.h>
 #include <mruby/numeric.h>
 #include <mruby/presym.h>
+#include <mruby/proc.h>
 #include <mruby/range.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
@@ -145,11 +148,117 @@ static mrb_bool ivars_or_leaf(mrb_state *mrb, reader *r, mrb_value obj, uint8_t 
   return FALSE;
 }
 
+static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v);
+
+/* A singleton method copied from a block that used outer variables: CRuby's error for calling a
+ * method defined with an un-shareable Proc from another ractor. */
+static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
+  mrb_raise(mrb, E_RUNTIME_ERROR, "defined with an un-shareable Proc in a different Ractor");
+  return mrb_nil_value();
+}
+
+/* T_SINGLETON's section (message.c): skipped (obj nil) or given to obj: its singleton class
+ * includes the modules (the farthest first, so that they stack as the sender's did) and gets the
+ * methods. Neither `extended` nor `singleton_method_added` runs, as with CRuby's #clone. */
+static void read_singleton(mrb_state *mrb, reader *r, mrb_value obj) {
+  mrb_bool apply = !mrb_nil_p(obj);
+  struct RClass *sc = NULL;
+  mrb_bool frozen = FALSE;
+  if (apply) {                          /* a frozen leaf is frozen already: thawed for this */
+    frozen = MRB_FROZEN_P(mrb_basic_ptr(obj)) != 0;
+    MRB_UNSET_FROZEN_FLAG(mrb_basic_ptr(obj));
+    sc = mrb_singleton_class_ptr(mrb, obj);
+  }
+  uint32_t nmods = get_u32(mrb, r);
+  size_t first = r->pos;
+  for (uint32_t i = 0; i < nmods; i++) { size_t n; get_bytes(mrb, r, &n); }
+  if (apply) {                          /* again, from the last (farthest) to the first */
+    for (uint32_t k = nmods; k > 0; k--) {
+      r->pos = first;
+      size_t n = 0;
+      const char *p = NULL;
+      for (uint32_t i = 0; i < k; i++) p = get_bytes(mrb, r, &n);
+      struct RClass *mod = mnrb_class_at(mrb, p, n);
+      if (!mod || mod->tt != MRB_TT_MODULE)
+        mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
+                   "can not copy an object extended with %v: no such module in this ractor (modules defined "
+                   "after Ractor.new are not copied to it)", mrb_str_new(mrb, p, n));
+      mrb_include_module(mrb, sc, mod);
+    }
+    r->pos = first;
+    for (uint32_t i = 0; i < nmods; i++) { size_t n; get_bytes(mrb, r, &n); }
+  }
+  uint32_t nmethods = get_u32(mrb, r);
+  for (uint32_t i = 0; i < nmethods; i++) {
+    size_t n;
+    const char *name = get_bytes(mrb, r, &n);
+    uint8_t kind = get_u8(mrb, r);
+    mrb_method_t m;
+    switch (kind) {
+    case S_CFUNC:
+    case S_CLOSURE: {
+      mrb_func_t fn;
+      get(mrb, r, &fn, sizeof fn);
+      mrb_bool noarg = get_u8(mrb, r) != 0;
+      if (kind == S_CFUNC) {
+        MRB_METHOD_FROM_FUNC(m, fn);
+        if (noarg) MRB_METHOD_NOARG_SET(m);
+        break;
+      }
+      uint32_t len = get_u32(mrb, r);
+      if (len > 8) truncated(mrb);
+      mrb_value vals[8];
+      for (uint32_t j = 0; j < len; j++)
+        if (!read_start(mrb, r, &vals[j])) truncated(mrb);   /* leaves only: symbols, immediates */
+      if (!apply) continue;
+      struct RProc *proc = mrb_proc_new_cfunc_with_env(mrb, fn, (mrb_int)len, vals);
+      if (noarg) proc->flags |= MRB_PROC_NOARG;
+      MRB_METHOD_FROM_PROC(m, proc);
+      break;
+    }
+    case S_IREP: {
+      uint8_t strict = get_u8(mrb, r);
+      size_t size;
+      const char *bin = get_bytes(mrb, r, &size);
+      if (!apply) continue;
+      mrb_irep *irep = mrb_read_irep_buf(mrb, bin, size);
+      if (!irep) mrb_raise(mrb, E_RUNTIME_ERROR, "can not load bytecode in a ractor");
+      struct RProc *proc = mrb_proc_new(mrb, irep);
+      mrb_irep_decref(mrb, irep);
+      proc->upper = NULL;
+      proc->flags |= MRB_PROC_SCOPE | (strict ? MRB_PROC_STRICT : 0);
+      proc->e.target_class = sc;
+      MRB_METHOD_FROM_PROC(m, proc);
+      break;
+    }
+    case S_UNSHAREABLE:
+      MRB_METHOD_FROM_FUNC(m, unshareable_method);
+      break;
+    default:
+      truncated(mrb);
+    }
+    if (apply) mrb_define_method_raw(mrb, sc, mrb_intern(mrb, name, n), m);
+  }
+  if (frozen) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(obj));
+}
+
 /* Reads a value's header. An immediate or a leaf: TRUE and *v. A container: FALSE, its frame pushed
  * (its children are read by the loop of read_graph). */
 static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
   uint8_t tag = get_u8(mrb, r);
   switch (tag) {
+  case T_SINGLETON: {                   /* the object follows; its singleton class is made then */
+    size_t at = r->pos;
+    read_singleton(mrb, r, mrb_nil_value());
+    mrb_bool leaf = read_start(mrb, r, v);
+    mrb_value obj = leaf ? *v : top(r)->obj;
+    if (mrb_immediate_p(obj)) truncated(mrb);
+    size_t end = r->pos;
+    r->pos = at;
+    read_singleton(mrb, r, obj);
+    r->pos = end;
+    return leaf;
+  }
   case T_NIL: *v = mrb_nil_value(); return TRUE;
   case T_TRUE: *v = mrb_true_value(); return TRUE;
   case T_FALSE: *v = mrb_false_value(); return TRUE;

@@ -18,6 +18,10 @@
  *   XREF i         xrefs[i]: a Ractor::Port, a shareable Proc or an IO, by reference (xref.c)
  *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
  *                  so they are neither numbered nor REFed)
+ *   SINGLETON      before an object with a singleton class: the modules it was extended with (by
+ *                  path, the nearest first), then its methods (name, then S_IREP: dumped bytecode;
+ *                  S_CFUNC: a C function's address, the same in every state; S_CLOSURE: that and its
+ *                  values, leaves; S_UNSHAREABLE: a block using outer variables)
  * Objects get their numbers in the order they are first met, on both sides (materialize.c reads).
  * Neither side recurses: each keeps an explicit stack of the containers in progress, so a graph
  * nests as deeply as memory allows (10,000 levels of arrays, as CRuby), whatever the C stack.
@@ -32,10 +36,12 @@
 #include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/data.h>
+#include <mruby/dump.h>
 #include <mruby/error.h>
 #include <mruby/hash.h>
 #include <mruby/numeric.h>
 #include <mruby/presym.h>
+#include <mruby/proc.h>
 #include <mruby/range.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
@@ -161,11 +167,19 @@ static void push_frame(mrb_state *mrb, writer *w, mrb_value obj, uint8_t stage, 
   w->stack[w->depth++] = (wframe){ obj, list, 0, n, stage, after };
 }
 
+/* An object moved away before (CRuby copies with #clone, which cannot allocate one). */
+static void refuse_moved(mrb_state *mrb, mrb_value path) {
+  static const char name[] = "Ractor::MovedObject";
+  if (RSTRING_LEN(path) == sizeof name - 1 && memcmp(RSTRING_PTR(path), name, sizeof name - 1) == 0)
+    mrb_raise(mrb, E_TYPE_ERROR, "allocator undefined for Ractor::MovedObject");
+}
+
 static void write_class(mrb_state *mrb, writer *w, struct RClass *c, struct RClass *builtin) {
   if (c == builtin) { put_u32(mrb, w->m, 0); return; }
   mrb_value path = mrb_class_path(mrb, c);
   if (mrb_nil_p(path))
     mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an instance of an anonymous class (%C)", c);
+  refuse_moved(mrb, path);
   put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
 }
 
@@ -276,6 +290,106 @@ static void cannot_copy(mrb_state *mrb, writer *w, mrb_value v) {
              mrb_obj_class(mrb, v));
 }
 
+/* ---- singleton classes: an object's own methods and extended modules travel with it (CRuby copies
+ * with #clone, which copies the singleton class; CRuby 4.0 keeps it on a move too) ---- */
+
+typedef struct sing_writer { writer *w; uint32_t count; } sing_writer;
+
+static int count_method_cb(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
+  if (!MRB_METHOD_UNDEF_P(m)) ++*(uint32_t *)p;
+  return 0;
+}
+
+/* A C function with values (attr_accessor's): only symbols and plain immediates can cross. */
+static mrb_bool closure_env_ok(const struct RProc *proc) {
+  const struct REnv *e = proc->e.env;
+  for (mrb_int i = 0; i < MRB_ENV_LEN(e); i++) {
+    mrb_value v = e->stack[i];
+    if (!mrb_symbol_p(v) && !mrb_nil_p(v) && !mrb_true_p(v) && !mrb_false_p(v) && !mrb_fixnum_p(v)) return FALSE;
+  }
+  return TRUE;
+}
+
+/* One singleton method: its name, then how the receiver makes it (S_*): a Ruby method's bytecode
+ * (dumped as code.c dumps a ractor's block), a C function (the same address in every state of
+ * the process), a C function with its values, or, for a block using outer variables, nothing (the
+ * receiver defines CRuby's error for calling an un-shareable Proc from another ractor). */
+static int write_method_cb(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
+  sing_writer *sw = p;
+  mnrb_msg *msg = sw->w->m;
+  if (MRB_METHOD_UNDEF_P(m)) return 0;
+  int ai = mrb_gc_arena_save(mrb);
+  mrb_int len;
+  const char *name = mrb_sym_name_len(mrb, mid, &len);
+  put_bytes(mrb, msg, name, (size_t)len);
+  sw->count++;
+  if (MRB_METHOD_FUNC_P(m)) {
+    mrb_func_t fn = MRB_METHOD_FUNC(m);
+    put_u8(mrb, msg, S_CFUNC);
+    put(mrb, msg, &fn, sizeof fn);
+    put_u8(mrb, msg, MRB_METHOD_NOARG_P(m) ? 1 : 0);
+    return 0;
+  }
+  struct RProc *proc = MRB_METHOD_PROC(m);
+  if (MRB_PROC_ALIAS_P(proc)) proc = (struct RProc *)proc->upper;
+  if (MRB_PROC_CFUNC_P(proc)) {
+    mrb_func_t fn = MRB_PROC_CFUNC(proc);
+    mrb_bool env = MRB_PROC_ENV_P(proc);
+    if (env && !closure_env_ok(proc)) { put_u8(mrb, msg, S_UNSHAREABLE); return 0; }
+    put_u8(mrb, msg, env ? S_CLOSURE : S_CFUNC);
+    put(mrb, msg, &fn, sizeof fn);
+    put_u8(mrb, msg, (proc->flags & MRB_PROC_NOARG) ? 1 : 0);
+    if (env) {
+      const struct REnv *e = proc->e.env;
+      put_u32(mrb, msg, (uint32_t)MRB_ENV_LEN(e));
+      for (mrb_int i = 0; i < MRB_ENV_LEN(e); i++) write_value(mrb, sw->w, e->stack[i]);   /* leaves only */
+    }
+    return 0;
+  }
+  if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(mnrb_code_outer_variables(mrb, proc)) > 0) {
+    put_u8(mrb, msg, S_UNSHAREABLE);
+    mrb_gc_arena_restore(mrb, ai);
+    return 0;
+  }
+  uint8_t *bin = NULL;
+  size_t size = 0;
+  if (mrb_dump_irep(mrb, proc->body.irep, MRB_DUMP_DEBUG_INFO, &bin, &size) != MRB_DUMP_OK) {
+    mrb_free(mrb, bin);
+    put_u8(mrb, msg, S_UNSHAREABLE);
+    return 0;
+  }
+  put_u8(mrb, msg, S_IREP);
+  put_u8(mrb, msg, MRB_PROC_STRICT_P(proc) ? 1 : 0);
+  put_u32(mrb, msg, (uint32_t)size);
+  put(mrb, msg, bin, size);            /* (raises only when out of memory: bin leaks then) */
+  mrb_free(mrb, bin);
+  mrb_gc_arena_restore(mrb, ai);
+  return 0;
+}
+
+/* T_SINGLETON before an object whose class is a singleton class with something in it: the modules
+ * it was extended with (by name, the nearest first), then its methods. */
+static void write_singleton(mrb_state *mrb, writer *w, struct RClass *sc) {
+  uint32_t nmods = 0, nmethods = 0;
+  struct RClass *c;
+  for (c = sc->super; c && c->tt == MRB_TT_ICLASS; c = c->super) nmods++;
+  mrb_mt_foreach(mrb, sc, count_method_cb, &nmethods);
+  if (nmods == 0 && nmethods == 0) return;      /* made by #singleton_class alone: nothing in it */
+  put_u8(mrb, w->m, T_SINGLETON);
+  put_u32(mrb, w->m, nmods);
+  for (c = sc->super; c && c->tt == MRB_TT_ICLASS; c = c->super) {
+    mrb_value path = mrb_class_path(mrb, c->c);
+    if (mrb_nil_p(path))
+      mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an object extended with an anonymous module (%C)", c->c);
+    put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
+  }
+  size_t at = w->m->len;
+  put_u32(mrb, w->m, 0);
+  sing_writer sw = { w, 0 };
+  mrb_mt_foreach(mrb, sc, write_method_cb, &sw);
+  memcpy(w->m->buf + at, &sw.count, 4);
+}
+
 /* Writes v's header; a container's children follow (its frame is pushed). */
 static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   struct RBasic *b = mrb_basic_ptr(v);
@@ -288,6 +402,18 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   }
   uint8_t flags = MRB_FROZEN_P(b) ? F_FROZEN : 0;
   struct RClass *c = mrb_obj_class(mrb, v);
+  if (b->c && b->c->tt == MRB_TT_SCLASS) {
+    switch (mrb_type(v)) {
+    case MRB_TT_STRING: case MRB_TT_ARRAY: case MRB_TT_HASH: case MRB_TT_EXCEPTION: case MRB_TT_OBJECT:
+      write_singleton(mrb, w, b->c);
+      break;
+    case MRB_TT_STRUCT:      /* not a MatchData (a value rebuilt by the receiver) */
+      if (!(mrb_class_defined(mrb, "MatchData") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "MatchData"))))
+        write_singleton(mrb, w, b->c);
+      break;
+    default: break;
+    }
+  }
   mrb_value none = mrb_nil_value();
   (void)none;
   switch (mrb_type(v)) {
@@ -341,6 +467,10 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   case MRB_TT_RANGE: {
+    if (c != mrb->range_class) {
+      mrb_value path = mrb_class_path(mrb, c);
+      if (mrb_string_p(path)) refuse_moved(mrb, path);
+    }
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_RANGE);
     put_u8(mrb, w->m, flags | (mrb_range_excl_p(mrb, v) ? 2 : 0));
@@ -480,14 +610,60 @@ static mrb_value copy_out_body(mrb_state *mrb, void *p) {
   return mrb_nil_value();
 }
 
-/* move: true: the sender's objects become Ractor::MovedObject (their class is swapped; their type
- * and memory stay, so the GC frees them as before; every method call on them raises MovedError).
+/* move: true: the sender's objects become Ractor::MovedObject, on which every method call raises
+ * Ractor::MovedError. A String, Array, Struct or Hash also stops being one, as in CRuby 4.0: its
+ * contents and instance variables are freed and it becomes a plain object of that class, so neither
+ * a C method given it as an argument ([].concat(moved): TypeError) nor the VM's fast paths
+ * (moved[0], which test the type, not the class) read what was moved. Other objects (plain ones,
+ * exceptions, Ranges, Times, Regexps) only change class: nothing reads them past their methods.
  * Frozen objects are not moved (CRuby passes shareable ones by reference). */
+static void neutralize(mrb_state *mrb, struct RBasic *b) {
+  switch (b->tt) {
+  case MRB_TT_ARRAY:
+  case MRB_TT_STRUCT: {
+    struct RArray *a = (struct RArray *)b;
+    if (b->flags & MRB_FL_GENERIC_IV) mrb_gc_free_generic_iv(mrb, b);
+    if (ARY_SHARED_P(a)) mrb_ary_decref(mrb, a->as.heap.aux.shared);
+    else if (!ARY_EMBED_P(a)) mrb_free(mrb, a->as.heap.ptr);
+    memset(&a->as, 0, sizeof a->as);
+    break;
+  }
+  case MRB_TT_STRING: {
+    struct RString *str = (struct RString *)b;
+    if (b->flags & MRB_FL_GENERIC_IV) mrb_gc_free_generic_iv(mrb, b);
+    mrb_gc_free_str(mrb, str);
+    memset(&str->as, 0, sizeof str->as);
+    break;
+  }
+  case MRB_TT_HASH: {
+    struct RHash *h = (struct RHash *)b;
+    mrb_gc_free_iv(mrb, (struct RObject *)b);
+    mrb_gc_free_hash(mrb, h);
+    h->size = 0;
+    h->iv = NULL;
+    h->hsh.ea = NULL;
+#ifdef MRB_64BIT
+    h->ea_capa = h->ea_n_used = 0;
+#endif
+    break;
+  }
+  default:
+    return;
+  }
+  /* every slot is an RVALUE: an RObject with no instance variables (flags 0: not embedded; its
+   * body zeroed above, so that C code still holding it as a String or an Array, a gsub or a sort
+   * whose block moved it, reads length 0 and a NULL buffer, as CRuby's moved husk) */
+  b->tt = MRB_TT_OBJECT;
+  b->flags = 0;
+  ((struct RObject *)b)->iv = NULL;
+}
+
 static void mark_moved(mrb_state *mrb, seen *s) {
   struct RClass *moved = mrb_class_get_under(mrb, mrb_class_get(mrb, "Ractor"), "MovedObject");
   for (size_t i = 0; i < s->capa; i++) {
     struct RBasic *b = (struct RBasic *)s->keys[i];
     if (!b || MRB_FROZEN_P(b)) continue;
+    neutralize(mrb, b);
     b->c = moved;
     mrb_field_write_barrier(mrb, b, (struct RBasic *)moved);
   }

@@ -9,7 +9,10 @@ enum {
   T_XREF,
   T_RATIONAL, T_COMPLEX,
   T_REGEXP, T_MATCH,
+  T_SINGLETON,       /* before an object with a singleton class: its modules and methods (message.c) */
 };
+/* a singleton method's body in T_SINGLETON */
+enum { S_IREP, S_CFUNC, S_CLOSURE, S_UNSHAREABLE };
 enum { F_FROZEN = 1, F_DEFAULT = 2, F_IDENTITY = 4 /* a Hash's compare_by_identity */ };
 
 #endif

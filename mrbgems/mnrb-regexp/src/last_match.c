@@ -56,6 +56,10 @@ void rx_last_match_set(mrb_state *mrb, mrb_value m) {
   owner_frame(mrb, caller_frame(mrb))->last_match = mrb_nil_p(m) ? NULL : mrb_basic_ptr(m);
 }
 
+/* The hook set before this gem's (mnrb-compat's $-W), called for the other names. The same in
+   every state (gems initialize in one order), so one static. */
+static mrb_special_gv_func *next_gv;
+
 /* $~ $& $` $' $+ $1..$N, read or written from the Ruby frame running OP_GETGV/OP_SETGV */
 static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool set) {
   mrb_int len;
@@ -64,7 +68,8 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
   char k = name[1];
   mrb_bool digits = k >= '1' && k <= '9';
   for (mrb_int i = 2; digits && i < len; i++) digits = name[i] >= '0' && name[i] <= '9';
-  if (!(digits || (len == 2 && (k == '~' || k == '&' || k == '`' || k == '\'' || k == '+')))) return FALSE;
+  if (!(digits || (len == 2 && (k == '~' || k == '&' || k == '`' || k == '\'' || k == '+'))))
+    return next_gv ? next_gv(mrb, sym, val, set) : FALSE;
   if (!mrb->c || !mrb->c->ci) return FALSE;
   mrb_callinfo *owner = owner_frame(mrb, mrb->c->ci);
   if (set) {
@@ -119,6 +124,8 @@ static mrb_value defined_backref(mrb_state *mrb, mrb_value self) {
 }
 
 void rx_init_last_match(mrb_state *mrb) {
+  /* written once, by the main state's boot (later states, ractors' maybe at once, find it set) */
+  if (mrb->special_gv != special_gv && next_gv != mrb->special_gv) next_gv = mrb->special_gv;
   mrb->special_gv = special_gv;
   mrb_define_method(mrb, mrb->kernel_module, "__mnrb_defined_backref", defined_backref, MRB_ARGS_REQ(1));
 }

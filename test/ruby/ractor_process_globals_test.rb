@@ -1,0 +1,85 @@
+# Process-level names seen from a ractor (issue 20, "Isolation"): $-W, autoload, STDERR, GC.compact.
+# Expected values from CRuby 3.1.2 and 3.3.8; CRuby 4.0's (autoload works in a ractor) checked on
+# mnrb or RUBY_VERSION >= 4.0; mnrb's documented differences (docs/DESIGN.md) where CRuby differs.
+class RactorProcessGlobalsTest < MnTest::Case
+  def ractor4? = mnrb? || RUBY_VERSION >= "4.0"
+
+  def tmp_path(name)
+    File.join(ENV["TMPDIR"] || "/tmp", "mnrb_#{name}_#{$$}_#{rand(1 << 30)}.rb")
+  end
+
+  def test_warning_level_follows_verbose
+    old = $VERBOSE
+    $VERBOSE = false
+    assert_equal 1, $-W
+    $VERBOSE = nil
+    assert_equal 0, $-W
+    assert_equal [0, nil], Ractor.new { [$-W, $VERBOSE] }.take
+    $VERBOSE = true
+    assert_equal 2, $-W
+    assert_equal [2, true], Ractor.new { [$-W, $VERBOSE] }.take
+  ensure
+    $VERBOSE = old
+  end
+
+  def test_warning_level_is_read_only_and_listed
+    e = assert_raise(NameError) { eval("$-W = 1") }
+    assert_equal "$-W is a read-only variable", e.message
+    assert_include global_variables, :"$-W"
+    assert_equal "global-variable", defined?($-W)
+  end
+
+  module AutoloadHost; end
+
+  def test_autoload_registered_by_the_creator
+    path = tmp_path("ractor_autoload")
+    File.write(path, "module RactorAutoloadFixture; VALUE = 42; end\n")
+    Object.autoload(:RactorAutoloadFixture, path)
+    inner = tmp_path("ractor_autoload_inner")
+    File.write(inner, "module RactorProcessGlobalsTest::AutoloadHost; Inner = :inner; end\n")
+    AutoloadHost.autoload(:Inner, inner)
+    r = Ractor.new do
+      [RactorAutoloadFixture::VALUE, RactorProcessGlobalsTest::AutoloadHost::Inner]
+    rescue Ractor::UnsafeError => e
+      e.message
+    end
+    if ractor4?
+      assert_equal [42, :inner], r.take
+    else
+      assert_equal "require by autoload on non-main Ractor is not supported (RactorAutoloadFixture)", r.take
+    end
+    assert_equal 42, RactorAutoloadFixture::VALUE      # the creator's own autoload is still there
+    assert_equal :inner, AutoloadHost::Inner
+  ensure
+    File.delete(path) if path && File.exist?(path)
+    File.delete(inner) if inner && File.exist?(inner)
+  end
+
+  def test_a_failed_autoload_in_a_ractor
+    skip "CRuby 3.x refuses autoload in a ractor (UnsafeError)" unless ractor4?
+    Object.autoload(:RactorAutoloadMissing, tmp_path("not_there"))
+    assert_equal LoadError, Ractor.new { begin; RactorAutoloadMissing; rescue LoadError => e; e.class; end }.take
+  end
+
+  # CRuby: STDERR is an unshareable constant (IsolationError); mnrb's ractor has its own IO objects
+  # for the standard streams, so they are readable (docs/DESIGN.md)
+  def test_stderr_in_a_ractor
+    r = Ractor.new { [STDERR.fileno, STDERR.equal?($stderr)] }
+    if mnrb?
+      assert_equal [2, true], r.take
+    else
+      e = assert_raise(Ractor::RemoteError) { r.take }
+      assert_kind_of Ractor::IsolationError, e.cause
+      # 3.1-3.3 name the lexical class ("RactorProcessGlobalsTest::STDERR"), 3.4+ Object::STDERR
+      assert(/\Acan not access non-shareable objects in constant \w+::STDERR by non-main Ractor\.\z/.match?(e.cause.message), e.cause.message)
+    end
+  end
+
+  # CRuby raises this where compaction is unsupported; mruby's GC never moves objects (DESIGN.md)
+  def test_gc_compact_is_not_implemented
+    mnrb_only
+    e = assert_raise(NotImplementedError) { GC.compact }
+    assert_equal "compact() function is unimplemented on this machine", e.message
+    assert_equal :unsupported, Ractor.new { begin; GC.compact; rescue NotImplementedError; :unsupported; end }.take
+  end
+end
