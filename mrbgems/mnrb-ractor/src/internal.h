@@ -93,6 +93,8 @@ struct mnrb_ractor_rec {
   mnrb_rwaitq takers;          /* any ractor's threads in #take, #value, #join on it */
   mnrb_msg *final;             /* once ended: the block's value, or its exception (final_exc) */
   mrb_bool final_exc, final_taken;
+  mrb_bool final_exit;         /* final is the SystemExit of an `exit` in the ractor (registry.c), */
+  mrb_int final_exit_status;   /* ... whose status (a hidden ivar: copies leave it out) is this */
   uint32_t successor;          /* the ractor that called #value first (0: none) */
   /* atomics: read by the deadlock check without the lock */
   _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
