@@ -218,6 +218,10 @@ struct mn_ractor {
   unsigned ticks;           /* timer thread only */
 
   mn_ractor *grq_next;      /* guarded by pool.lock */
+  /* Guarded by pool.lock, for a ractor queued urgent: the pool's tick count from which it may take a
+   * busy ractor's native thread (0: at once, no native thread was idle or started for it; else it
+   * has a whole tick to be taken by the one that was, see queue_locked). */
+  uint64_t grq_ripe;
   mn_ractor *all_next, *all_prev;  /* guarded by the registry lock (sched.c) */
   /* In the timer's tick list while it has two or more threads (one thread is never preempted): the
    * tick walks those only, not 10,000 one-thread ractors. Guarded by the registry lock; `ticked`
@@ -324,7 +328,8 @@ void mn_pool_tick(void);
 /* The ractor that used up its native thread's turn goes to the run queue's tail (ractor lock held). */
 void mn_pool_requeue(mn_ractor *r);
 /* What waits for a native thread: MN_BACKLOG_NONE, _SOME, or _URGENT (a ractor woken by a timer or
- * I/O, which takes a native thread from a busy ractor after one tick rather than a timeslice). */
+ * I/O, which takes a native thread from a busy ractor after one tick rather than a timeslice: at the
+ * first tick if no native thread was idle for it, else once it has waited a whole tick for that one). */
 enum { MN_BACKLOG_NONE, MN_BACKLOG_SOME, MN_BACKLOG_URGENT };
 int mn_pool_backlog(void);
 void mn_pool_each_nt(void (*fn)(mn_nt *nt, void *arg), void *arg);

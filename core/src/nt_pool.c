@@ -232,15 +232,25 @@ static bool queue_locked(mn_ractor *r, bool urgent) {
     pool.urgent_tail = r;
   }
   MN_SET_RELAXED(&pool.queued, true);
+  /* An urgent ractor that a native thread was woken or started for is left to that one for a whole
+   * tick (two tick counts on: the next tick may come at once) before it may take a busy ractor's
+   * native thread (mn_pool_backlog): the tick that follows a timer's wake-up in the same pass of the
+   * timer thread would otherwise find it queued and preempt a busy ractor (its thread cut short
+   * mid-slice, test_preempt.c) for work an idle native thread was about to take. */
+  r->grq_ripe = 0;
+  bool spawn = false;
   if (pool.nidle > 0) {
     pthread_cond_signal(&pool.cv);
   } else if (pool.nspare > 0) {
     pthread_cond_signal(&pool.spare_cv);
   } else if (!pool.starting && pool.nshared < mn_cfg.max_proc) {
     pool.nshared++;
-    return true;
+    spawn = true;
+  } else {
+    return false;
   }
-  return false;
+  if (urgent) r->grq_ripe = MN_RELAXED(&ticks) + 2;
+  return spawn;
 }
 
 /* The hand-off slot's ractor goes to the run queue (pool.lock held). */
@@ -315,7 +325,10 @@ void mn_pool_requeue(mn_ractor *r) { queue_now(r, false); }
 
 int mn_pool_backlog(void) {
   pthread_mutex_lock(&pool.lock);
-  int b = !pool.head ? MN_BACKLOG_NONE : pool.urgent_tail ? MN_BACKLOG_URGENT : MN_BACKLOG_SOME;
+  /* The urgent ones are the queue's front, the longest-waiting at its head */
+  int b = !pool.head ? MN_BACKLOG_NONE
+        : pool.urgent_tail && pool.head->grq_ripe <= MN_RELAXED(&ticks) ? MN_BACKLOG_URGENT
+        : MN_BACKLOG_SOME;
   pthread_mutex_unlock(&pool.lock);
   return b;
 }

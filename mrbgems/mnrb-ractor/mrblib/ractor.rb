@@ -7,7 +7,7 @@ class Ractor
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{keys}"
     end
     raise ArgumentError, "must be called with a block" unless block
-    # the creator's autoloads go first (MNRB::RactorBlock.run takes them off)
+    # the creator's autoloads go first (MNRB.run_ractor_block takes them off)
     __create(name, [(MNRBAutoload.export if Object.const_defined?(:MNRBAutoload)), *args], &block)
   end
 
@@ -22,30 +22,21 @@ class Ractor
     Ractor.receive_if(&block)
   end
   private :receive, :recv, :receive_if
+
 end
 
 module MNRB
   # Calls a new ractor's block (src/registry.c) from a Ruby frame, so that `return` in the block
   # raises LocalJumpError ("unexpected return") as in CRuby instead of ending the ractor with a value.
-  #
-  # `exit` in the ractor (or in one of its threads, whose SystemExit goes on in the ractor's main
-  # thread) ends the ractor as an exception does: #value and #join raise Ractor::RemoteError whose
-  # cause is the SystemExit (CRuby 4.0, Bug #21505). The ractor's end (src/registry.c) takes a
-  # SystemExit for "no value", so it leaves wrapped in a plain Exception that src/ractor.c unwraps
-  # (not a class of its own: every ractor's heap would hold it).
-  module RactorBlock
-    def self.run(block, args)
-      $VERBOSE = args.shift   # the creator's, which src/ractor.c put first (CRuby: inherited)
-      $DEBUG = args.shift
-      autoloads = args.shift
-      MNRBAutoload.import(autoloads) if autoloads
-      block.call(*args)
-    rescue SystemExit => e
-      Thread.current.report_on_exception = false   # CRuby reports no SystemExit
-      wrapper = Exception.new(e.message)
-      wrapper.instance_variable_set(:@ractor_exit, e)
-      wrapper.instance_variable_set(:@ractor_exit_status, e.status)   # SystemExit's is a hidden ivar (mnrb-compat): not copied
-      raise wrapper
-    end
+  # A method of MNRB, whose frames backtraces leave out (mruby's backtrace.c), and not of a module of
+  # its own (MNRB::RactorBlock cost every ractor's heap a module and its singleton class, one more
+  # object than MNRB's singleton class). `exit` in the ractor is the C side's (src/registry.c,
+  # ractor_end).
+  def self.run_ractor_block(block, args)
+    $VERBOSE = args.shift   # the creator's, which src/ractor.c put first (CRuby: inherited)
+    $DEBUG = args.shift
+    autoloads = args.shift    # the creator's autoload table (mnrb-compat autoload.rb), or nil
+    MNRBAutoload.import(autoloads) if autoloads
+    block.call(*args)
   end
 end

@@ -289,12 +289,16 @@ static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *ori
 }
 
 /* A C function under `mid` (every state has the function, but `alias_method :len, :length` of a
- * built-in C method puts it under a new name): defined in `to` unless its class has it already. */
+ * built-in C method puts it under a new name): defined in `to` unless its class has it already.
+ * A lazy entry there (a built-in Ruby method whose proc was never made) is not it: looked up, it
+ * would have its proc made only to be replaced (six procs in every fresh ractor's boot). */
 static void copy_cfunc(mrb_state *from, mrb_sym mid, mrb_func_t fn, mrb_bool noarg, method_copy *mc) {
   mrb_state *to = mc->d->to;
   mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
   struct RClass *owner = mc->to_class;
-  mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
+  mrb_method_t have;
+  if (mrb_mt_lazy_irep(to, mc->to_class, to_mid, NULL)) MRB_METHOD_FROM_PROC(have, NULL);
+  else have = mrb_method_search_vm(to, &owner, to_mid);
   if (!MRB_METHOD_UNDEF_P(have) && own_table_p(mc->to_class, owner)) {
     if (MRB_METHOD_FUNC_P(have) && MRB_METHOD_FUNC(have) == fn) return;
     if (!MRB_METHOD_FUNC_P(have) && MRB_METHOD_PROC(have) && MRB_PROC_CFUNC_P(MRB_METHOD_PROC(have)) &&

@@ -97,6 +97,8 @@ struct mnrb_ractor_rec {
                                 * copy error (final_exc), which #value and #take raise, but the ractor
                                 * ended normally: #join returns, monitors are told :exited (CRuby
                                 * hands the value over uncopied, so its join never sees this) */
+  mrb_bool final_exit;         /* final is the SystemExit of an `exit` in the ractor (registry.c), */
+  mrb_int final_exit_status;   /* ... whose status (a hidden ivar: copies leave it out) is this */
   uint32_t successor;          /* the ractor that called #value first (0: none) */
   /* atomics: read by the deadlock check without the lock */
   _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */

@@ -57,19 +57,13 @@ mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
   mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
 }
 
-/* A ractor's final exception, copied here. One that ended by `exit` sent its SystemExit wrapped in a
- * plain Exception with @ractor_exit (mrblib/ractor.rb, MNRB::RactorBlock): *exited tells, and the
- * SystemExit is returned. */
-static mrb_value final_exception(mrb_state *mrb, const mnrb_msg *final, mrb_bool *exited) {
+/* A ractor's final exception, copied here. One that ended by `exit` (registry.c, ractor_end) gets
+ * its status back: SystemExit#status reads the hidden ivar `status` (mnrb-compat's exit.c), which
+ * copies leave out. */
+static mrb_value final_exception(mrb_state *mrb, const mnrb_ractor_rec *r, const mnrb_msg *final) {
   mrb_value e = mnrb_msg_materialize(mrb, final);
-  mrb_sym key = mrb_intern_lit(mrb, "@ractor_exit");
-  *exited = mrb_obj_class(mrb, e) == mrb->eException_class && mrb_iv_defined(mrb, e, key);
-  if (!*exited) return e;
-  mrb_value exit = mrb_iv_get(mrb, e, key);
-  /* SystemExit#status reads the hidden ivar `status` (mnrb-compat's exit.c), which copies leave out */
-  if (mrb_obj_is_kind_of(mrb, exit, mrb_exc_get(mrb, "SystemExit")))
-    mrb_iv_set(mrb, exit, mrb_intern_lit(mrb, "status"), mrb_iv_get(mrb, e, mrb_intern_lit(mrb, "@ractor_exit_status")));
-  return exit;
+  if (r->final_exit) mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "status"), mrb_int_value(mrb, r->final_exit_status));
+  return e;
 }
 
 /* RemoteError for a ractor that raised: #cause is a copy of its exception, #ractor the ractor. A
@@ -77,9 +71,8 @@ static mrb_value final_exception(mrb_state *mrb, const mnrb_msg *final, mrb_bool
  * select (`take` is true), where a ractor that ended by `exit` has no value: its outgoing port is
  * closed, as in CRuby 3.x. */
 static mrb_noreturn void raise_remote(mrb_state *mrb, mnrb_ractor_rec *r, const mnrb_msg *final, mrb_bool take) {
-  mrb_bool exited;
-  mrb_value cause = final_exception(mrb, final, &exited);
-  if (exited && take) raise_closed(mrb, "outgoing");
+  if (r->final_exit && take) raise_closed(mrb, "outgoing");
+  mrb_value cause = final_exception(mrb, r, final);
   mrb_value e = mrb_exc_new_str(mrb, mnrb_ractor_error(mrb, "RemoteError"), mrb_str_new_lit(mrb, "thrown by remote Ractor."));
   mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "cause"), cause);
   mrb_iv_set(mrb, e, mrb_intern_lit(mrb, "ractor"), mnrb_ractor_wrap(mrb, r));
@@ -648,7 +641,7 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
     if (file) snprintf(loc, sizeof loc, "%s:%d", file, (int)line);
   }
   /* $VERBOSE and $DEBUG are the creator's (CRuby: ractor-local, derived from the creating ractor):
-   * they go first among the arguments, and MNRB::RactorBlock.run (mrblib) takes them off */
+   * they go first among the arguments, and MNRB.run_ractor_block (mrblib) takes them off */
   mrb_value all = mrb_ary_new_capa(mrb, RARRAY_LEN(args) + 2);
   mrb_ary_push(mrb, all, inherited_flag(mrb, "$VERBOSE"));
   mrb_ary_push(mrb, all, inherited_flag(mrb, "$DEBUG"));

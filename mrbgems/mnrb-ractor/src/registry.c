@@ -232,14 +232,13 @@ static mrb_value ractor_body(mrb_state *mrb, void *arg) {
     mrb_ary_push(mrb, args, mnrb_materialize_owned(mrb, m));
   }
   mrb_value self = mnrb_ractor_wrap(mrb, r);
-  /* self lives in the block's env (code.c); a Ruby frame calls it (MNRB::RactorBlock.run), so that a
-   * `return` in the block finds no frame to return to and raises LocalJumpError, as in CRuby */
+  /* self lives in the block's env (code.c); a Ruby frame calls it (MNRB.run_ractor_block, mrblib), so
+   * that a `return` in the block finds no frame to return to and raises LocalJumpError, as in CRuby */
   struct REnv *env = MRB_PROC_ENV(mrb_proc_ptr(proc));
   env->stack[0] = self;
   mrb_field_write_barrier_value(mrb, (struct RBasic *)env, self);
-  struct RClass *runner = mrb_module_get_under(mrb, mrb_module_get(mrb, "MNRB"), "RactorBlock");
   mrb_value argv[2] = {proc, args};
-  return mrb_funcall_argv(mrb, mrb_obj_value(runner), mrb_intern_lit(mrb, "run"), 2, argv);
+  return mrb_funcall_argv(mrb, mrb_obj_value(mrb_module_get(mrb, "MNRB")), mrb_intern_lit(mrb, "run_ractor_block"), 2, argv);
 }
 
 static mrb_value copy_final(mrb_state *mrb, void *p) {
@@ -250,9 +249,12 @@ static mrb_value copy_final(mrb_state *mrb, void *p) {
 static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg) {
   mnrb_ractor_rec *r = arg;
   mrb_bool is_exc = !mrb_nil_p(exc), failed;
-  /* `exit` in a ractor ends it with no value: #take raises ClosedError, as in CRuby */
+  /* `exit` in the ractor (its block, or one of its threads: their SystemExit goes on in the ractor's
+   * main thread, which reports none) ends it as any exception does: #value and #join raise
+   * RemoteError caused by the SystemExit (CRuby 4.0, Bug #21505), the 3.x API's #take ClosedError
+   * (ractor.c, raise_remote). Its status is a hidden ivar, which the copy leaves out: kept here. */
   mrb_bool exited = is_exc && mrb_obj_is_kind_of(mrb, exc, mrb_exc_get(mrb, "SystemExit"));
-  if (exited) { is_exc = FALSE; value = mrb_nil_value(); }
+  mrb_value status = exited ? mrb_iv_get(mrb, exc, mrb_intern_lit(mrb, "status")) : mrb_nil_value();
   mrb_value v = is_exc ? exc : value;
   mrb_value out = mrb_protect_error(mrb, copy_final, &v, &failed);
   mrb_bool aborted = is_exc, lost = FALSE;
@@ -260,6 +262,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
                           * be copied is replaced by its copy error */
     lost = !is_exc;
     is_exc = TRUE;
+    exited = FALSE;
     v = out;
     out = mrb_protect_error(mrb, copy_final, &v, &failed);
   }
@@ -279,8 +282,9 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   r->final = final;
   r->final_exc = is_exc && final;
   r->final_lost = lost && final;
+  r->final_exit = exited && final;
+  r->final_exit_status = mrb_integer_p(status) ? mrb_integer(status) : 0;
   r->in_closed = TRUE;
-  if (exited) r->out_closed = TRUE;
   mnrb_msg *pending = r->in_head;
   r->in_head = r->in_tail = NULL;
   mnrb_rwaitq_wake_all(&r->takers);
