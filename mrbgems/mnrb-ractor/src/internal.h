@@ -56,7 +56,7 @@ mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);
 
 /* ---- a thread waiting on a record (on the waiting thread's C stack) ---- */
-enum { MNRB_WARM = 7 };
+enum { MNRB_WARM = 11, MNRB_AHEAD = 6 };
 typedef struct mnrb_rwaiter {
   struct mnrb_rwaiter *prev, *next;
   mn_thread *core;
@@ -118,6 +118,11 @@ typedef struct mnrb_ractor_state {
   mrb_value objects;           /* ObjectSpace::WeakMap id => Ractor object (in a hidden global) */
   mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
   mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
+  /* The lines its last hand-off to a receiver read (the Ractor object, the target's record, its
+   * waiter, its core thread and core ractor records): noted by the state's running thread (wait.c
+   * mnrb_rwaiter_note_ahead), prefetched by whoever wakes it next. Only ever prefetched: a stale
+   * address (a record freed since) costs nothing. */
+  const void *ahead[MNRB_AHEAD];
 } mnrb_ractor_state;
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
 
@@ -183,6 +188,11 @@ void mnrb_rwaiter_wake(mnrb_rwaiter *w);
 void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m);
 /* Notes in w->warm what the waiting thread's interpreter reads first when it resumes. */
 void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w);
+/* Notes, in mrb's ractor state, what handing a message to w (a direct waiter of r, lock held, not
+ * handed yet) through the Ractor object `target` reads: its next wake-up prefetches it. */
+void mnrb_rwaiter_note_ahead(mrb_state *mrb, const void *target, mnrb_ractor_rec *r, const mnrb_rwaiter *w);
+/* Ractor.receive's thread, handed a message: starts loading what the rest of its turn reads. */
+void mnrb_rwaiter_prefetch_turn(mrb_state *mrb);
 void mnrb_rwaitq_wake_all(mnrb_rwaitq *q);
 /* Parks the running thread, which put w on a list of a record (lock released), until woken or
  * interrupted. True: a process-wide deadlock was seen (only the main ractor's main thread looks):

@@ -142,6 +142,7 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   mnrb_rwaiter *w = r->receivers.head;
   if (w && w->direct && !r->in_head) {   /* a thread in Ractor.receive, nothing queued before m */
     mnrb_rwaitq_shift(&r->receivers);
+    mnrb_rwaiter_note_ahead(mrb, mrb_ptr(self), r, w);
     mnrb_rwaiter_hand(w, m);
   } else {
     if (r->in_tail) r->in_tail->next = m; else r->in_head = m;
@@ -180,8 +181,10 @@ static mrb_value receive_current(mrb_state *mrb) {
     mnrb_rwait_begin(&r->receivers, &w);
     pthread_mutex_unlock(&r->lock);
     mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.receive");
-    if (atomic_load_explicit(&w.handed, memory_order_acquire) && !mnrb_interrupts_pending(mrb))
+    if (atomic_load_explicit(&w.handed, memory_order_acquire) && !mnrb_interrupts_pending(mrb)) {
+      mnrb_rwaiter_prefetch_turn(mrb);
       return materialize_owned(mrb, w.msg);
+    }
     pthread_mutex_lock(&r->lock);
     mnrb_rwait_end(&r->receivers, &w);
     if (atomic_load_explicit(&w.handed, memory_order_relaxed)) {   /* interrupted: m stays first */

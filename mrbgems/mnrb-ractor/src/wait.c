@@ -24,6 +24,7 @@
 #include "internal.h"
 #include <string.h>
 #include <mruby/error.h>
+#include <mruby/irep.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
 
@@ -136,7 +137,6 @@ void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m) {
 void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w) {
   const struct mrb_context *c = mrb->c;
   const mrb_callinfo *ci = c->ci;
-  w->warm[6] = mrb->ud;
   w->warm[0] = ci;
   w->warm[1] = ci->stack;
   w->warm[2] = ci->stack + 8;
@@ -144,8 +144,50 @@ void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w) {
     const mrb_callinfo *up = ci - 1;
     w->warm[3] = up;
     w->warm[4] = up->proc;
-    w->warm[5] = up->proc && !MRB_PROC_CFUNC_P(up->proc) ? (const void *)up->proc->body.irep : NULL;
+    if (up->proc && !MRB_PROC_CFUNC_P(up->proc)) {
+      const mrb_irep *irep = up->proc->body.irep;
+      w->warm[5] = irep;
+      w->warm[7] = up->pc;         /* the rest of the block's loop, and its symbols (`:stop`) */
+      w->warm[8] = irep->syms;
+    }
   }
+  w->warm[6] = mrb->ud;
+  w->warm[9] = mnrb_ractor_state_of(mrb);   /* for mnrb_rwaiter_prefetch_turn */
+#ifdef MRB_MC_HOT
+  w->warm[10] = mrb->mc_hot;
+#endif
+}
+
+/* A hop ahead: in a ring, a ractor sends to the same receiver every lap, and what that send reads
+ * (the Ractor object, the receiver's record and its waiter, then mn_unpark's dependent pair: the
+ * receiver's core thread record and its core ractor's lock) is cold again by the next lap, each a
+ * miss the sender waits for in turn. The sender notes the addresses now, while they are hot; when
+ * it is handed its next message it prefetches them (mnrb_rwaiter_prefetch_turn), a few hundred
+ * instructions before its send reads them. The waiter sits at the same depth of the receiver's C
+ * stack at every lap. */
+void mnrb_rwaiter_note_ahead(mrb_state *mrb, const void *target, mnrb_ractor_rec *r, const mnrb_rwaiter *w) {
+  const void **a = mnrb_ractor_state_of(mrb)->ahead;
+  a[0] = target;
+  a[1] = r;
+  a[2] = (const char *)r + 64;     /* the incoming queue and receivers */
+  a[3] = w;
+  a[4] = w->core;
+  a[5] = mn_thread_ractor(w->core);
+}
+
+/* Issued by the woken receiver rather than its waker: the waker's own prefetches (note_warm's lines
+ * and the C stack) already fill the core's miss buffers, and more of them stalled it (perf: the
+ * hand-off went from 2% to 14% of the ring's samples with 14 more). Both lines read here were
+ * prefetched by the waker (note_warm). */
+void mnrb_rwaiter_prefetch_turn(mrb_state *mrb) {
+#ifdef MRB_MC_HOT
+  /* the method cache entries its latest C calls and C-side lookups hit (mruby patch 0100): this
+   * turn probes them again (Ractor.receive's return, !=, == and respond_to?(:coerce) under it,
+   * #send) */
+  for (int i = 0; i < MRB_MC_HOT; i++) __builtin_prefetch(&mrb->cache[mrb->mc_hot[i]], 0);
+#endif
+  const void *const *a = mnrb_ractor_state_of(mrb)->ahead;
+  for (int i = 0; i < MNRB_AHEAD; i++) if (a[i]) __builtin_prefetch(a[i], 1);
 }
 
 void mnrb_rwaitq_wake_all(mnrb_rwaitq *q) {
