@@ -46,6 +46,13 @@ module Comparable
     self
   end
 
+  # <, <=, >, >= with CRuby's message when <=> gives nil ("comparison of String with 0 failed": a
+  # fixnum, Float, Symbol, nil, true or false is shown by value); mruby's named the other's class.
+  def <(other) = __mnrb_cmp(self, other) < 0
+  def <=(other) = __mnrb_cmp(self, other) <= 0
+  def >(other) = __mnrb_cmp(self, other) > 0
+  def >=(other) = __mnrb_cmp(self, other) >= 0
+
   private
 
   # a <=> b as -1, 0 or 1; CRuby's ArgumentError when they do not compare (the right side shown

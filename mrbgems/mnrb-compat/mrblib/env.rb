@@ -25,7 +25,7 @@ class MnrbEnv
     return v if v
     return yield(name) if block_given?
     return default[0] unless default.empty?
-    raise KeyError, "key not found: #{name.inspect}"
+    raise KeyError.new("key not found: #{name.inspect}", receiver: self, key: name)
   end
 
   def delete(name)
