@@ -240,11 +240,7 @@ ary_min(mrb_state *mrb, mrb_value self)
 static mrb_value
 sort_by_collect(mrb_state *mrb, mrb_value self)
 {
-  const mrb_value *argv;
-  mrb_int argc;
-  mrb_get_args(mrb, "*", &argv, &argc);
-  mrb_value elem = argc == 0 ? mrb_nil_value()
-                 : argc == 1 ? argv[0] : mrb_ary_new_from_values(mrb, argc, argv);
+  mrb_value elem = mnrb_compat_yielded(mrb);
   mrb_value keys = mrb_proc_cfunc_env_get(mrb, 0);
   mrb_value user = mrb_proc_cfunc_env_get(mrb, 1);
   mrb_value key = mrb_yield(mrb, user, elem);

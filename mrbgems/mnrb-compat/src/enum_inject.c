@@ -31,11 +31,7 @@ enum { MEMO_VALUE, MEMO_STARTED, MEMO_OP, MEMO_SIZE };
 static mrb_value
 inject_step(mrb_state *mrb, mrb_value self)
 {
-  const mrb_value *argv;
-  mrb_int argc;
-  mrb_get_args(mrb, "*", &argv, &argc);
-  mrb_value elem = argc == 0 ? mrb_nil_value()
-                 : argc == 1 ? argv[0] : mrb_ary_new_from_values(mrb, argc, argv);
+  mrb_value elem = mnrb_compat_yielded(mrb);
   mrb_value memo = mrb_proc_cfunc_env_get(mrb, 0);
   mrb_value *m = RARRAY_PTR(memo);
   if (!mrb_test(m[MEMO_STARTED])) {

@@ -41,6 +41,9 @@ void mnrb_compat_array_new_init(mrb_state *mrb);
 void mnrb_compat_array_fill_init(mrb_state *mrb);
 void mnrb_compat_array_sort_init(mrb_state *mrb);
 void mnrb_compat_enum_inject_init(mrb_state *mrb);
+/* In a C block given to `each`: the value it was yielded, as CRuby's enum_values_pack (nil for none,
+   the value for one, an Array of several). sum.c, enum_inject.c and array_sort.c's sort_by. */
+mrb_value mnrb_compat_yielded(mrb_state *mrb);
 void mnrb_compat_clone_init(mrb_state *mrb);
 void mnrb_compat_data_init(mrb_state *mrb);
 void mnrb_compat_fnmatch_init(mrb_state *mrb);

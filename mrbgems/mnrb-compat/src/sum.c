@@ -233,16 +233,23 @@ enum_sum_add(mrb_state *mrb, struct sum *s, mrb_value e)
 
 /* The block given to #each: packs multiple yielded values into an Array, like CRuby's
    ENUM_WANT_SVALUE. */
+mrb_value
+mnrb_compat_yielded(mrb_state *mrb)
+{
+  const mrb_value *argv;
+  mrb_int argc;
+
+  mrb_get_args(mrb, "*", &argv, &argc);
+  return argc == 0 ? mrb_nil_value() : argc == 1 ? argv[0] : mrb_ary_new_from_values(mrb, argc, argv);
+}
+
 static mrb_value
 enum_sum_i(mrb_state *mrb, mrb_value self)
 {
   struct sum *s = (struct sum*)mrb_cptr(mrb_proc_cfunc_env_get(mrb, 0));
-  const mrb_value *argv;
-  mrb_int argc;
   int ai = mrb_gc_arena_save(mrb);
 
-  mrb_get_args(mrb, "*", &argv, &argc);
-  enum_sum_add(mrb, s, argc == 0 ? mrb_nil_value() : argc == 1 ? argv[0] : mrb_ary_new_from_values(mrb, argc, argv));
+  enum_sum_add(mrb, s, mnrb_compat_yielded(mrb));
   mrb_gc_arena_restore(mrb, ai);
   return mrb_nil_value();
 }
