@@ -15,9 +15,6 @@
 #include <mruby/range.h>
 #include "internal.h"
 
-#define ARRAY_FILL_MAX ((mrb_int)((SIZE_MAX / sizeof(mrb_value) < (size_t)MRB_INT_MAX) ? \
-                                  (mrb_int)(SIZE_MAX / sizeof(mrb_value)) : MRB_INT_MAX - 1))
-
 static mrb_value
 ary_fill(mrb_state *mrb, mrb_value self)
 {
@@ -52,7 +49,7 @@ ary_fill(mrb_state *mrb, mrb_value self)
   }
   mrb_ary_modify(mrb, mrb_ary_ptr(self));
   if (len < 0) return self;
-  if (beg >= ARRAY_FILL_MAX || len > ARRAY_FILL_MAX - beg) {
+  if (beg >= MNRB_ARRAY_MAX_LEN || len > MNRB_ARRAY_MAX_LEN - beg) {
     mrb_raise(mrb, E_ARGUMENT_ERROR, "argument too big");
   }
   mrb_int end = beg + len;

@@ -17,10 +17,6 @@
 #include <mruby/presym.h>
 #include "internal.h"
 
-/* The largest length an Array may have: what mruby's allocation (array.c) accepts. */
-#define ARRAY_NEW_MAX ((mrb_int)((SIZE_MAX / sizeof(mrb_value) < (size_t)MRB_INT_MAX) ? \
-                                 (mrb_int)(SIZE_MAX / sizeof(mrb_value)) : MRB_INT_MAX - 1))
-
 static mrb_value
 ary_initialize(mrb_state *mrb, mrb_value self)
 {
@@ -45,7 +41,7 @@ ary_initialize(mrb_state *mrb, mrb_value self)
   if (mrb_bigint_p(size)) mrb_raise(mrb, E_RANGE_ERROR, "bignum too big to convert into 'long'");
   mrb_int len = mnrb_compat_to_int(mrb, size);
   if (len < 0) mrb_raise(mrb, E_ARGUMENT_ERROR, "negative array size");
-  if (len > ARRAY_NEW_MAX) mrb_raise(mrb, E_ARGUMENT_ERROR, "array size too big");
+  if (len > MNRB_ARRAY_MAX_LEN) mrb_raise(mrb, E_ARGUMENT_ERROR, "array size too big");
   mrb_value fill = argc == 2 ? argv[1] : mrb_nil_value();
   if (!mrb_nil_p(block) && argc == 2) {
     mnrb_compat_warning(mrb, "block supersedes default value argument");

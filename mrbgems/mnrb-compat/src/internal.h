@@ -38,6 +38,9 @@ void mnrb_compat_float_round_init(mrb_state *mrb);
 void mnrb_compat_array_include_init(mrb_state *mrb);
 void mnrb_compat_array_pop_init(mrb_state *mrb);
 void mnrb_compat_array_new_init(mrb_state *mrb);
+/* The longest an Array may be: what mruby's allocation (array.c) accepts (array_new.c, array_fill.c) */
+#define MNRB_ARRAY_MAX_LEN ((mrb_int)((SIZE_MAX / sizeof(mrb_value) < (size_t)MRB_INT_MAX) ? \
+                                      (mrb_int)(SIZE_MAX / sizeof(mrb_value)) : MRB_INT_MAX - 1))
 void mnrb_compat_array_fill_init(mrb_state *mrb);
 void mnrb_compat_array_sort_init(mrb_state *mrb);
 void mnrb_compat_enum_inject_init(mrb_state *mrb);
