@@ -1,6 +1,14 @@
 # Ractor: creation, identity, ports and errors (CRuby 3.1's Ractor docs and ractor.rb; #value,
 # #join and Ractor.main? are Ruby 3.4/4.0 API: those tests skip on CRuby 3.1).
 
+# CRuby 3.3.8 hangs in a few of these tests (and ignores SIGTERM there); CRuby 3.1 and mnrb do what
+# the tests say, which is also 4.0's behaviour. Those skip on 3.3 so the file can be checked on it.
+module SkipWhereCRuby33Hangs
+  def skip_where_cruby33_hangs(what)
+    skip "CRuby 3.3 hangs: #{what}" if !mnrb? && RUBY_VERSION.start_with?("3.3")
+  end
+end
+
 class RactorCreateTest < MnTest::Case
   def test_block_value_is_taken
     assert_equal 3, Ractor.new { 1 + 2 }.take
@@ -34,7 +42,8 @@ class RactorCreateTest < MnTest::Case
     a = 1
     b = 2
     e = assert_raise(isolation_error_class) { Ractor.new { [1].map { |x| x + b + a } } }
-    assert_include e.message, "(b, a)."
+    # the order differs between CRuby versions (3.1: b, a; 3.3: a, b)
+    assert e.message =~ /outer variables \((b, a|a, b)\)\.\z/, e.message
   end
 
   def test_block_locals_and_nested_blocks_are_fine
@@ -118,6 +127,8 @@ class RactorIdentityTest < MnTest::Case
 end
 
 class RactorPortTest < MnTest::Case
+  include SkipWhereCRuby33Hangs
+
   def test_send_returns_the_ractor_and_shovel_is_send
     r = Ractor.new { [Ractor.receive, Ractor.receive] }
     assert_same r, r.send(1)
@@ -176,6 +187,7 @@ class RactorPortTest < MnTest::Case
   end
 
   def test_close_incoming
+    skip_where_cruby33_hangs "its take is not woken when the ractor dies of the ClosedError"
     r = Ractor.new { Ractor.receive }
     assert_equal false, r.close_incoming
     assert_equal true, r.close_incoming
@@ -193,6 +205,7 @@ class RactorPortTest < MnTest::Case
   end
 
   def test_yield_raises_when_outgoing_is_closed
+    skip_where_cruby33_hangs "Ractor.yield after close_outgoing waits instead of raising"
     r = Ractor.new(Ractor.current) do |main|
       Ractor.current.close_outgoing
       begin
@@ -232,6 +245,8 @@ class RactorPortTest < MnTest::Case
 end
 
 class RactorSelectTest < MnTest::Case
+  include SkipWhereCRuby33Hangs
+
   def test_select_returns_whichever_ractor_is_ready
     rs = 3.times.map { |i| Ractor.new(i) { |x| Ractor.receive; x } }
     rs[1] << :go
@@ -256,6 +271,7 @@ class RactorSelectTest < MnTest::Case
   end
 
   def test_select_takes_yielded_values
+    skip_where_cruby33_hangs "select of a ractor that has ended waits instead of raising ClosedError"
     r = Ractor.new { Ractor.yield :a; :b }
     assert_equal [r, :a], Ractor.select(r)
     assert_equal [r, :b], Ractor.select(r)
@@ -271,6 +287,7 @@ class RactorSelectTest < MnTest::Case
   end
 
   def test_select_of_a_ractor_that_raised
+    skip_where_cruby33_hangs "select of a ractor that has ended waits instead of raising its error"
     r = Ractor.new { raise IndexError, "x" }
     e = assert_raise(Ractor::RemoteError) { Ractor.select(r) }
     assert_kind_of IndexError, e.cause
