@@ -45,7 +45,7 @@ header() {
 }
 
 cpu=$(sed -nE 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n1)
-echo "mnrb $($MNRB -v | cut -d' ' -f2) (commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)), $(nproc) CPUs ($cpu), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1 /proc/loadavg) at the start; command: make bench"
+echo "mnrb $($MNRB -v | cut -d' ' -f2) (commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)), $(nproc) CPUs ($cpu), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1 /proc/loadavg) at the start; command: make $([ "$demo" = --demo ] && echo demo || echo bench)"
 header "Seed 000's ring: 10,000 threads or ractors x 1,000 laps (10M hand-offs; creation excluded; the 10M column extrapolates the smaller runs)"
 # mnrb's thread rows and Go's: best of 3 rounds, interleaved (one run of either moves by 20-30% from
 # run to run on this VM, with where its 10,000 stacks and records land in memory)
