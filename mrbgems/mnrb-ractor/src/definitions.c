@@ -207,6 +207,7 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
   }
   mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
   struct RClass *owner = mc->to_class;                  /* gems' attr_readers: `to` has them already */
+  MRB_CLASS_ORIGIN(owner);                               /* its own table first (see copy_cfunc) */
   mrb_method_t have = mrb_method_search_vm(to, &owner, to_mid);
   if (own_table_p(mc->to_class, owner) && !MRB_METHOD_UNDEF_P(have) && !MRB_METHOD_FUNC_P(have)) {
     struct RProc *hp = MRB_METHOD_PROC(have);
@@ -295,7 +296,11 @@ static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *ori
 static void copy_cfunc(mrb_state *from, mrb_sym mid, mrb_func_t fn, mrb_bool noarg, method_copy *mc) {
   mrb_state *to = mc->d->to;
   mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
+  /* searched from the class's own table: from the class itself, a method of a prepended module
+   * came first (IO's read, readpartial, read_nonblock, sysread, gets and initialize are also
+   * BinaryReads's: all six were defined again at every Ractor.new, and IO's shared table copied) */
   struct RClass *owner = mc->to_class;
+  MRB_CLASS_ORIGIN(owner);
   mrb_method_t have;
   if (mrb_mt_lazy_irep(to, mc->to_class, to_mid, NULL)) MRB_METHOD_FROM_PROC(have, NULL);
   else have = mrb_method_search_vm(to, &owner, to_mid);

@@ -1,0 +1,108 @@
+# A ractor's boot names every built-in method as the main ractor's does, and its fresh heap pages
+# hold proper free slots (issue 20, ractor creation; mruby patches 0110-0112). Each mnrb ractor is
+# an mrb_state that boots every gem: the C names of its methods are interned through a process-wide
+# cache of string addresses that a read-only name hits without comparing its text (0110), its method
+# tables are filled by an inlined put (0112), and its heap pages are no longer zeroed before their
+# slots are made free (0111). A wrong name from the cache, a lost or misplaced entry, or a slot that
+# is neither a free one nor an object would show here as a ractor whose classes differ from main's.
+# Ractor.new's definitions copy looks for the C methods it copies in the new class's own table
+# (IO's origin: IO prepends BinaryReads, whose read, gets... were found first and six methods
+# defined again at every Ractor.new); aliases of IO's C methods made in main still reach a ractor.
+
+class RactorBootNamesTest < MnTest::Case
+  # Every module reachable from Object by constants (two levels), each with its instance methods,
+  # singleton methods and constants, in a program of its own (a ractor of this test process would
+  # also hold copies of the test library's classes); then the same list from ractors booted at once
+  # (they fill and read the cache together) and one after another.
+  PROGRAM = <<~'RUBY'
+    def names
+      seen = {}
+      todo = [Object]
+      out = []
+      until todo.empty?
+        m = todo.shift
+        next if seen[m.__id__]
+        seen[m.__id__] = true
+        consts = begin
+          m.constants(false)
+        rescue NotImplementedError   # mruby's Module.constants
+          []
+        end
+        # constants whose values a ractor can read (unshareable ones are left out of a ractor's
+        # state: ARGV, reading them raises Ractor::IsolationError)
+        values = consts.sort.filter_map do |c|
+          v = m.const_get(c)
+          [c, v] if v.is_a?(Module) || Ractor.shareable?(v)
+        rescue StandardError   # Ractor::IsolationError
+          nil
+        end
+        # a non-main ractor has a Module#instance_variable_defined? of its own (mnrb-ractor's
+        # isolation.c: class-level ivars left out of its state)
+        ims = m.instance_methods(false).sort - (m == Module ? [:instance_variable_defined?] : [])
+        out << [m.name, ims, m.singleton_methods.sort, values.map(&:first)]
+        if m == Object || m.name.count(":") < 2
+          values.each { |_, v| todo << v if v.is_a?(Module) && v.name && !seen[v.__id__] }
+        end
+      end
+      out.sort_by(&:first)
+    end
+    names                       # the first listing may load what constants autoload (CRuby)
+    main = names
+    rs = 4.times.map { Ractor.new { names } }
+    later = Ractor.new { names }
+    vals = rs.map { |r| r.respond_to?(:value) ? r.value : r.take }
+    vals << (later.respond_to?(:value) ? later.value : later.take)
+    bad = vals.each_with_index.flat_map do |v, i|
+      (main - v).map { |m| "ractor #{i}: main has #{m[0]} #{m.inspect[0, 200]}" } +
+        (v - main).map { |m| "ractor #{i}: has #{m[0]} #{m.inspect[0, 200]}" }
+    end
+    p [main.size, main.sum { |m| m[1].size + m[2].size }, bad.first(6)]
+  RUBY
+
+  def test_ractors_name_every_built_in_method_and_constant_as_main
+    out = IO.popen([RbConfig.ruby, "-W0", "-e", PROGRAM], err: [:child, :out], &:read)
+    assert out.lines.last.to_s.start_with?("["), out[-2000..] || out
+    modules, methods, bad = eval(out.lines.last)
+    assert_equal [], bad, out
+    assert modules > 100, "only #{modules} modules listed"
+    assert methods > 2000, "only #{methods} methods listed"
+  end
+
+  # A fresh ractor's heap: every slot is a free slot or an object (ObjectSpace counts each by its
+  # type), before and after the heap grows by many pages, and the objects made in the new pages
+  # read back after a collection.
+  def test_fresh_heap_pages_hold_free_slots_and_objects
+    r = Ractor.new do
+      counts = ->(c) { [c[:TOTAL], c[:FREE] + c.sum { |k, v| k == :TOTAL || k == :FREE ? 0 : v }] }
+      before = counts.(ObjectSpace.count_objects)
+      keep = Array.new(20_000) { |i| "s#{i}" }
+      grown = counts.(ObjectSpace.count_objects)
+      GC.start
+      after = counts.(ObjectSpace.count_objects)
+      intact = keep.each_with_index.all? { |k, i| k == "s#{i}" }
+      [before, grown, after, keep[12_345], keep.size, intact]
+    end
+    before, grown, after, s, n, many = r.respond_to?(:value) ? r.value : r.take
+    [before, grown, after].each { |total, sum| assert_equal total, sum }
+    assert grown[0] > before[0] + 15_000, "the heap grew from #{before[0]} to #{grown[0]} slots"
+    assert_equal ["s12345", 20_000, true], [s, n, many]
+  end
+
+  # Aliases made in main of IO's own C methods (in IO's origin: IO prepends BinaryReads) reach a
+  # ractor, now that the copy looks in the origin's table first. (An alias of one of BinaryReads's
+  # methods, read or gets, fails in mnrb's main ractor too: their `super` from IO finds nothing.)
+  def test_aliases_of_io_c_methods_reach_a_ractor
+    IO.alias_method(:__boot_names_write, :write)
+    IO.alias_method(:__boot_names_fileno, :fileno)
+    r = Ractor.new do
+      rd, wr = IO.pipe
+      n = wr.__boot_names_write("ab")
+      wr.close
+      [n, rd.read, rd.__boot_names_fileno == rd.fileno]
+    end
+    assert_equal [2, "ab", true], r.respond_to?(:value) ? r.value : r.take
+  ensure
+    IO.send(:remove_method, :__boot_names_write) rescue nil
+    IO.send(:remove_method, :__boot_names_fileno) rescue nil
+  end
+end
