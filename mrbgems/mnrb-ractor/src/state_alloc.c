@@ -18,6 +18,8 @@
  * bytes, so it serves any request that needs one of that size; a thread's lists hold at most MAX_HELD bytes in all (then
  * blocks go back to glibc), and are given back when the thread ends (a pthread key's destructor).
  * Under ASan or TSan the lists are not used: the sanitizers must see every malloc and free.
+ * The state's own record (the first allocation, mrb NULL) is line-aligned; free and realloc of it
+ * work as for any block.
  */
 #include "internal.h"
 #include <malloc.h>
@@ -92,6 +94,12 @@ static void *pool_take(size_t size) {
 #endif
 
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
+  /* the state itself (mrb_open_core asks before there is one): aligned to a cache line, so that the
+   * fields every hop of a ractor reads (mruby patch 0115: mrb_state's first 64 bytes) are one line */
+  if (!mrb && !p && size) {
+    void *state;
+    return posix_memalign(&state, 64, size) ? NULL : state;
+  }
 #if POOLED
   if (size == 0) {
     if (p) pool_put(p);
