@@ -24,7 +24,12 @@
 #include "internal.h"
 #include <malloc.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
+
+/* mruby patch 0115: in a line-aligned state, each 32-byte method cache entry sits in one line */
+_Static_assert(offsetof(mrb_state, cache) % 32 == 0 && sizeof(struct mrb_cache_entry) == 32,
+               "the method cache's entries do not straddle lines");
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define POOLED 0
