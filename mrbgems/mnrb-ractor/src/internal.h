@@ -15,6 +15,7 @@
 #define MNRB_RACTOR_INTERNAL_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <mruby.h>
@@ -49,6 +50,14 @@ mrb_value mnrb_msg_materialize(mrb_state *mrb, const mnrb_msg *m);
  * anything else. */
 mrb_bool mnrb_msg_immediate(mrb_state *mrb, const mnrb_msg *m, mrb_value *v);
 void mnrb_msg_free(mnrb_msg *m);
+/* nil, true, false or a fixnum: a value whose word means the same in every state, so a hand-off to a
+ * waiting receiver passes the word itself, with no message (ractor.c, wait.c). */
+static inline mrb_bool mnrb_msg_word_p(mrb_value v) {
+  return mrb_nil_p(v) || mrb_true_p(v) || mrb_false_p(v) || mrb_fixnum_p(v);
+}
+/* The message of such a word (for a queue), or NULL when out of memory: raises nothing, so it may be
+ * made with a record's lock held. */
+mnrb_msg *mnrb_msg_word_new(mrb_value v);
 /* The class or module named "A::B::C" (n bytes at p) in mrb, or NULL. */
 struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n);
 /* Deeply frozen, or immutable by nature (CRuby's Ractor.shareable?). */
@@ -67,28 +76,41 @@ typedef struct mnrb_rwaiter {
   mrb_bool linked;             /* guarded by the lock of the record whose list it is on */
   _Atomic int woken;           /* lead only: set once, by whoever wakes the thread first */
   mrb_bool direct;             /* Ractor.receive: a sender may hand it the message (msg) directly */
-  _Atomic int handed;          /* ... which it did: its last touch of the waiter (wait.c) */
+  _Atomic int handed;          /* ... which it did (MNRB_HANDED_*): its last touch of the waiter (wait.c) */
+  mrb_value word;              /* MNRB_HANDED_WORD: the value itself (mnrb_msg_word_p), no message */
   const void *warm[MNRB_WARM]; /* a direct waiter: lines it reads first when it runs again (wait.c) */
 } mnrb_rwaiter;
 typedef struct mnrb_rwaitq { mnrb_rwaiter *head, *tail; } mnrb_rwaitq;
+enum { MNRB_HANDED_NONE, MNRB_HANDED_MSG, MNRB_HANDED_WORD };
 
 typedef enum { MNRB_R_RUNNING, MNRB_R_ENDED, MNRB_R_CLOSED } mnrb_rstate;
 
-struct mnrb_ractor_rec {
+/* Aligned to a cache line, and ordered so that a message hand-off reads two lines of it: what a
+ * #send and a Ractor.receive read and write (the lock, the incoming queue, its receivers, the
+ * receiving state, the stuck count) is in the first 128 bytes (a ring of 10,000 ractors reads
+ * every record cold: four lines a hop before, with `receivers` and `waiting` beyond what the
+ * sender's prefetch (wait.c mnrb_rwaiter_note_ahead) covered). */
+struct __attribute__((aligned(64))) mnrb_ractor_rec {
+  /* ---- line 0: the incoming port ---- */
   pthread_mutex_t lock;
-  _Atomic long refs;           /* the registry's (until closed), each Ractor object's, each message's */
-  uint32_t id;                 /* immutable: 1 for the main ractor */
-  char *name, *loc;            /* immutable after creation (NULL: none) */
-  mrb_state *mrb;              /* its VM: only its own threads touch it (its creator before it
-                                  starts, its closer after it is gone) */
-  mrb_bool is_main;            /* static record, never freed */
-  mnrb_msg *start_args;        /* Ractor.new's arguments: written by the creator, taken at the start */
   /* guarded by lock */
-  mnrb_rstate state;
   mnrb_msg *in_head, *in_tail; /* incoming messages (#send), in order */
   _Atomic mrb_bool in_closed;  /* written under lock; #send also reads it first without (set for good) */
   mrb_bool out_closed;
+  mrb_bool is_main;            /* static record, never freed */
+  mnrb_rstate state;
+  /* ---- line 1 ---- */
   mnrb_rwaitq receivers;       /* its threads in Ractor.receive */
+  mrb_state *mrb;              /* its VM: only its own threads touch it (its creator before it
+                                  starts, its closer after it is gone) */
+  /* atomics: read by the deadlock check without the lock */
+  _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
+  _Atomic long refs;           /* the registry's (until closed), each Ractor object's, each message's */
+  uint32_t id;                 /* immutable: 1 for the main ractor */
+  char *name, *loc;            /* immutable after creation (NULL: none) */
+  /* ---- the rest: not read by a hand-off ---- */
+  mnrb_msg *start_args;        /* Ractor.new's arguments: written by the creator, taken at the start */
+  /* guarded by lock */
   mnrb_rwaitq yielders;        /* its threads in Ractor.yield, each offering w->msg */
   mnrb_rwaitq takers;          /* any ractor's threads in #take, #value, #join on it */
   mnrb_msg *final;             /* once ended: the block's value, or its exception (final_exc) */
@@ -100,8 +122,6 @@ struct mnrb_ractor_rec {
   mrb_bool final_exit;         /* final is the SystemExit of an `exit` in the ractor (registry.c), */
   mrb_int final_exit_status;   /* ... whose status (a hidden ivar: copies leave it out) is this */
   uint32_t successor;          /* the ractor that called #value first (0: none) */
-  /* atomics: read by the deadlock check without the lock */
-  _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
   /* guarded by lock (port.c, monitor.c) */
   mnrb_port *ports;            /* its open Ractor::Ports (the default port is the incoming queue) */
   uint32_t next_port_id;       /* the default port is 0 */
@@ -110,6 +130,8 @@ struct mnrb_ractor_rec {
   mnrb_ractor_rec *reg_prev, *reg_next;
   mrb_bool terminating;
 };
+_Static_assert(offsetof(struct mnrb_ractor_rec, state) < 64 && offsetof(struct mnrb_ractor_rec, name) < 128,
+               "a hand-off's fields in the record's first two lines");
 
 /* ---- what each state keeps (mnrb_vm_data) ---- */
 typedef struct mnrb_ractor_state {
@@ -123,6 +145,9 @@ typedef struct mnrb_ractor_state {
    * mnrb_rwaiter_note_ahead), prefetched by whoever wakes it next. Only ever prefetched: a stale
    * address (a record freed since) costs nothing. */
   const void *ahead[MNRB_AHEAD];
+  /* its threads running a Ractor.receive_if block now (receive_if.c: only then does a receive look
+   * for a receive_if frame below it). Only the state's running thread touches it. */
+  uint32_t testing;
 } mnrb_ractor_state;
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
 
@@ -183,9 +208,9 @@ void mnrb_rwait_end(mnrb_rwaitq *q, mnrb_rwaiter *w);
 mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q);
 /* Wakes a waiter already taken off its list. */
 void mnrb_rwaiter_wake(mnrb_rwaiter *w);
-/* Gives message m to a direct waiter taken off its list (lock held) and wakes it: the waiter reads
- * it without taking the lock again (Ractor.receive). */
-void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m);
+/* Gives message m (or, m NULL, the value `word`: mnrb_msg_word_p) to a direct waiter taken off its
+ * list (lock held) and wakes it: the waiter reads it without taking the lock again (Ractor.receive). */
+void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m, mrb_value word);
 /* Notes in w->warm what the waiting thread's interpreter reads first when it resumes. */
 void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w);
 /* Notes, in mrb's ractor state, what handing a message to w (a direct waiter of r, lock held, not

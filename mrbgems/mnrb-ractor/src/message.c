@@ -669,14 +669,27 @@ static void mark_moved(mrb_state *mrb, seen *s) {
   }
 }
 
-static mnrb_msg *msg_new(mrb_state *mrb) {
+static mnrb_msg *msg_alloc(void) {
   /* malloc and each field, not calloc (nor malloc + memset, which gcc turns into calloc): glibc
      2.36's calloc skips the per-thread cache for the arena's bins, ~170 instructions and a cache
      miss per message of the ractor ring */
   mnrb_msg *m = malloc(sizeof *m);
+  if (m) *m = (mnrb_msg){ .next = NULL, .buf = m->small, .len = 0, .capa = sizeof m->small, .refs = NULL,
+                          .nrefs = 0, .refs_capa = 0, .xrefs = NULL, .nxrefs = 0, .xrefs_capa = 0 };
+  return m;
+}
+
+static mnrb_msg *msg_new(mrb_state *mrb) {
+  mnrb_msg *m = msg_alloc();
   if (!m) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
-  *m = (mnrb_msg){ .next = NULL, .buf = m->small, .len = 0, .capa = sizeof m->small,
-                   .refs = NULL, .nrefs = 0, .refs_capa = 0, .xrefs = NULL, .nxrefs = 0, .xrefs_capa = 0 };
+  return m;
+}
+
+mnrb_msg *mnrb_msg_word_new(mrb_value v) {
+  mnrb_msg *m = msg_alloc();
+  /* nil, true, false or a fixnum: at most 9 bytes, in `small`, so the writer never grows the buffer
+     (nor raises: it needs no state) */
+  if (m && !write_plain_value(NULL, m, v)) { free(m); m = NULL; }
   return m;
 }
 

@@ -132,7 +132,8 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   /* checked first too (a refused move leaves the object), without the lock: closing is for good,
    * and the check under the lock below is the one that counts */
   if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_closed(mrb, "incoming");
-  mnrb_msg *m = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
+  /* nil, true, false, a fixnum (moved or copied alike): no message unless it has to be queued */
+  mnrb_msg *m = mnrb_msg_word_p(obj) ? NULL : move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
   pthread_mutex_lock(&r->lock);
   if (r->in_closed) {
     pthread_mutex_unlock(&r->lock);
@@ -143,8 +144,12 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   if (w && w->direct && !r->in_head) {   /* a thread in Ractor.receive, nothing queued before m */
     mnrb_rwaitq_shift(&r->receivers);
     mnrb_rwaiter_note_ahead(mrb, mrb_ptr(self), r, w);
-    mnrb_rwaiter_hand(w, m);
+    mnrb_rwaiter_hand(w, m, obj);
   } else {
+    if (!m && !(m = mnrb_msg_word_new(obj))) {
+      pthread_mutex_unlock(&r->lock);
+      mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+    }
     if (r->in_tail) r->in_tail->next = m; else r->in_head = m;
     r->in_tail = m;
     w = mnrb_rwaitq_shift(&r->receivers);
@@ -181,15 +186,21 @@ static mrb_value receive_current(mrb_state *mrb) {
     mnrb_rwait_begin(&r->receivers, &w);
     pthread_mutex_unlock(&r->lock);
     mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.receive");
-    if (atomic_load_explicit(&w.handed, memory_order_acquire) && !mnrb_interrupts_pending(mrb)) {
+    int handed = atomic_load_explicit(&w.handed, memory_order_acquire);
+    if (handed && !mnrb_interrupts_pending(mrb)) {
       mnrb_rwaiter_prefetch_turn(mrb);
-      return materialize_owned(mrb, w.msg);
+      return handed == MNRB_HANDED_WORD ? w.word : materialize_owned(mrb, w.msg);
     }
     pthread_mutex_lock(&r->lock);
     mnrb_rwait_end(&r->receivers, &w);
-    if (atomic_load_explicit(&w.handed, memory_order_relaxed)) {   /* interrupted: m stays first */
-      m = w.msg;
+    handed = atomic_load_explicit(&w.handed, memory_order_relaxed);
+    if (handed) {                                     /* interrupted: the message stays first */
+      m = handed == MNRB_HANDED_WORD ? mnrb_msg_word_new(w.word) : w.msg;
       w.msg = NULL;
+      if (!m) {
+        pthread_mutex_unlock(&r->lock);
+        mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+      }
       m->next = r->in_head;
       r->in_head = m;
       if (!r->in_tail) r->in_tail = m;

@@ -74,8 +74,9 @@ void mnrb_ractor_decref(mnrb_ractor_rec *r) {
 }
 
 static mnrb_ractor_rec *record_new(mrb_value name, const char *loc) {
-  mnrb_ractor_rec *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
+  mnrb_ractor_rec *r;   /* line-aligned: internal.h */
+  if (posix_memalign((void **)&r, _Alignof(mnrb_ractor_rec), sizeof *r)) return NULL;
+  memset(r, 0, sizeof *r);
   pthread_mutex_init(&r->lock, NULL);
   r->refs = 1;   /* the registry's */
   r->state = MNRB_R_RUNNING;

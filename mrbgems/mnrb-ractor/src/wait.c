@@ -92,9 +92,8 @@ static void wake(mn_thread *core, mrb_state *mrb) {
   __builtin_prefetch(th + 128, 1);         /* its park's sleeping and waiting_on, cleared on resume */
   __builtin_prefetch(th + 192, 1);
   if (mrb) {
-    __builtin_prefetch(&mrb->c, 1);
+    __builtin_prefetch(&mrb->c, 1);        /* with ud, exc, jmp, safepoint_hook: one line (0115) */
     __builtin_prefetch(&mrb->gc.arena, 1);
-    __builtin_prefetch(&mrb->ud, 0);       /* its VM binding's record */
   }
 }
 
@@ -109,10 +108,12 @@ void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
  * interrupt, or the unpark), and then leaves without the lock: its waiter, on its stack, is not
  * touched after that store. Unparking a thread that already runs is harmless (one spurious wake-up
  * of a later park, which every parker loops around). */
-void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m) {
+void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m, mrb_value word) {
   mn_thread *core = w->core;
   mrb_state *mrb = w->owner->mrb;
-  w->msg = m;
+  int how = MNRB_HANDED_MSG;
+  if (m) w->msg = m;
+  else { w->word = word; how = MNRB_HANDED_WORD; }
   /* A direct waiter has no lead, and whoever marks it woken holds the record's lock (its wakers, its
    * own mnrb_rwait_end): a load and a store, not an exchange. */
   if (!atomic_load_explicit(&w->woken, memory_order_relaxed)) {
@@ -122,7 +123,7 @@ void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m) {
   const void *warm[MNRB_WARM];
   memcpy(warm, w->warm, sizeof warm);
   const char *stack = (const char *)w;
-  atomic_store_explicit(&w->handed, 1, memory_order_release);
+  atomic_store_explicit(&w->handed, how, memory_order_release);
   wake(core, mrb);
   for (int i = 0; i < MNRB_WARM; i++) if (warm[i]) __builtin_prefetch(warm[i], 1);
   for (int i = 1; i <= WARM_STACK_LINES; i++) __builtin_prefetch(stack - 64 * i, 1);
@@ -169,7 +170,7 @@ void mnrb_rwaiter_note_ahead(mrb_state *mrb, const void *target, mnrb_ractor_rec
   const void **a = mnrb_ractor_state_of(mrb)->ahead;
   a[0] = target;
   a[1] = r;
-  a[2] = (const char *)r + 64;     /* the incoming queue and receivers */
+  a[2] = (const char *)r + 64;     /* its receivers, state and stuck count (internal.h: line 1) */
   a[3] = w;
   a[4] = w->core;
   a[5] = mn_thread_ractor(w->core);
