@@ -1,8 +1,8 @@
 # private_class_method, public_class_method, private_constant and public_constant take what CRuby
 # takes (Symbols, Strings, one Array of names) and answer the receiver; private, public, protected
 # and module_function answer nil, the name or the Array of names, so `memoize private def x` gets
-# :x. A name the class lacks is CRuby's NameError with #name and #receiver. mnrb enforces no
-# visibility (README): the methods and constants stay reachable, which these checks do not look at.
+# :x. A name the class lacks is CRuby's NameError with #name and #receiver. Their effect on calls
+# is method_visibility_test's; constants stay reachable (README), which these checks do not look at.
 
 class ClassMethodVisibilityTest < MnTest::Case
   class Widget

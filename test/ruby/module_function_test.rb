@@ -1,5 +1,5 @@
-# `module_function` with no arguments makes the methods defined after it module functions
-# (mnrb-compat's module_function.rb); with names, the named ones.
+# `module_function` with no arguments makes the methods defined after it in that body module
+# functions (the frame's default visibility, mruby patch 0120); with names, the named ones.
 class ModuleFunctionTest < MnTest::Case
   module Util
     module_function

@@ -1,6 +1,6 @@
 # Kernel#public_send: as send for public methods (arguments, keywords, blocks, method_missing), and
-# NoMethodError for missing ones, as CRuby's. (mruby records no method visibility, so the refusal of
-# private and protected methods is not there: see public_send.rb.)
+# NoMethodError for missing ones, as CRuby's. (The refusal of private and protected methods is
+# method_visibility_test's.)
 class PublicSendTest < MnTest::Case
   class Foo
     def a(x, k: 1) = [x, k]

@@ -1,33 +1,27 @@
-# Module#public_instance_methods, #private_instance_methods, #protected_instance_methods,
-# #public_method_defined?, #private_method_defined?, #protected_method_defined? and
-# #public_instance_method (CRuby). mruby 3.3 records no method visibility (README: "Method
-# visibility is not enforced", and Kernel#private_methods lists every method), so these answer
-# the same way: every defined method counts under every visibility. That keeps the usual check
-# `method_defined?(m) || private_method_defined?(m)` ("is m defined at all?") right, but a
-# CRuby-private method such as Kernel#puts is also public here.
+# Module#public_instance_method and Kernel#public_method (CRuby): #instance_method / #method, refused
+# with CRuby's NameError for a private or protected method. The lists (public_instance_methods...)
+# and *_method_defined? are C (mruby-metaprog, patches/mruby/0122); the visibility itself lives in
+# the method tables (patches/mruby/0120).
 class Module
-  def public_instance_methods(all = true) = instance_methods(all)
-  def private_instance_methods(all = true) = instance_methods(all)
-  def protected_instance_methods(all = true) = instance_methods(all)
-
-  def public_method_defined?(name, inherit = true) = __mnrb_method_defined_vis(name, inherit)
-  def private_method_defined?(name, inherit = true) = __mnrb_method_defined_vis(name, inherit)
-  def protected_method_defined?(name, inherit = true) = __mnrb_method_defined_vis(name, inherit)
-
-  def public_instance_method(name) = instance_method(name)
-
-  def __mnrb_method_defined_vis(name, inherit)
-    unless name.is_a?(Symbol) || name.is_a?(String)
-      raise TypeError, "#{name.inspect} is not a symbol nor a string"
-    end
-    return method_defined?(name) if inherit
-    instance_methods(false).include?(name.to_sym)
+  def public_instance_method(name)
+    m = instance_method(name)
+    vis = if private_method_defined?(name) then "private"
+          elsif protected_method_defined?(name) then "protected"
+          end
+    raise NameError.new("method '#{name}' for #{is_a?(Class) ? 'class' : 'module'} '#{self}' is #{vis}", name.to_sym) if vis
+    m
   end
 end
 
 module Kernel
-  # Object#public_method: #method, since no method is private here (see above)
-  def public_method(name) = method(name)
+  def public_method(name)
+    m = method(name)
+    vis = __mnrb_method_visibility(name)
+    if vis == :private || vis == :protected
+      raise NameError.new("method '#{name}' for class '#{m.owner}' is #{vis}", name.to_sym)
+    end
+    m
+  end
 end
 
 class Module
@@ -40,4 +34,3 @@ class Module
     self
   end
 end
-

@@ -94,6 +94,15 @@ obj_method_missing(mrb_state *mrb, mrb_value self)
   ci->mid = 0;   /* as mruby's: this frame is not in the backtrace */
   mrb_get_args(mrb, "n*!", &name, &argv, &argc);
   mrb_value args = mrb_ary_new_from_values(mrb, argc, argv);
+  /* the VM refused a private or protected method (patches/mruby/0120: mrb->mm_vis) */
+  uint8_t vis = mrb->mm_vis_mid == name ? mrb->mm_vis : 0;
+  mrb->mm_vis = 0;
+  if (vis) {
+    mrb_value mesg = mrb_format(mrb, "%s method '%n' called for %v",
+                                vis == MRB_METHOD_VIS_PRIVATE ? "private" : "protected", name,
+                                mrb_receiver_desc(mrb, self));
+    raise_with_receiver(mrb, E_NOMETHOD_ERROR, mesg, name, args, self);
+  }
   if (vcall_p(mrb, ci, self)) {
     mrb_value mesg = mrb_format(mrb, "undefined local variable or method '%n' for %v", name,
                                 mrb_receiver_desc(mrb, self));

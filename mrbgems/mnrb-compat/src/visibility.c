@@ -2,14 +2,19 @@
 ** visibility.c - Module#private, #public, #protected, #private_class_method, #public_class_method,
 ** #private_constant, #public_constant and the top level's private and public, as CRuby answers.
 **
-** mruby 3.3 records no method or constant visibility (README, "Where mnrb differs"), so these change
-** nothing. They take what CRuby takes (Symbols, Strings or objects answering to_str, or one Array
-** of them), refuse a name the module lacks with CRuby's NameError (a module also looks in Object;
-** constants only in the module itself), and answer what CRuby does: private, public and protected
-** nil, the name given or the Array of them (so `memoize private def x` gets :x); the others the
-** receiver. Written in C: a Ruby def would cost every ractor's fresh state a proc
-** (test/ruby/ractor_lean_state_test.rb); for the same reason built-in code's calls are not
-** checked: looking a built-in method up makes its proc (patches/mruby/0013, 0055).
+** Method visibility lives in mruby's method tables (patches/mruby/0120-method-visibility.patch:
+** two bits of an entry's key; the VM checks them, 0121). With names, private/public/protected set
+** the visibility of those methods in the receiver (an inherited one gets an entry of the class's
+** own, as CRuby's); without, they set the default for the following `def`s of the calling frame
+** (a class body: MRB_CI_VIS). They take what CRuby takes (Symbols, Strings or objects answering
+** to_str, or one Array of them), refuse a name the module lacks with CRuby's NameError (a module
+** also looks in Object), and answer what CRuby does: nil, the name given or the Array of them (so
+** `memoize private def x` gets :x); the *_class_method ones the receiver. Constant visibility is
+** not recorded: private_constant and public_constant only check the names. Written in C: a Ruby
+** def would cost every ractor's fresh state a proc (test/ruby/ractor_lean_state_test.rb); for the
+** same reason calls from built-in code (mnrb's gems' mrblib) change nothing: setting an inherited
+** built-in method's visibility makes its proc (patches/mruby/0013, 0055) and a table of the
+** state's own (0077).
 */
 #include <mruby.h>
 #include <mruby/array.h>
@@ -81,12 +86,48 @@ builtin_answer(mrb_state *mrb)
   return argc == 1 ? argv[0] : mrb_ary_new_from_values(mrb, argc, argv);
 }
 
+/* the visibility a call of private/public/protected asks for (the method's own name) */
+static int
+asked_vis(mrb_state *mrb, int *frame_vis)
+{
+  mrb_sym mid = mrb->c->ci->mid;
+  if (mid == MRB_SYM(private) || mid == MRB_SYM(private_class_method)) {
+    *frame_vis = MRB_CI_VIS_PRIVATE;
+    return MRB_METHOD_VIS_PRIVATE;
+  }
+  if (mid == MRB_SYM(protected)) {
+    *frame_vis = MRB_CI_VIS_PROTECTED;
+    return MRB_METHOD_VIS_PROTECTED;
+  }
+  *frame_vis = MRB_CI_VIS_PUBLIC;
+  return MRB_METHOD_VIS_PUBLIC;
+}
+
+/* names checked first (none is changed when one is missing, as CRuby), then set */
+static mrb_value
+set_visibility(mrb_state *mrb, struct RClass *c, mrb_value *given)
+{
+  int frame_vis, vis = asked_vis(mrb, &frame_vis);
+  mrb_value names = names_of(mrb, given);
+  if (RARRAY_LEN(names) == 0) {            /* the caller's following defs */
+    mrb_callinfo *ci = mrb->c->ci;
+    if (ci > mrb->c->cibase) MRB_CI_VIS_SET(ci - 1, frame_vis);
+    return names;
+  }
+  check_methods(mrb, c, names);
+  for (mrb_int i = 0; i < RARRAY_LEN(names); i++) {
+    mrb_sym name = mrb_obj_to_sym(mrb, RARRAY_PTR(names)[i]);
+    mrb_mod_set_method_vis(mrb, c, name, vis);
+  }
+  return names;
+}
+
 static mrb_value
 mod_visibility(mrb_state *mrb, mrb_value mod)
 {
   if (builtin_caller_p(mrb)) return builtin_answer(mrb);
-  mrb_value given, names = names_of(mrb, &given);
-  check_methods(mrb, mrb_class_ptr(mod), names);
+  mrb_value given;
+  set_visibility(mrb, mrb_class_ptr(mod), &given);
   return given;
 }
 
@@ -94,8 +135,8 @@ static mrb_value
 top_visibility(mrb_state *mrb, mrb_value self)
 {
   if (builtin_caller_p(mrb)) return builtin_answer(mrb);
-  mrb_value given, names = names_of(mrb, &given);
-  check_methods(mrb, mrb->object_class, names);
+  mrb_value given;
+  set_visibility(mrb, mrb->object_class, &given);
   return given;
 }
 
@@ -104,7 +145,13 @@ mod_class_method_visibility(mrb_state *mrb, mrb_value mod)
 {
   if (builtin_caller_p(mrb)) return mod;
   mrb_value given, names = names_of(mrb, &given);
-  check_methods(mrb, mrb_class_ptr(mrb_singleton_class(mrb, mod)), names);
+  struct RClass *sc = mrb_class_ptr(mrb_singleton_class(mrb, mod));
+  int frame_vis, vis = asked_vis(mrb, &frame_vis);
+  check_methods(mrb, sc, names);
+  for (mrb_int i = 0; i < RARRAY_LEN(names); i++) {
+    mrb_sym name = mrb_obj_to_sym(mrb, RARRAY_PTR(names)[i]);
+    mrb_mod_set_method_vis(mrb, sc, name, vis);
+  }
   return mod;
 }
 

@@ -316,34 +316,48 @@ static void copy_cfunc(mrb_state *from, mrb_sym mid, mrb_func_t fn, mrb_bool noa
   mrb_define_method_raw(to, mc->to_class, to_mid, cm);
 }
 
+static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, method_copy *mc);
+
+/* A method and its visibility (patches/mruby/0120: private, protected; kept in the table's key,
+ * not in the method value): set in `to` when its entry there differs. */
 static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   method_copy *mc = p;
   if (MRB_METHOD_UNDEF_P(m)) return 0;
-  if (MRB_METHOD_FUNC_P(m)) { copy_cfunc(from, mid, MRB_METHOD_FUNC(m), MRB_METHOD_NOARG_P(m), mc); return 0; }
+  copy_method_body(from, mid, m, mc);
+  int vis = mrb_mt_own_vis(from, mc->from_class, mid);
+  if (vis < 0) return 0;
+  mrb_state *to = mc->d->to;
+  mrb_sym to_mid = mnrb_code_sym_in(from, to, mid);
+  int have = mrb_mt_own_vis(to, mc->to_class, to_mid);
+  if (have >= 0 && have != vis) mrb_mod_set_method_vis(to, mc->to_class, to_mid, vis);
+  return 0;
+}
+
+static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, method_copy *mc) {
+  if (MRB_METHOD_FUNC_P(m)) { copy_cfunc(from, mid, MRB_METHOD_FUNC(m), MRB_METHOD_NOARG_P(m), mc); return; }
   struct RProc *proc = MRB_METHOD_PROC(m), *alias = NULL;
   if (MRB_PROC_ALIAS_P(proc)) { alias = proc; proc = (struct RProc *)proc->upper; }
   if (MRB_PROC_CFUNC_P(proc)) {                         /* C: the same in every state, */
     if (MRB_PROC_ENV_P(proc)) copy_cfunc_closure(from, mid, proc, mc);   /* but attr_reader's... */
     else if (!alias) copy_cfunc(from, mid, MRB_PROC_CFUNC(proc), (proc->flags & MRB_PROC_NOARG) != 0, mc);
-    return 0;
+    return;
   }
   mrb_state *to = mc->d->to;
   struct RProc *copy;
   if (proc->body.irep->flags & MRB_IREP_NO_FREE) {      /* built-in Ruby: every state has it, */
-    if (!alias) return 0;                               /* but not the program's aliases of it */
+    if (!alias) return;                               /* but not the program's aliases of it */
     mrb_bool lazy_alias = FALSE;        /* a gem's own alias, made in the creator: `to` has it too */
     if (mrb_mt_lazy_irep(to, mc->to_class, mnrb_code_sym_in(from, to, mid), &lazy_alias) == proc->body.irep && lazy_alias)
-      return 0;
+      return;
     copy = builtin_method(to, mnrb_code_sym_in(from, to, alias->body.mid), proc, mc);
   }
   else copy = copy_ruby_method(from, mid, proc, mc);
-  if (!copy) return 0;
+  if (!copy) return;
   if (alias) copy = alias_of(to, mnrb_code_sym_in(from, to, alias->body.mid), copy);
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
   mc->d->acted++;
   mrb_define_method_raw(to, mc->to_class, mnrb_code_sym_in(from, to, mid), cm);
-  return 0;
 }
 
 /* A class's methods, gathered from its table (in hash order) to be copied in the order of their

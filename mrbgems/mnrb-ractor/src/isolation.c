@@ -211,6 +211,7 @@ void mnrb_isolation_enter(mrb_state *mrb) {
   mrb->special_gv = isolated_gv;
   mrb->class_ivar = isolated_ivar;
   mrb_define_method(mrb, mrb->kernel_module, "global_variables", global_variables_refused, MRB_ARGS_NONE());
+  mrb_mod_set_method_vis(mrb, mrb->kernel_module, MRB_SYM(global_variables), MRB_METHOD_VIS_PRIVATE);   /* as the boot's */
 }
 
 /* ---------------- Ruby methods: Module#const_missing, Ractor.__isolate ---------------- */

@@ -6,8 +6,8 @@
 # target's own methods) passed to the target, __getobj__, by method_missing. Equality answers for
 # the target, except that a delegator always equals itself.
 #
-# mnrb records no method visibility, so Kernel's CRuby-private methods (puts, raise, format...)
-# look public here. They are left out of the delegator's copy of Kernel, as CRuby leaves them out,
+# Kernel's private methods (puts, raise, format...: mruby patch 0120) stay private in the copy and
+# its public ones not kept below are left out of the delegator's copy of Kernel, as CRuby does,
 # so that a target's own public method of that name (Array#select, IO#puts, Thread#raise) is the
 # one called; when the target has none, Kernel's runs on the delegator. The few whose meaning
 # depends on the calling frame (block_given?, binding, __method__...) and mnrb's own helpers
