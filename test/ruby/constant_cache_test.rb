@@ -232,4 +232,26 @@ class ConstantCacheTest < MnTest::Case
     end
     assert_equal [[1, 1, 1, 1], [2, 2, 2, 2]], values
   end
+
+  # mruby patch 0107: a booted state's cache is made after its first ~32 uncached lookups (none
+  # while booting); reads before, across and after that point follow every redefinition. In a
+  # program of its own, so that its state has done few lookups when it starts.
+  def test_lookups_across_the_cache_warm_up
+    src = <<~'RUBY'
+      module W; X = 0; def self.x = X; end
+      seen = []
+      want = []
+      cur = 0
+      100.times do |i|
+        seen << W.x << W::X
+        want << cur << cur
+        next unless i % 7 == 0
+        W.send(:remove_const, :X)
+        W.const_set(:X, cur = i + 1)
+      end
+      p seen == want
+    RUBY
+    out = IO.popen([RbConfig.ruby, "-e", src], &:read)
+    assert_equal "true\n", out
+  end
 end

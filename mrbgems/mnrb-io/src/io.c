@@ -55,6 +55,13 @@ mrb_int mnrb_io_pending(mrb_state *mrb, mrb_value io) {
   return f && f->fd >= 0 && f->readable && f->buf ? f->buf->len : 0;
 }
 
+/* IO#__read_buffer_bytes: the size of the IO's read buffer, 0 before its first read (mruby patch
+ * 0106 makes it then); for test/ruby/ractor_memory_test.rb. mnrb-only. */
+static mrb_value io_read_buffer_bytes(mrb_state *mrb, mrb_value self) {
+  struct mrb_io *f = (struct mrb_io *)mrb_data_check_get_ptr(mrb, self, &mrb_io_type);
+  return mrb_fixnum_value(f && f->buf ? (mrb_int)sizeof *f->buf : 0);
+}
+
 /* IO#_pending: the bytes read ahead into the IO's buffer (io/wait's ready?, wait_readable). */
 static mrb_value io_pending(mrb_state *mrb, mrb_value self) {
   return mrb_fixnum_value(mnrb_io_pending(mrb, self));
@@ -297,6 +304,7 @@ void mnrb_init_io(mrb_state *mrb) {
   orig_pipe = c_method(mrb, io, "_pipe", TRUE);
   mrb_define_method(mrb, io, "_wait", io_wait, MRB_ARGS_REQ(2));
   mrb_define_method(mrb, io, "_pending", io_pending, MRB_ARGS_NONE());
+  mrb_define_method(mrb, io, "__read_buffer_bytes", io_read_buffer_bytes, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "nread", io_nread, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "nonblock?", io_nonblock_p, MRB_ARGS_NONE());
   mrb_define_method(mrb, io, "nonblock=", io_set_nonblock, MRB_ARGS_REQ(1));

@@ -150,8 +150,8 @@ static void w_unique(mrb_state *mrb, out *o, struct RClass *c) {
    cannot be written */
 static void w_extended(mrb_state *mrb, out *o, mrb_value obj) {
   if (mrb_immediate_p(obj)) return;
-  struct RClass *c = mrb_basic_ptr(obj)->c;
-  if (!c || c->tt != MRB_TT_SCLASS) return;
+  struct RClass *c = MRB_OWN_SCLASS(mrb_basic_ptr(obj));   /* a class's borrowed one: none (0105) */
+  if (!c) return;
   mrb_value own = mrb_funcall_id(mrb, obj, MRB_SYM(singleton_methods), 1, mrb_false_value());
   if (RARRAY_LEN(own) > 0) mrb_raise(mrb, E_TYPE_ERROR, "singleton can't be dumped");
   for (c = c->super; c && c->tt == MRB_TT_ICLASS; c = c->super) {

@@ -410,7 +410,7 @@ static void copy_method_table(defs *d, size_t idx, struct RClass *from_c, struct
   struct RClass *to_origin = to_c;
   if (to_origin) MRB_CLASS_ORIGIN(to_origin);
   if (to_c && mrb_mt_shared_same_p(from_c, to_origin)) return;   /* one built-in table, untouched (0077) */
-  if (!to_c && to_obj->c && to_obj->c->tt == MRB_TT_SCLASS && mrb_mt_shared_same_p(from_c, to_obj->c)) return;
+  if (!to_c && MRB_OWN_SCLASS(to_obj) && mrb_mt_shared_same_p(from_c, to_obj->c)) return;
   method_lists ls = { d->from, { 0 }, { 0 } };
   mrb_mt_foreach_made(d->from, from_c, gather_method, &ls);   /* lazy entries: built-in, skipped */
   if (ls.procs.n > 1) qsort(ls.procs.e, ls.procs.n, sizeof *ls.procs.e, by_mid);
@@ -430,8 +430,8 @@ static void copy_method_table(defs *d, size_t idx, struct RClass *from_c, struct
 static void copy_methods(defs *d, size_t idx) {
   struct RClass *from_c = d->order[idx], *to_c = d->mapped[idx];
   copy_method_table(d, idx, from_c, to_c, NULL);
-  struct RClass *meta = from_c->c;                      /* singleton methods (def self.x) */
-  if (meta && meta->tt == MRB_TT_SCLASS) copy_method_table(d, idx, meta, NULL, to_c);
+  struct RClass *meta = MRB_OWN_SCLASS(from_c);         /* singleton methods (def self.x); a */
+  if (meta) copy_method_table(d, idx, meta, NULL, to_c); /* borrowed one is the superclass's (0105) */
 }
 
 /* The modules from_c includes and prepends (a prepended class's chain: the prepended modules, its
@@ -463,8 +463,8 @@ static void copy_module_chain(defs *d, struct RClass *from_c, struct RClass *to_
 
 static void copy_includes(defs *d, struct RClass *from_c, struct RClass *to_c) {
   copy_module_chain(d, from_c, to_c, NULL);
-  struct RClass *meta = from_c->c;                      /* extend: its singleton class's modules */
-  if (meta && meta->tt == MRB_TT_SCLASS && meta->super && meta->super->tt == MRB_TT_ICLASS)
+  struct RClass *meta = MRB_OWN_SCLASS(from_c);         /* extend: its singleton class's modules */
+  if (meta && meta->super && meta->super->tt == MRB_TT_ICLASS)
     copy_module_chain(d, meta, NULL, to_c);
 }
 
