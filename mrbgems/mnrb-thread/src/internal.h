@@ -52,8 +52,8 @@ struct mnrb_thread {
    * more each thread's record is cold when it is woken. vm_waiter is the first field: a waiter
    * node's address is its thread's when it is a VM-level one. Every field up to waits[0] is read
    * or written by a ring's hop (vm_deadline and ctx were past the prefetched bytes: one more cold
-   * line a hop, docs/PERFORMANCE.md "The thread ring's hop in one frame"); the test
-   * test/ruby/thread_ring_records_test.rb cannot see the layout, the _Static_asserts below do. */
+   * line a hop, docs/PERFORMANCE.md "The thread ring's hop in one frame"); the _Static_assert
+   * after the struct keeps them there. */
   mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
   mn_thread *core;          /* NULL until started */
   mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
