@@ -1091,7 +1091,9 @@ static void want_nt(mn_nt *nt) {
   if (r) {
     mn_lock_acquire(&r->lock);
     mn_thread *t = r->running;
-    if (r->state == MN_R_RUNNING && t && t->nt == nt && t->state == MN_RUNNING && !t->bound_nt) {
+    /* bound_nt before nt: a thread dedicated to nt (Thread#lock_native_thread) has its nt written by
+     * nt's dedicated loop without this lock (mn_nt_run), and is never asked to yield to the pool */
+    if (r->state == MN_R_RUNNING && t && !t->bound_nt && t->nt == nt && t->state == MN_RUNNING) {
       atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
       r->pool_yield = true;
       request_preempt(r, false);
