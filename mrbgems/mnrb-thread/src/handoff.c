@@ -30,9 +30,9 @@
  * A thread parked at VM level keeps its whole state in its VM context and its mnrb_thread (the
  * waiter node lives there, not on a C stack) plus a continuation: the part of the C method that
  * runs after the wake-up (take the handed-off item, deliver Thread#raise/#kill, or wait again).
- * It runs again in one of two ways (the core decides, sched.c: mn_park_vm, prepare_carrier):
+ * It runs again in one of two ways (the core decides, sched.c: mn_park_vm_to, prepare_carrier):
  *   - VM-level: the thread parking before it finds it next in the run-next slot or queue and hands
- *     the GVL and its C stack over (mn_park_vm returns MN_HANDED_OFF): mnrb_park_vm resumes its
+ *     the GVL and its C stack over (mn_park_vm_to returns MN_HANDED_OFF): mnrb_park_vm resumes its
  *     context in place, runs its continuation, marks its frame, and the parking method returns the
  *     continuation's value into it. An exception raised by the continuation (Thread#raise) unwinds
  *     from the longjmp target of the carrier's interpreter loop, in the resumed thread's context,
