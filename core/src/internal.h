@@ -62,6 +62,9 @@ static inline void mn_lock_acquire(mn_lock *l) {
   if (MN_LIKELY(!atomic_exchange_explicit(&l->held, 1, memory_order_acquire))) return;
   mn_lock_slow(l);
 }
+static inline bool mn_lock_try(mn_lock *l) {     /* the fast take alone: no call, for frameless paths */
+  return !atomic_exchange_explicit(&l->held, 1, memory_order_acquire);
+}
 static inline void mn_lock_release(mn_lock *l) {
   atomic_store_explicit(&l->held, 0, memory_order_release);
 }

@@ -608,19 +608,13 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
 static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out);
 static mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out);
 
-mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
-                          mn_thread **next_out) {
+/* mn_park_vm's general case, r->lock held, `soon` taken from the slot (or NULL). */
+static __attribute__((noinline)) mn_park_result park_vm_slow(mn_thread *self, mn_wait_reason why, uint64_t deadline,
+                                                             bool deadlockable, mn_thread **next_out, mn_thread *soon) {
   mn_ractor *r = self->ractor;
   after_unlock a = { 0 };
-  *next_out = NULL;
-  if (deadline != MN_FOREVER) deadlockable = false;
-  mn_lock_acquire(&r->lock);
-  mn_thread *soon = take_soon(r);
   if (soon && MN_LIKELY(!self->permit && !r->runnext && soon->vm_parked && !soon->bound_nt && !self->nt->bound)) {
-    /* A ring's hop: the thread self woke just now (its deferred wake-up) runs next, straight from
-     * the slot, as flush_soon and vm_switch would run it (through the run-next slot) but without
-     * counting it ready in between. No deadlock check: it does not wait any more, so not every
-     * thread does. */
+    /* as in mn_park_vm, with a deadline or with event hooks */
     self->vm_timed = deadline != MN_FOREVER;
     mark_parked(r, self, why, deadline, deadlockable);
     self->vm_parked = true;
@@ -641,6 +635,87 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
   uint64_t released_at = mn_emit(MN_EVENT_SUSPENDED, self, NULL, why, 0);
   run_after_unlock(a);
   return vm_switch(self, released_at, next_out);
+}
+
+/* The ring's hop of mn_park_vm (r->lock held, soon taken from the slot): true when it handed off.
+ * No deadline and no event hooks on this path (park_vm_slow has them): it makes no call, so its
+ * callers need no frame for it. The thread handed the C stack was woken by the running thread
+ * alone (mn_unpark_soon: not the main thread, no timer), so its mn_vm_resumed would only say
+ * MN_WOKEN. */
+static inline __attribute__((always_inline)) bool park_vm_ring(mn_ractor *r, mn_thread *self, mn_thread *soon,
+                                                               mn_wait_reason why, uint64_t deadline,
+                                                               bool deadlockable) {
+  if (!soon || !MN_LIKELY(deadline == MN_FOREVER && !MN_RELAXED(&mn_hooks_head) && !self->permit && !r->runnext &&
+                          soon->vm_parked && !soon->bound_nt && !self->nt->bound))
+    return false;
+  /* A ring's hop: the thread self woke just now (its deferred wake-up) runs next, straight from
+   * the slot, as flush_soon and vm_switch would run it (through the run-next slot) but without
+   * counting it ready in between. No deadlock check: it does not wait any more, so not every
+   * thread does. */
+  self->vm_timed = false;
+  mark_parked(r, self, why, MN_FOREVER, deadlockable);
+  self->vm_parked = true;
+  self->fresh = true;
+  mn_thread *next;
+  vm_hand_to(self, soon, 0, &next);
+  return true;
+}
+
+mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                          mn_thread **next_out) {
+  mn_ractor *r = self->ractor;
+  *next_out = NULL;
+  if (deadline != MN_FOREVER) deadlockable = false;
+  mn_lock_acquire(&r->lock);
+  mn_thread *soon = take_soon(r);
+  if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
+    *next_out = soon;
+    return MN_HANDED_OFF;
+  }
+  return park_vm_slow(self, why, deadline, deadlockable, next_out, soon);
+}
+
+/* mn_park_vm_to's general case, r->lock held or not (`locked`), `soon` taken from the slot. */
+static __attribute__((noinline)) mn_park_result park_vm_to_slow(mn_thread *self, mn_wait_reason why,
+                                                                uint64_t deadline, bool deadlockable,
+                                                                void **next_user, mn_park_result *next_result,
+                                                                bool locked, mn_thread *soon) {
+  mn_ractor *r = self->ractor;
+  if (!locked) {
+    mn_lock_acquire(&r->lock);
+    soon = take_soon(r);
+    if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
+      soon->vm_entry = false;
+      *next_user = soon->user;
+      *next_result = MN_WOKEN;
+      return MN_HANDED_OFF;
+    }
+  }
+  mn_thread *next;
+  mn_park_result res = park_vm_slow(self, why, deadline, deadlockable, &next, soon);
+  if (res == MN_HANDED_OFF) {
+    *next_user = next->user;
+    *next_result = mn_vm_resumed(next);
+  }
+  return res;
+}
+
+mn_park_result mn_park_vm_to(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                             void **next_user, mn_park_result *next_result) {
+  mn_ractor *r = self->ractor;
+  if (deadline != MN_FOREVER) deadlockable = false;
+  /* the lock's fast take inline, its slow one (and every other case) in park_vm_to_slow: the
+   * ring's hop below then makes no call and needs no frame */
+  if (MN_UNLIKELY(!mn_lock_try(&r->lock)))
+    return park_vm_to_slow(self, why, deadline, deadlockable, next_user, next_result, false, NULL);
+  mn_thread *soon = take_soon(r);
+  if (MN_LIKELY(park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
+    soon->vm_entry = false;          /* mn_vm_resumed's part: nothing else to do (see park_vm_ring) */
+    *next_user = soon->user;
+    *next_result = MN_WOKEN;
+    return MN_HANDED_OFF;
+  }
+  return park_vm_to_slow(self, why, deadline, deadlockable, next_user, next_result, true, soon);
 }
 
 mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next_out) {
@@ -681,7 +756,7 @@ static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread
 /* VM-level hand-off (r->lock held, next taken from the slot or the queue, VM-parked, not bound):
  * next's interpreter context continues on this C stack, which is next's from now on; self takes
  * next's idle stack (its own C frames are the stack's, not self's). */
-static mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out) {
+static inline __attribute__((always_inline)) mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out) {
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
@@ -1016,7 +1091,9 @@ static void want_nt(mn_nt *nt) {
   if (r) {
     mn_lock_acquire(&r->lock);
     mn_thread *t = r->running;
-    if (r->state == MN_R_RUNNING && t && t->nt == nt && t->state == MN_RUNNING && !t->bound_nt) {
+    /* bound_nt before nt: a thread dedicated to nt (Thread#lock_native_thread) has its nt written by
+     * nt's dedicated loop without this lock (mn_nt_run), and is never asked to yield to the pool */
+    if (r->state == MN_R_RUNNING && t && !t->bound_nt && t->nt == nt && t->state == MN_RUNNING) {
       atomic_fetch_add_explicit(&mn_stat_preemptions, 1, memory_order_relaxed);
       r->pool_yield = true;
       request_preempt(r, false);

@@ -166,6 +166,11 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
  * The main thread and threads pinned to a native thread must not call it. */
 mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
                           mn_thread **next);
+/* mn_park_vm for a binding that goes on as next at once: on MN_HANDED_OFF, *next_user is next's
+ * `user` and next's mn_vm_resumed has been done, *next_result being what it returned (a ring's
+ * hop then makes one call into the core, not three). */
+mn_park_result mn_park_vm_to(mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable,
+                             void **next_user, mn_park_result *next_result);
 /* mn_yield at VM level: the same contract as mn_park_vm (MN_WOKEN: nothing else was ready, self
  * goes on; MN_HANDED_OFF: next runs on this C stack; otherwise self runs again, when its turn
  * comes, from its thread function). */

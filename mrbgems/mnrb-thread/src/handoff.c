@@ -30,9 +30,9 @@
  * A thread parked at VM level keeps its whole state in its VM context and its mnrb_thread (the
  * waiter node lives there, not on a C stack) plus a continuation: the part of the C method that
  * runs after the wake-up (take the handed-off item, deliver Thread#raise/#kill, or wait again).
- * It runs again in one of two ways (the core decides, sched.c: mn_park_vm, prepare_carrier):
+ * It runs again in one of two ways (the core decides, sched.c: mn_park_vm_to, prepare_carrier):
  *   - VM-level: the thread parking before it finds it next in the run-next slot or queue and hands
- *     the GVL and its C stack over (mn_park_vm returns MN_HANDED_OFF): mnrb_park_vm resumes its
+ *     the GVL and its C stack over (mn_park_vm_to returns MN_HANDED_OFF): mnrb_park_vm resumes its
  *     context in place, runs its continuation, marks its frame, and the parking method returns the
  *     continuation's value into it. An exception raised by the continuation (Thread#raise) unwinds
  *     from the longjmp target of the carrier's interpreter loop, in the resumed thread's context,
@@ -56,87 +56,15 @@
  * Arena: the carrier's interpreter loop resets the GC arena to its entry index (0: the prologue
  * pushes nothing; vm_ok is not set when it would) after a C method returns, in whatever context.
  */
-#include "internal.h"
+#include "handoff.h"
 #include <mruby/error.h>
 #include <mruby/opcode.h>
 #include <mruby/proc.h>
 #include <mruby/variable.h>
 
-/* The interpreter state of th, VM-parked, handed the running carrier: mnrb_restore's, less what
- * cannot differ. The jmp chain is the carrier's; so is the C stack limit (the core moved the
- * stack and its limit to th: mrb->cstack_limit is already th's); th is not a main thread, so no
- * signal waits for it. */
-static inline void vm_resume_state(mrb_state *mrb, mnrb_thread *th) {
-  mnrb_load_context(mrb, th);
-  th->vm->current = th;
-}
-
-/* th runs again: what its park's C caller did after mn_park returned. */
-static mn_park_result vm_woken(mrb_state *mrb, mnrb_thread *th) {
-  (void)mrb;
-  th->vm_parked = FALSE;
-  mn_park_result r = mn_vm_resumed(th->core);
-  if (th->sleep_forever) mnrb_blocked_add(th->vm, (size_t)-1);
-  if (r == MN_DEADLOCK) th->deadlocked_on = th->waiting_on;
-  th->sleeping = FALSE;
-  th->sleep_forever = FALSE;
-  th->waiting_on = NULL;
-  return r;
-}
-
-/* Runs th's continuation in place (th's frame is the top of mrb->c) and marks the frame so that
- * the interpreter loop, back from the current C method, continues in th's context. */
-static mrb_value vm_continue_here(mrb_state *mrb, mnrb_thread *th) {
-  vm_resume_state(mrb, th);
-  /* its fiber object is read by the write barrier when it parks again, a few hundred ns from now:
-   * cold at 10,000 threads, so fetched now, while the interpreter has other misses to wait on */
-  __builtin_prefetch(mrb->c->fib);
-  mn_park_result r = vm_woken(mrb, th);
-  mrb_value v = th->vm_cont(mrb, th, r);
-  /* the continuation may have parked (inside C) and come back: th is current again either way */
-  mrb->c->ci->u.target_class = NULL;   /* as mruby-fiber's MARK_CONTEXT_MODIFY */
-  return v;
-}
-
-/* What th's resume will read first, noted while it is all in cache, for its waker to prefetch
- * (mnrb_prefetch_woken): its context, the parking method's frame and its caller's (the
- * interpreter pops one into the other), the caller's registers, its proc, closure and fiber (the
- * write barrier of its next park reads that one). vm_parkable saw ci - cibase >= 2. */
-static void note_hints(mrb_state *mrb, mnrb_thread *th) {
-  struct mrb_context *c = mrb->c;
-  const mrb_callinfo *ci = c->ci, *up = ci - 1;
-  const struct RProc *p = up->proc;
-  const struct REnv *e = p && MRB_PROC_ENV_P(p) ? MRB_PROC_ENV(p) : NULL;
-  th->hint[MNRB_HINT_CTX] = c;
-  th->hint[MNRB_HINT_CI] = ci;
-  th->hint[MNRB_HINT_CALLER_CI] = up;
-  th->hint[MNRB_HINT_REGS] = up->stack;
-  th->hint[MNRB_HINT_PROC] = p;
-  th->hint[MNRB_HINT_ENV] = e;
-  th->hint[MNRB_HINT_ENV_STACK] = e ? e->stack : NULL;
-  th->hint[MNRB_HINT_FIBER] = c->fib;
-}
-
 mrb_value mnrb_park_vm(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                        mrb_bool deadlockable, const char *on, mnrb_vm_cont *cont) {
-  note_hints(mrb, th);
-  if (deadline != MN_FOREVER) deadlockable = FALSE;
-  th->sleeping = TRUE;
-  th->sleep_forever = deadlockable;
-  th->waiting_on = on;
-  if (deadlockable) mnrb_blocked_add(th->vm, 1);
-  th->vm_cont = cont;
-  mnrb_save(mrb, th);
-  th->vm_parked = TRUE;
-  mn_thread *next;
-  mn_park_result r = mn_park_vm(th->core, why, deadline, deadlockable, &next);
-  if (r == MN_HANDED_OFF) return vm_continue_here(mrb, mn_thread_user(next));
-  /* a permit was pending: th did not park (no events); its continuation runs at once */
-  th->vm_parked = FALSE;
-  if (deadlockable) mnrb_blocked_add(th->vm, (size_t)-1);
-  th->sleeping = th->sleep_forever = FALSE;
-  th->waiting_on = NULL;
-  return cont(mrb, th, r);
+  return mnrb_park_vm_inline(mrb, th, why, deadline, deadlockable, on, cont);
 }
 
 static mrb_value pass_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
@@ -150,14 +78,15 @@ mrb_value mnrb_pass_vm(mrb_state *mrb, mnrb_thread *th) {
   mnrb_save(mrb, th);
   th->vm_parked = TRUE;
   mn_thread *next;
-  if (mn_yield_vm(th->core, &next) == MN_HANDED_OFF) return vm_continue_here(mrb, mn_thread_user(next));
+  if (mn_yield_vm(th->core, &next) == MN_HANDED_OFF)
+    return vm_continue_here(mrb, mn_thread_user(next), mn_vm_resumed(next));
   th->vm_parked = FALSE;              /* nothing else was ready */
   return pass_cont(mrb, th, MN_WOKEN);
 }
 
 static mrb_value run_cont(mrb_state *mrb, void *ud) {
   mnrb_thread *th = ud;
-  return th->vm_cont(mrb, th, vm_woken(mrb, th));
+  return th->vm_cont(mrb, th, vm_woken(mrb, th, mn_vm_resumed(th->core)));
 }
 
 /* The raise of a continuation, from the interpreter loop: OP_RAISEIF on the method's frame, whose

@@ -10,6 +10,7 @@
 #ifndef MNRB_THREAD_INTERNAL_H
 #define MNRB_THREAD_INTERNAL_H
 
+#include <stddef.h>
 #include <mruby.h>
 #include <mruby/data.h>
 #include <mruby/proc.h>
@@ -49,15 +50,13 @@ struct mnrb_thread {
   /* The fields a hand-off touches come first, together, in the record's first MNRB_HOT_BYTES: its
    * waker prefetches them all at once (mnrb_prefetch_woken), since in a ring of 1,000 threads or
    * more each thread's record is cold when it is woken. vm_waiter is the first field: a waiter
-   * node's address is its thread's when it is a VM-level one. */
+   * node's address is its thread's when it is a VM-level one. Every field up to waits[0] is read
+   * or written by a ring's hop (vm_deadline and ctx were past the prefetched bytes: one more cold
+   * line a hop, docs/PERFORMANCE.md "The thread ring's hop in one frame"); the _Static_assert
+   * after the struct keeps them there. */
   mnrb_waiter vm_waiter;    /* its waiter node while parked at VM level (no C frame to hold it) */
   mn_thread *core;          /* NULL until started */
   mrb_value handoff;        /* a value handed to it by a waker (Queue#push to a waiting popper) */
-  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
-   * room to spare), kept off its stack so that a forked child can empty the lists that held the
-   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. */
-  mnrb_waitq *waits[4];
-  const void *hint[MNRB_HINTS];  /* see above; stale ones are harmless (only prefetched) */
   mnrb_vm *vm;
   /* interpreter state while not running */
   struct mrb_context *c, *root_c;
@@ -76,11 +75,18 @@ struct mnrb_thread {
   mrb_bool sleeping;
   mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
   const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
+  uint64_t vm_deadline;     /* the parked method's deadline, for vm_cont */
+  struct mrb_context *ctx;  /* the thread's own root context (mnrb_vm_parkable compares it) */
+  const void *hint[MNRB_HINTS];  /* see above; stale ones are harmless (only prefetched) */
+  /* The wait lists it is linked in (a ConditionVariable's and its Mutex's at most: MNRB_WAITS is
+   * room to spare), kept off its stack so that a forked child can empty the lists that held the
+   * waiters of threads fork lost (fork.c): those waiters' stacks are gone. A VM-level waiter is
+   * its only one (no C frames, no other waiter nodes): it takes waits[0]. */
+  mnrb_waitq *waits[4];
   mrb_value vm_arg;         /* an argument of the parked method, for vm_cont (GC root) */
-  uint64_t vm_deadline, vm_start;   /* ... and its times */
+  uint64_t vm_start;        /* ... and its start time (sleep, join) */
   mrb_int ndeferred;        /* interrupts deferred (the fast path reads this, not the array) */
 
-  struct mrb_context *ctx;  /* the thread's own root context */
   struct RData *obj;        /* the Thread object */
   mnrb_thread *all_prev, *all_next;  /* vm->all: every thread whose object is alive */
 
@@ -136,6 +142,8 @@ struct mnrb_vm {
 #include "waitq.h"
 
 enum { MNRB_HOT_BYTES = 256 };
+_Static_assert(offsetof(mnrb_thread, waits) + sizeof(mnrb_waitq *) <= MNRB_HOT_BYTES,
+               "a ring's hop touches the record up to waits[0]: all of it within the prefetched bytes");
 
 /* The waker of a thread parked in `w` (a Queue's popper...): the woken thread's record, VM frames,
  * closure and the queue it pushed to last are fetched now, half a hop before it runs (each a cache
