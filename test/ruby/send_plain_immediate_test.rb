@@ -1,7 +1,7 @@
 # Calls on immediate receivers (Integers, Symbols, nil, true, false, Floats) through OP_SEND's plain
 # path (mruby patch 0126): C and Ruby methods, methods redefined or removed after a site ran, wrong
-# argument counts, method_missing, private methods (`!=` through it: not_equal_test.rb). Expected values are CRuby 3.1's and 3.3's; this
-# file passes there too.
+# argument counts, method_missing, private methods (`!=` through it: not_equal_test.rb). Expected
+# values are CRuby 3.1's and 3.3's; this file passes there too.
 
 class SendPlainImmediateTest < MnTest::Case
   def test_c_methods_on_every_immediate_kind
