@@ -50,7 +50,7 @@ class RactorMemoryTest < MnTest::Case
   def test_a_waiting_ractor_has_no_constant_cache_nor_stdin_buffer
     skip "one state per ractor is mnrb's" unless MNRB
     out = run_child(<<~RUBY)
-      r = Ractor.new { Ractor.receive; [Ractor.__state_tables[5], STDIN.__read_buffer_bytes] }
+      r = Ractor.new { Ractor.receive; [Ractor.__state_tables[5], $stdin.__read_buffer_bytes] }
       r << 1
       busy = Ractor.new do
         100.times { [Comparable, Enumerable, Kernel, Math::PI, File::SEPARATOR, IO::SEEK_SET] }

@@ -61,18 +61,25 @@ class RactorProcessGlobalsTest < MnTest::Case
     assert_equal LoadError, Ractor.new { begin; RactorAutoloadMissing; rescue LoadError => e; e.class; end }.take
   end
 
-  # CRuby: STDERR is an unshareable constant (IsolationError); mnrb's ractor has its own IO objects
-  # for the standard streams, so they are readable (docs/DESIGN.md)
-  def test_stderr_in_a_ractor
-    r = Ractor.new { [STDERR.fileno, STDERR.equal?($stderr)] }
-    if mnrb?
-      assert_equal [2, true], r.take
-    else
+  # CRuby: STDIN, STDOUT, STDERR and ARGF are unshareable constants (IsolationError); a ractor writes
+  # through its own $stdout/$stderr, which are not the main ractor's objects
+  def test_standard_stream_constants_in_a_ractor
+    %w[STDIN STDOUT STDERR ARGF].each do |name|
+      r = Ractor.new(name) { |n| eval(n).class }
       e = assert_raise(Ractor::RemoteError) { r.take }
       assert_kind_of Ractor::IsolationError, e.cause
       # 3.1-3.3 name the lexical class ("RactorProcessGlobalsTest::STDERR"), 3.4+ Object::STDERR
-      assert(/\Acan not access non-shareable objects in constant \w+::STDERR by non-main Ractor\.\z/.match?(e.cause.message), e.cause.message)
+      assert(/\Acan not access non-shareable objects in constant \w+::#{name} by non-main Ractor\.\z/.match?(e.cause.message), e.cause.message)
     end
+    assert_equal [0, 1, 2], Ractor.new { [$stdin.fileno, $stdout.fileno, $stderr.fileno] }.take
+  end
+
+  # Exception#full_message in a ractor (it looked STDERR up to choose colours): no colours, as CRuby's
+  # non-main ractor, whose $stderr is never the original
+  def test_full_message_in_a_ractor
+    msg = Ractor.new { RuntimeError.new("boom").full_message }.take
+    assert msg.include?("boom (RuntimeError)"), msg
+    assert !msg.include?("\e["), msg
   end
 
   # CRuby raises this where compaction is unsupported; mruby's GC never moves objects (DESIGN.md)

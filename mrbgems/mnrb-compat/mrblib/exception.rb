@@ -12,7 +12,9 @@ class Exception
   # The report `ruby` prints for an uncaught exception, with the cause chain.
   def full_message(highlight: nil, order: nil, **)
     case highlight
-    when nil then highlight = $stderr.equal?(STDERR) && STDERR.respond_to?(:tty?) && STDERR.tty? ? true : false
+    when nil   # a non-main ractor has no STDERR (CRuby: its $stderr is never the original: no colours)
+      std = Object.const_defined?(:STDERR) && Object.const_get(:STDERR)
+      highlight = std && $stderr.equal?(std) && std.respond_to?(:tty?) && std.tty? ? true : false
     when true, false
     else raise ArgumentError, "expected true or false as highlight: #{highlight.inspect}"
     end

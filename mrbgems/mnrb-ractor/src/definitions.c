@@ -769,6 +769,23 @@ static void defs_free(defs *d) {
   free(d->values);
 }
 
+/* STDIN, STDOUT, STDERR and ARGF hold IOs, which are not shareable: CRuby's non-main ractor that
+ * reads one gets an IsolationError, and uses its own $stdin, $stdout and $stderr instead. The new
+ * state's boot made its own (mruby-io's io.rb, mnrb-io's argf.rb; its $std* name them), so they are
+ * removed from it and listed as left out, for isolation.c's const_missing to raise. */
+static void leave_out_standard_streams(mrb_state *to, mrb_value consts) {
+  static const char *const names[] = { "STDIN", "STDOUT", "STDERR", "ARGF" };
+  mrb_value object = mrb_obj_value(to->object_class);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    mrb_sym sym = mrb_intern_cstr(to, names[i]);
+    if (!mrb_const_defined_at(to, object, sym)) continue;
+    mrb_const_remove(to, object, sym);
+    mrb_value key = mrb_str_new_lit(to, "Object::");
+    mrb_str_cat_cstr(to, key, names[i]);
+    mrb_hash_set(to, consts, key, mrb_true_value());
+  }
+}
+
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
   replay_features(from, to);
   defs d;
@@ -816,6 +833,7 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
     mrb_gc_arena_restore(from, ai_from);
     MRB_THROW(to->jmp);
   } MRB_END_EXC(&jmp);
+  leave_out_standard_streams(to, d.consts);
   /* a walk that wrote the creator's definitions (none should) is not kept */
   if (d.recording && from->defs_serial == serial) plan_keep(plan, &d, serial);
   if (own) plan->busy = FALSE;
