@@ -43,6 +43,12 @@ static void *fiber_for_init(void) {
   return f ? f : __tsan_create_fiber(0);
 }
 
+/* fork (fork.c, last of its locks: holders take no other): the child starts with it free and the
+ * pool whole; its own mn_sched_after_fork destroys the lost threads' coroutines through it. */
+void mn_co_fork_lock(bool take) {
+  if (take) pthread_mutex_lock(&fiber_pool_lock); else pthread_mutex_unlock(&fiber_pool_lock);
+}
+
 static void fiber_done(void *f) {
   pthread_mutex_lock(&fiber_pool_lock);
   bool kept = fiber_pool_n < (int)(sizeof fiber_pool / sizeof fiber_pool[0]);
@@ -50,6 +56,8 @@ static void fiber_done(void *f) {
   pthread_mutex_unlock(&fiber_pool_lock);
   if (!kept) __tsan_destroy_fiber(f);
 }
+#else
+void mn_co_fork_lock(bool take) { (void)take; }
 #endif
 
 #if defined(__x86_64__)

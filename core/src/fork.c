@@ -8,6 +8,11 @@
  * caller's), and a ractor whose only thread is the caller. The other threads of every ractor are
  * dead in the child; their stacks go back to the pool. CRuby 3.3's M:N fork hung on a lock the
  * timer thread held (bug #20670): taking every lock before the fork is what prevents that here.
+ * The layers above keep process-wide locks of their own that any state's boot or close takes (the
+ * gems' feature list, GVLTools' ractor records, the IO write-buffer list): each is taken by a
+ * pthread_atfork prepare handler, which fork(2) runs after lock_all, so their holders must take no
+ * lock of the core's while holding them; a lock whose holders do is made fresh in the child
+ * instead, and only where every store under it leaves its data whole (hooks.c).
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -20,9 +25,11 @@ static void lock_all(void) {
   mn_timer_fork_lock(true);
   mn_pool_fork_lock(true);
   mn_stack_pool_fork_lock(true);
+  mn_co_fork_lock(true);
 }
 
 static void unlock_all(void) {
+  mn_co_fork_lock(false);
   mn_stack_pool_fork_lock(false);
   mn_pool_fork_lock(false);
   mn_timer_fork_lock(false);

@@ -27,7 +27,16 @@ static mn_hook *chain;
 _Atomic(mn_hook *) mn_hooks_head;
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;  /* serializes add/remove */
 
+/* fork: a native thread lost in the child may have held hooks_lock. It is not taken around fork
+ * (tools call mn_hook_add holding locks of their own that fork takes after the core's: gvltools'
+ * enable_lock), but every store under it leaves the chain whole (a node is complete before it is
+ * linked, removal is a flag), so the child just starts with it free. */
+static void hooks_after_fork_child(void) { pthread_mutex_init(&hooks_lock, NULL); }
+static void hooks_atfork(void) { pthread_atfork(NULL, NULL, hooks_after_fork_child); }
+
 mn_hook *mn_hook_add(mn_hook_fn fn, unsigned events, void *data) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, hooks_atfork);
   events &= MN_EVENT_MASK;
   pthread_mutex_lock(&hooks_lock);
   mn_hook *h = chain;

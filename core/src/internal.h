@@ -412,6 +412,7 @@ void mn_sched_fork_lock(bool take);
 void mn_timer_fork_lock(bool take);
 void mn_pool_fork_lock(bool take);
 void mn_stack_pool_fork_lock(bool take);
+void mn_co_fork_lock(bool take);          /* coroutine.c: TSan's fiber pool */
 void mn_sched_after_fork(mn_thread *self);
 void mn_pool_after_fork(mn_nt *nt);
 void mn_blocking_after_fork(void);

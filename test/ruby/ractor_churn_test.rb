@@ -47,6 +47,23 @@ class RactorChurnTest < MnTest::Case
     assert_equal [true, true], r.take
   end
 
+  # Several ractors creating and taking ractors at once: a ractor may end, and another creator's
+  # Ractor.new close its state, before its own Ractor.new has returned. mnrb made the Ractor object
+  # only after the start, from a record the other creator could have freed by then (ASan: a
+  # use-after-free in mnrb_ractor_wrap; release builds: #take answered false or raised "truncated
+  # ractor message", or glibc aborted). A race that needs the creator descheduled between the start
+  # and the object: in 1:1 mode (RUBY_MN_THREADS=0) three creators of 30,000 ractors each hit it
+  # within 90 s; this size rarely does (0 of 12 runs without the fix, unloaded), more under load
+  # and under ASan, which names the freed record.
+  def test_ractors_created_by_several_ractors_at_once
+    per = 300
+    creators = 3.times.map do |j|
+      Ractor.new(j, per) { |c, n| n.times.sum { |i| Ractor.new(c * 1000 + i) { |k| k * 2 }.take } }
+    end
+    sums = creators.map(&:take)
+    assert_equal 3.times.map { |j| 2 * (per * j * 1000 + per * (per - 1) / 2) }, sums
+  end
+
   def rss_kib
     File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
   end

@@ -86,6 +86,7 @@ typedef struct gvl_ractor {
 } gvl_ractor;
 
 gvl_ractor *gvl_ractor_attach(mn_ractor *r);   /* gem init; NULL when out of memory */
+void gvl_ractor_fork_lock(_Bool take);           /* around fork (recorder.c): the registry whole */
 void gvl_ractor_detach(gvl_ractor *rs);        /* gem final: its threads are all dead */
 gvl_ractor *gvl_ractor_find(const mn_ractor *r);
 void gvl_ractor_each(void (*fn)(gvl_ractor *rs));

@@ -55,6 +55,10 @@ gvl_ractor *gvl_ractor_find(const mn_ractor *r) {
   return NULL;
 }
 
+void gvl_ractor_fork_lock(_Bool take) {
+  if (take) pthread_mutex_lock(&registry_lock); else pthread_mutex_unlock(&registry_lock);
+}
+
 void gvl_ractor_each(void (*fn)(gvl_ractor *rs)) {
   pthread_mutex_lock(&registry_lock);
   for (gvl_ractor *rs = atomic_load(&registry); rs; rs = rs->next)

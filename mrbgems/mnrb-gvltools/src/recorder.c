@@ -181,7 +181,18 @@ static void on_event(const mn_event *ev, void *data) {
 
 /* ---------------- turning metrics on and off ---------------- */
 
-static void create_key(void) { key = mn_thread_specific_key_create(); }
+/* fork: every state's boot and close takes registry_lock (ractor_stats.c), so another native thread
+ * may hold it, or enable_lock, at a fork; a child that inherited one held would hang in its first
+ * Ractor.new (gvl_ractor_attach) or GVLTools call. Fork takes both, in their nesting order
+ * (enable_lock, then registry_lock inside gvl_ractor_each), after the core's own locks: their
+ * holders take no lock of the core's meanwhile (mn_hook_add's is taken apart in the child: hooks.c). */
+static void fork_prepare(void) { pthread_mutex_lock(&enable_lock); gvl_ractor_fork_lock(1); }
+static void fork_release(void) { gvl_ractor_fork_lock(0); pthread_mutex_unlock(&enable_lock); }
+
+static void create_key(void) {
+  key = mn_thread_specific_key_create();
+  pthread_atfork(fork_prepare, fork_release, fork_release);
+}
 void gvl_recorder_init(void) { pthread_once(&key_once, create_key); }
 int gvl_key(void) { return key; }
 unsigned gvl_enabled(void) { return GVL_RELAXED(&enabled); }

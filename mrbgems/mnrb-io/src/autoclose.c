@@ -23,6 +23,10 @@ static mrb_bool find_locked(struct mrb_io *f, size_t *at) {
   return FALSE;
 }
 
+void mnrb_io_autoclose_fork_lock(mrb_bool take) {
+  if (take) pthread_mutex_lock(&set_lock); else pthread_mutex_unlock(&set_lock);
+}
+
 /* From the IO's free function: a struct whose descriptors must stay open loses them (-1). */
 void mnrb_io_autoclose_release(struct mrb_io *f) {
   size_t at;

@@ -101,9 +101,19 @@ static void io_free_flushing(mrb_state *mrb, void *p) {
   if (p) mnrb_io_autoclose_release(p);              /* autoclose = false: the descriptor stays open */
   io_free_orig(mrb, p);
 }
+/* fork: every state's boot (wrap) and every IO's free (a state's close frees its STDIN, STDOUT and
+ * STDERR) take list_lock, and an IO's free the autoclose set's lock: another native thread may hold
+ * one at a fork, and a child that inherited it held would hang in its first Ractor.new or IO free.
+ * Fork takes both (one at a time: never nested), after the core's locks: their holders take no
+ * other lock (write_out_plain's write(2) is a plain one); the child starts with them free and the
+ * list whole. */
+static void fork_prepare(void) { pthread_mutex_lock(&list_lock); mnrb_io_autoclose_fork_lock(TRUE); }
+static void fork_release(void) { mnrb_io_autoclose_fork_lock(FALSE); pthread_mutex_unlock(&list_lock); }
+
 static void wrap_io_free(void) {
   io_free_orig = mrb_io_type.dfree;
   mrb_io_type.dfree = io_free_flushing;
+  pthread_atfork(fork_prepare, fork_release, fork_release);
 }
 
 /* The at_exit handler: this state's buffers, but those a thread is writing out. */

@@ -16,8 +16,12 @@
  *     main thread is killed, as CRuby's terminate request), waits for them all, and closes their states.
  *
  * fork: in the child only the forking thread lives on (core/src/fork.c), so only its ractor does. The
- * records' locks may have been held by threads that are gone: a pthread_atfork child handler makes
- * them fresh, and the next look at the current ractor (mnrb_ractor_current, by the one live thread)
+ * registry's two locks are taken by the forking thread before the core's (mnrb_fork's lock hook:
+ * their holders may wait for core locks, mn_unpark under reg_lock), so the child finds the registry
+ * whole: a fork that caught registry_link or registry_unlink half done on another native thread left
+ * the child a list that dropped the main record and kept a lost one, which a later reap would
+ * close. The records' locks may have been held by threads that are gone: a pthread_atfork child
+ * handler makes them fresh, and the next look at the current ractor (mnrb_ractor_current, by the one live thread)
  * ends every other ractor with no value (#value is nil, #send raises ClosedError, as CRuby) and
  * forgets every waiter (their threads are gone). Their states are never closed in the child.
  *
@@ -145,9 +149,21 @@ static void clear_waiters(mnrb_ractor_rec *r) {
   atomic_store(&r->waiting, 0);
 }
 
+/* mnrb_fork's lock hook. open_lock first: a Ractor.new holds it over mrb_open (so no state is half
+ * booted at the fork either), and nothing takes it while holding reg_lock. Released in the parent
+ * and in the child alike. */
+static void fork_lock(mrb_bool take) {
+  if (take) {
+    pthread_mutex_lock(&open_lock);
+    pthread_mutex_lock(&reg_lock);
+  } else {
+    pthread_mutex_unlock(&reg_lock);
+    pthread_mutex_unlock(&open_lock);
+  }
+}
+
 static void after_fork_child(void) {   /* inside fork(): locks only, no allocation, no core call */
-  pthread_mutex_init(&reg_lock, NULL);
-  pthread_mutex_init(&open_lock, NULL);
+  /* reg_lock is held by this thread (fork_lock): the list is whole */
   for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) pthread_mutex_init(&r->lock, NULL);
   if (!main_record.reg_prev && reg_head != &main_record) pthread_mutex_init(&main_record.lock, NULL);
   forked = TRUE;
@@ -373,6 +389,8 @@ static mnrb_msg *copy_arguments(mrb_state *mrb, mrb_value args) {
   return ca.head;
 }
 
+static mrb_value wrap_body(mrb_state *mrb, void *r) { return mnrb_ractor_wrap(mrb, r); }
+
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
   mnrb_code_check_isolated(mrb, block, E_ARGUMENT_ERROR);   /* CRuby 4.0: ArgumentError */
   mnrb_registry_reap();
@@ -380,6 +398,21 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   mnrb_ractor_rec *r = record_new(name, loc);
   if (!r) { free_arguments(start_args); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
   r->start_args = start_args;
+
+  /* The Ractor object first: its reference keeps r alive through the start. Once started, the
+   * ractor may end and another ractor's Ractor.new reap it (closing its state and dropping the
+   * registry's reference, the only other one) before this thread looks at r again: wrapped after
+   * the start, the record was read freed (ASan, three ractors each creating and taking ractors in
+   * 1:1 mode), and the Ractor object held a freed record (take answered false, "truncated ractor
+   * message", glibc's "free(): invalid pointer"). A failed start leaves the object to the GC. */
+  mrb_bool failed;
+  mrb_value obj = mrb_protect_error(mrb, wrap_body, r, &failed);
+  if (failed) {
+    free_arguments(start_args);
+    r->start_args = NULL;
+    mnrb_ractor_decref(r);
+    mrb_exc_raise(mrb, obj);
+  }
 
   pthread_mutex_lock(&open_lock);
   opening = r;
@@ -395,7 +428,6 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   r->mrb = child;
 
   setup s = { mrb, block, r };
-  mrb_bool failed;
   mrb_value err = mrb_protect_error(child, setup_body, &s, &failed);
   mrb_bool started = !failed && mnrb_vm_start(child, ractor_body, ractor_end, r);
   if (!started) {
@@ -410,7 +442,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
     mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not create a ractor: %v", text);
   }
   registry_link(r);   /* after the start: ractor_end (which may already run) waits for reg_lock */
-  return mnrb_ractor_wrap(mrb, r);
+  return obj;        /* protected in the arena by mrb_protect_error */
 }
 
 /* ---------------- the whole process ---------------- */
@@ -510,6 +542,7 @@ static void main_exit(mrb_state *mrb) {
  * the main thread reading it at its end). */
 static void register_once(void) {
   mnrb_main_exit_hook_set(main_exit);
+  mnrb_fork_lock_hook_set(fork_lock);
   pthread_atfork(NULL, NULL, after_fork_child);
 }
 

@@ -152,15 +152,25 @@ loader_exec_string(mrb_state *mrb, mrb_value self)
 }
 
 /* Every feature registered, process-wide (the same static records in every state): run_feature
-   runs only these, whatever pointer Ruby code hands it. */
+   runs only these, whatever pointer Ruby code hands it. Every state's boot registers its features
+   (mnrb_feature_on_demand), so another native thread may hold the lock at a fork: a child that
+   inherited it held would hang in its first Ractor.new (seen in ractor_builtin_tables_test's fork
+   test under load). So fork takes it (pthread_atfork: the holder only compares pointers, it takes
+   no other lock) and the child starts with it free and the array whole. */
 static pthread_mutex_t features_lock = PTHREAD_MUTEX_INITIALIZER;
 static const mnrb_feature *features[64];   /* guarded by features_lock */
 static size_t nfeatures;
 
+static void features_fork_lock(void) { pthread_mutex_lock(&features_lock); }
+static void features_fork_unlock(void) { pthread_mutex_unlock(&features_lock); }
+static void features_atfork(void) { pthread_atfork(features_fork_lock, features_fork_unlock, features_fork_unlock); }
+
 static mrb_bool
 feature_known(const mnrb_feature *f, mrb_bool add)
 {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   mrb_bool known = FALSE;
+  pthread_once(&once, features_atfork);
   pthread_mutex_lock(&features_lock);
   for (size_t i = 0; i < nfeatures && !known; i++) known = features[i] == f;
   if (!known && add && nfeatures < sizeof features / sizeof features[0]) {

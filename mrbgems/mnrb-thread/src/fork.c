@@ -34,12 +34,18 @@ static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
   self->joiners.count = 0;
 }
 
+static mnrb_fork_lock_hook *fork_lock_hook;
+MRB_API void mnrb_fork_lock_hook_set(mnrb_fork_lock_hook *fn) { fork_lock_hook = fn; }
+
 MRB_API int mnrb_fork(mrb_state *mrb) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
   mnrb_thread *self = vm->current;
+  mnrb_fork_lock_hook *hook = fork_lock_hook;
   fflush(stdout);
   fflush(stderr);
+  if (hook) hook(TRUE);
   int pid = mn_fork(self->core);
+  if (hook) hook(FALSE);
   if (pid != 0) return pid;
   bury_lost_threads(vm, self);
   vm->main = self;

@@ -54,6 +54,13 @@ MRB_API size_t mnrb_vm_blocked(mrb_state *mrb);
  * joined and before the runtime stops: the Ractor gem terminates and waits for the other VMs there. */
 typedef void mnrb_main_exit_hook(mrb_state *mrb);
 MRB_API void mnrb_main_exit_hook_set(mnrb_main_exit_hook *fn);
+/* Process.fork (mnrb_fork) calls it with TRUE before the core takes its locks and with FALSE after
+ * fork(2), in the parent and in the child alike: a binding's process-wide locks whose holders may
+ * wait for a lock of the core's (so a pthread_atfork handler, which fork(2) runs after the core's
+ * locks are taken, could deadlock) are taken there, so that the child finds what they guard whole
+ * (the Ractor gem's registry). One hook. */
+typedef void mnrb_fork_lock_hook(mrb_bool take);
+MRB_API void mnrb_fork_lock_hook_set(mnrb_fork_lock_hook *fn);
 
 /* One pointer for the binding that owns the VM (mnrb-ractor: its per-state data). NULL at first. */
 MRB_API void *mnrb_vm_data(mrb_state *mrb);
