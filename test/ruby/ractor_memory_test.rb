@@ -186,6 +186,21 @@ class RactorMemoryTest < MnTest::Case
     assert_equal [NESTED_EXPECTED, [NESTED_EXPECTED], NESTED_EXPECTED], eval(out)
   end
 
+  # A built-in `def self.x` that reads and sets a class variable (mruby-socket's BasicSocket): the
+  # class-variable lookup walks the method's upper procs past singleton classes to the class body,
+  # so the body proc 0133 keeps in the state's body map must be the one the method is made over
+  # (a static stand-in without a class, as 0072's for top-level bodies, would end that walk at NULL).
+  def test_class_variable_of_a_built_in_singleton_method
+    out = run_child(<<~'RUBY')
+      require "socket"
+      a = BasicSocket.do_not_reverse_lookup
+      GC.start
+      BasicSocket.do_not_reverse_lookup = false
+      p [a, BasicSocket.do_not_reverse_lookup]
+    RUBY
+    assert_equal [true, false], eval(out)
+  end
+
   # Procs the boot puts into tables (Struct's accessors of Process::Tms, attr readers of
   # UncaughtThrowError, NameError, NoMethodError, Complex, Rational...) are kept aside by mruby patch
   # 0135 with a marker in the slot, and a method the boot removes (Integer#step, Float#step, for
