@@ -48,15 +48,6 @@ class MethodCacheSetsTest < MnTest::Case
     assert n <= 2, "#{n} method searches over 5 laps of 80 cached (class, :hot) pairs"
   end
 
-  # Classes made between others (other numbers) keep it: 3 classes of which one is called
-  def test_hot_classes_with_gaps_stay_cached
-    skip "MNRB.method_searches is mnrb's" unless COUNTED
-    objs = Array.new(50) { make_objects(3)[1] }
-    searches_over_laps(objs)
-    n = searches_over_laps(objs)
-    assert n <= 2, "#{n} method searches over 5 laps of 50 cached (class, :hot) pairs"
-  end
-
   # Both ways of every set see a redefinition: the 80 entries are dropped when Base#hot changes
   # under classes that inherit it, and each class finds the new one
   def test_a_redefinition_reaches_both_ways
