@@ -68,4 +68,14 @@ class MethodCacheSetsTest < MnTest::Case
   ensure
     Base.send(:remove_method, :late) if Base.method_defined?(:late)
   end
+
+  # `super` in a method of BasicObject searches above it: no class (a NULL class in the search,
+  # which has no number to hash); NoMethodError, as CRuby. A first version of 0127 crashed here.
+  def test_super_above_basic_object
+    BasicObject.class_eval { def mc_sets_above = super }
+    assert_raise(NoMethodError) { Object.new.mc_sets_above }
+    assert_raise(NoMethodError) { Object.new.mc_sets_above }   # again: nothing cached for it
+  ensure
+    BasicObject.send(:remove_method, :mc_sets_above) if BasicObject.method_defined?(:mc_sets_above)
+  end
 end
