@@ -57,6 +57,7 @@ void mnrb_compat_string_crypt_init(mrb_state *mrb);
 void mnrb_compat_struct_init_init(mrb_state *mrb);
 void mnrb_compat_version_init(mrb_state *mrb);
 void mnrb_compat_gc_init(mrb_state *mrb);
+void mnrb_compat_method_searches_init(mrb_state *mrb);
 void mnrb_compat_weakmap_init(mrb_state *mrb);
 void mnrb_compat_float_next_init(mrb_state *mrb);
 void mnrb_compat_math_gamma_init(mrb_state *mrb);
