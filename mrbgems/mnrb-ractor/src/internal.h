@@ -166,6 +166,14 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 /* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
 void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */
+/* A ractor's block (state_alloc.c): its record (returned, zeroed, line-aligned), its state's
+ * mnrb_ractor_state and its mrb_state on the same pages. Freed with the record, only once the state
+ * is closed (or never opened). The ud to open the state with: mrb_open_allocf(mnrb_state_allocf, ud). */
+mnrb_ractor_rec *mnrb_state_block_new(void);
+void mnrb_state_block_free(mnrb_ractor_rec *r);
+void *mnrb_state_block_ud(mnrb_ractor_rec *r);
+/* The state's ractor state in its block (zeroed), or NULL for a state opened without one (main). */
+mnrb_ractor_state *mnrb_state_block_rstate(mrb_state *mrb);
 void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_registry_state_closed(mrb_state *mrb);
 void mnrb_registry_reap(void);

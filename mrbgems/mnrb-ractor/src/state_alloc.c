@@ -18,14 +18,31 @@
  * bytes, so it serves any request that needs one of that size; a thread's lists hold at most MAX_HELD bytes in all (then
  * blocks go back to glibc), and are given back when the thread ends (a pthread key's destructor).
  * Under ASan or TSan the lists are not used: the sanitizers must see every malloc and free.
- * The state's own record (the first allocation, mrb NULL) is line-aligned; free and realloc of it
- * work as for any block.
+ *
+ * A ractor's block (issue 20, helper ring20f): in a ring of 10,000 ractors every hop touches the
+ * receiving ractor's lines cold, and each page they sit on is a TLB miss too (cachegrind with a
+ * page-sized "cache": ~14 pages a hop). The record, the state's mnrb_ractor_state and its mrb_state
+ * were three allocations on three pages (the record and the ractor state among the boot's ~600
+ * blocks); they are now one page-aligned block of BLOCK_SIZE bytes: the record and the ractor state
+ * in the first 384 bytes, then mrb_state (its hot head, then the method cache), then a spare area
+ * that takes what the state allocates before it has a context (mruby's mrb_open_core: the GC arena
+ * and the root context, which a ractor's main thread runs in). Blocks come from 2 MiB chunks of
+ * their own, kept on a free list when their record is freed (never returned to the system: the
+ * resident set is bounded by the most ractors ever alive at once); the chunks are madvise'd for
+ * transparent huge pages (MADV_HUGEPAGE), so that all ractors' blocks are reached through a few TLB
+ * entries (10,000 ractors: 60 chunks). Invariants: a block is freed only with its record, which
+ * outlives the state (the registry holds a reference until the state is closed); the state and the
+ * spare's blocks are never freed on their own (free is a no-op, a realloc that grows copies out).
+ * Under ASan or TSan a block is an ordinary aligned malloc, so that the sanitizers see it.
+ * A state opened without a block (ud NULL) has its record line-aligned as before.
  */
 #include "internal.h"
 #include <malloc.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 /* mruby patch 0115: in a line-aligned state, each 32-byte method cache entry sits in one line */
 _Static_assert(offsetof(mrb_state, cache) % 32 == 0 && sizeof(struct mrb_cache_entry) == 32,
@@ -98,12 +115,130 @@ static void *pool_take(size_t size) {
 }
 #endif
 
+/* ---------------- a ractor's block: its record, its ractor state, its mrb_state ---------------- */
+
+typedef struct state_block {
+  mnrb_ractor_rec rec;                   /* first: the block is freed with it (record_free) */
+  mnrb_ractor_state rstate;
+  size_t spare_used;                     /* bytes of spare[] handed out */
+  mrb_state state __attribute__((aligned(64)));
+  uint8_t spare[] __attribute__((aligned(64)));
+} state_block;
+
+enum { PAGE = 4096, CHUNK = 2 << 20, SPARE_MIN = 1024 };
+#define BLOCK_SIZE ((sizeof(state_block) + SPARE_MIN + PAGE - 1) & ~(size_t)(PAGE - 1))
+#define SPARE_BYTES (BLOCK_SIZE - sizeof(state_block))
+_Static_assert(offsetof(state_block, rec) == 0, "the record at the block's start");
+_Static_assert(sizeof(state_block) % 64 == 0, "the spare area starts a line");
+
+static state_block *of_state(mrb_state *mrb) {
+  return mrb && mrb->allocf == mnrb_state_allocf ? mrb->allocf_ud : NULL;
+}
+
+static mrb_bool in_block(const state_block *b, const void *p) {
+  return b && (uintptr_t)p - (uintptr_t)b < BLOCK_SIZE;
+}
+
+#if POOLED
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+/* guarded by blocks_lock */
+static void *free_blocks;                /* freed blocks, linked by their first word */
+static char *chunk_next, *chunk_end;     /* the current chunk's blocks not handed out yet */
+
+/* fork's child: the lock may have been held by a thread that is gone */
+static void blocks_after_fork(void) { pthread_mutex_init(&blocks_lock, NULL); }
+static void blocks_atfork_register(void) { pthread_atfork(NULL, NULL, blocks_after_fork); }
+
+/* Mapped 2 MiB-aligned (a huge page needs it): 4 MiB mapped, the ends trimmed. */
+static mrb_bool chunk_add(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, blocks_atfork_register);
+  char *m = mmap(NULL, 2 * CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return FALSE;
+  char *c = (char *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+  if (c > m) munmap(m, (size_t)(c - m));
+  munmap(c + CHUNK, (size_t)(m + 2 * CHUNK - (c + CHUNK)));
+  madvise(c, CHUNK, MADV_HUGEPAGE);       /* best effort: without THP, 4 KiB pages as before */
+  chunk_next = c;
+  chunk_end = c + CHUNK / BLOCK_SIZE * BLOCK_SIZE;
+  return TRUE;
+}
+
+static state_block *block_take(void) {
+  pthread_mutex_lock(&blocks_lock);
+  void *b = free_blocks;
+  if (b) free_blocks = *(void **)b;
+  else if (chunk_next < chunk_end || chunk_add()) { b = chunk_next; chunk_next += BLOCK_SIZE; }
+  pthread_mutex_unlock(&blocks_lock);
+  return b;
+}
+
+static void block_give(state_block *b) {
+  pthread_mutex_lock(&blocks_lock);
+  *(void **)b = free_blocks;
+  free_blocks = b;
+  pthread_mutex_unlock(&blocks_lock);
+}
+#else
+static state_block *block_take(void) {
+  void *b;
+  return posix_memalign(&b, PAGE, BLOCK_SIZE) ? NULL : b;
+}
+static void block_give(state_block *b) { free(b); }
+#endif
+
+mnrb_ractor_rec *mnrb_state_block_new(void) {
+  state_block *b = block_take();
+  if (!b) return NULL;
+  memset(b, 0, offsetof(state_block, state));   /* mruby zeroes the state itself */
+  return &b->rec;
+}
+
+void mnrb_state_block_free(mnrb_ractor_rec *r) { block_give((state_block *)r); }
+
+void *mnrb_state_block_ud(mnrb_ractor_rec *r) { return r; }
+
+mnrb_ractor_state *mnrb_state_block_rstate(mrb_state *mrb) {
+  state_block *b = of_state(mrb);
+  return b ? &b->rstate : NULL;
+}
+
+/* What the state allocates before it has a context (the GC arena, its heap page index, then the root
+ * context itself) goes into the spare area, beside the state's head. Each block starts a line (the
+ * 72-byte context read every C call's return must not straddle two), its size in the 16 bytes
+ * before it. */
+static void *spare_take(state_block *b, size_t size) {
+  size_t at = (b->spare_used + 16 + 63) & ~(size_t)63;   /* spare[] is line-aligned */
+  if (at + size > SPARE_BYTES) return NULL;
+  b->spare_used = at + size;
+  *(size_t *)(b->spare + at - 16) = size;
+  return b->spare + at;
+}
+
+/* realloc of a block in the spare area: it stays if it is big enough, else it moves out (the spare's
+ * bytes are not reused: it serves the state's first few allocations only). */
+static void *spare_realloc(void *p, size_t size) {
+  size_t old = *(size_t *)((char *)p - 16);
+  if (size <= old) return p;
+  void *n = malloc(size);
+  if (n) memcpy(n, p, old);
+  return n;
+}
+
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
-  /* the state itself (mrb_open_core asks before there is one): aligned to a cache line, so that the
-   * fields every hop of a ractor reads (mruby patch 0115: mrb_state's first 64 bytes) are one line */
+  state_block *b = ud;
   if (!mrb && !p && size) {
+    /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to
+     * a cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's
+     * first 64 bytes) are one line */
+    if (b && size == sizeof(mrb_state)) return &b->state;
     void *state;
     return posix_memalign(&state, 64, size) ? NULL : state;
+  }
+  if (in_block(b, p)) return size == 0 ? NULL : spare_realloc(p, size);
+  if (b && !p && size && !mrb->c) {
+    void *s = spare_take(b, size);
+    if (s) return s;
   }
 #if POOLED
   if (size == 0) {
