@@ -397,6 +397,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   setup s = { mrb, block, r };
   mrb_bool failed;
   mrb_value err = mrb_protect_error(child, setup_body, &s, &failed);
+  mnrb_state_block_booted(r);
   mrb_bool started = !failed && mnrb_vm_start(child, ractor_body, ractor_end, r);
   if (!started) {
     mrb_value msg = failed ? mrb_funcall(child, err, "message", 0) : mrb_str_new_cstr(child, strerror(errno));

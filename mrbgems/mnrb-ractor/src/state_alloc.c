@@ -119,8 +119,9 @@ static void *pool_take(size_t size) {
 
 typedef struct state_block {
   mnrb_ractor_rec rec;                   /* first: the block is freed with it (record_free) */
-  mnrb_ractor_state rstate;
+  mnrb_ractor_state rstate __attribute__((aligned(64)));   /* its hop fields: one line */
   size_t spare_used;                     /* bytes of spare[] handed out */
+  mrb_bool booting;                      /* opened, not started yet: big blocks from chunks */
   mrb_state state __attribute__((aligned(64)));
   uint8_t spare[] __attribute__((aligned(64)));
 } state_block;
@@ -139,45 +140,129 @@ static mrb_bool in_block(const state_block *b, const void *p) {
   return b && (uintptr_t)p - (uintptr_t)b < BLOCK_SIZE;
 }
 
+/* A state's bigger blocks made while it boots (BIG_MIN to BIG_MAX bytes: its object heap pages, the
+ * root context's frames and VM stack, method and constant tables, the constant cache) come from
+ * huge-page chunks too, so the objects a hop reads (the block's proc and env, the Ractor object,
+ * the classes) are reached without a TLB miss. Only while the state boots (opened and set up by its
+ * creator): a boot asks for the same sizes every time, so a finished state's blocks serve the next
+ * one from their size's list; what a running ractor allocates goes to glibc (a growing String on
+ * these lists would keep every size it passed through). A block is BIG_GRAIN-rounded, its size
+ * class in the 16 bytes before it. */
+enum { BIG_MIN = 1024, BIG_MAX = 64 * 1024, BIG_GRAIN = 256, BIG_HEAD = 16 };
+#define BIG_CLASSES (BIG_MAX / BIG_GRAIN + 1)
+
 #if POOLED
+/* Chunks are carved from regions of REGION bytes, mapped (2 MiB-aligned) when the last one is used
+ * up; untouched pages cost no memory. A region at a time keeps the address space small for programs
+ * that limit it (Process.setrlimit(:AS)). */
+#define REGION ((size_t)256 << 20)
+enum { REGIONS_MAX = 64 };               /* 16 GiB: beyond, blocks come from glibc */
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uintptr_t regions[REGIONS_MAX];
+static _Atomic int nregions;             /* written under blocks_lock, after the region's entry */
 /* guarded by blocks_lock */
-static void *free_blocks;                /* freed blocks, linked by their first word */
-static char *chunk_next, *chunk_end;     /* the current chunk's blocks not handed out yet */
+static char *region_next, *region_end;   /* the current region's chunks not handed out yet */
+static void *free_blocks;                /* freed state blocks, linked by their first word */
+static void *big_free[BIG_CLASSES];      /* freed big blocks by class, linked likewise */
+typedef struct cursor { char *next, *end; } cursor;
+static cursor blocks_at, bigs_at;        /* the current chunk of each kind: what is not handed out */
 
 /* fork's child: the lock may have been held by a thread that is gone */
 static void blocks_after_fork(void) { pthread_mutex_init(&blocks_lock, NULL); }
-static void blocks_atfork_register(void) { pthread_atfork(NULL, NULL, blocks_after_fork); }
 
-/* Mapped 2 MiB-aligned (a huge page needs it): 4 MiB mapped, the ends trimmed. */
-static mrb_bool chunk_add(void) {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, blocks_atfork_register);
-  char *m = mmap(NULL, 2 * CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+static mrb_bool in_region(const void *p) {
+  int n = atomic_load_explicit(&nregions, memory_order_acquire);
+  for (int i = 0; i < n; i++)
+    if ((uintptr_t)p - atomic_load_explicit(&regions[i], memory_order_relaxed) < REGION) return TRUE;
+  return FALSE;
+}
+
+/* Maps the next region, madvise'd for huge pages (best effort: without THP, 4 KiB pages as before). */
+static mrb_bool region_add(void) {
+  int n = atomic_load_explicit(&nregions, memory_order_relaxed);
+  if (n == REGIONS_MAX) return FALSE;
+  char *m = mmap(NULL, REGION + CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return FALSE;
-  char *c = (char *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
-  if (c > m) munmap(m, (size_t)(c - m));
-  munmap(c + CHUNK, (size_t)(m + 2 * CHUNK - (c + CHUNK)));
-  madvise(c, CHUNK, MADV_HUGEPAGE);       /* best effort: without THP, 4 KiB pages as before */
-  chunk_next = c;
-  chunk_end = c + CHUNK / BLOCK_SIZE * BLOCK_SIZE;
+  char *r = (char *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+  if (r > m) munmap(m, (size_t)(r - m));
+  if (r + REGION < m + REGION + CHUNK) munmap(r + REGION, (size_t)(m + REGION + CHUNK - (r + REGION)));
+  madvise(r, REGION, MADV_HUGEPAGE);
+  if (n == 0) pthread_atfork(NULL, NULL, blocks_after_fork);
+  atomic_store_explicit(&regions[n], (uintptr_t)r, memory_order_relaxed);
+  atomic_store_explicit(&nregions, n + 1, memory_order_release);
+  region_next = r;
+  region_end = r + REGION;
   return TRUE;
+}
+
+/* The next 2 MiB chunk for a kind of block */
+static mrb_bool chunk_add(cursor *at) {
+  if (region_next == region_end && !region_add()) return FALSE;
+  at->next = region_next;
+  at->end = region_next + CHUNK;
+  region_next += CHUNK;
+  return TRUE;
+}
+
+/* `size` bytes from the current chunk of a kind (a new one when they do not fit), or NULL */
+static void *carve(cursor *at, size_t size) {
+  if ((size_t)(at->end - at->next) < size && !chunk_add(at)) return NULL;
+  void *p = at->next;
+  at->next += size;
+  return p;
 }
 
 static state_block *block_take(void) {
   pthread_mutex_lock(&blocks_lock);
   void *b = free_blocks;
   if (b) free_blocks = *(void **)b;
-  else if (chunk_next < chunk_end || chunk_add()) { b = chunk_next; chunk_next += BLOCK_SIZE; }
+  else b = carve(&blocks_at, BLOCK_SIZE);
   pthread_mutex_unlock(&blocks_lock);
+  if (!b && posix_memalign(&b, PAGE, BLOCK_SIZE)) return NULL;   /* the reservation is used up */
   return b;
 }
 
 static void block_give(state_block *b) {
+  if (!in_region(b)) { free(b); return; }
   pthread_mutex_lock(&blocks_lock);
   *(void **)b = free_blocks;
   free_blocks = b;
   pthread_mutex_unlock(&blocks_lock);
+}
+
+static void *big_take(size_t size) {
+  size_t k = (size + BIG_HEAD + BIG_GRAIN - 1) / BIG_GRAIN;
+  pthread_mutex_lock(&blocks_lock);
+  char *b = big_free[k];
+  if (b) big_free[k] = *(void **)b;
+  else b = carve(&bigs_at, k * BIG_GRAIN);
+  pthread_mutex_unlock(&blocks_lock);
+  if (!b) return malloc(size);
+  *(size_t *)b = k;
+  return b + BIG_HEAD;
+}
+
+static size_t big_capacity(void *p) { return *(size_t *)((char *)p - BIG_HEAD) * BIG_GRAIN - BIG_HEAD; }
+
+static void big_give(void *p) {
+  char *b = (char *)p - BIG_HEAD;
+  size_t k = *(size_t *)b;
+  pthread_mutex_lock(&blocks_lock);
+  *(void **)b = big_free[k];
+  big_free[k] = b;
+  pthread_mutex_unlock(&blocks_lock);
+}
+
+/* realloc of a big block: it stays if it is big enough, else moves (to another big block while the
+ * state boots, to glibc after) */
+static void *big_realloc(void *p, size_t size, mrb_bool booting) {
+  size_t capa = big_capacity(p);
+  if (size <= capa) return p;
+  void *n = booting && size <= BIG_MAX - BIG_HEAD ? big_take(size) : malloc(size);
+  if (!n) return NULL;
+  memcpy(n, p, capa);
+  big_give(p);
+  return n;
 }
 #else
 static state_block *block_take(void) {
@@ -185,14 +270,18 @@ static state_block *block_take(void) {
   return posix_memalign(&b, PAGE, BLOCK_SIZE) ? NULL : b;
 }
 static void block_give(state_block *b) { free(b); }
+static mrb_bool in_region(const void *p) { return FALSE; }
 #endif
 
 mnrb_ractor_rec *mnrb_state_block_new(void) {
   state_block *b = block_take();
   if (!b) return NULL;
   memset(b, 0, offsetof(state_block, state));   /* mruby zeroes the state itself */
+  b->booting = TRUE;
   return &b->rec;
 }
+
+void mnrb_state_block_booted(mnrb_ractor_rec *r) { ((state_block *)r)->booting = FALSE; }
 
 void mnrb_state_block_free(mnrb_ractor_rec *r) { block_give((state_block *)r); }
 
@@ -240,6 +329,14 @@ void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
     void *s = spare_take(b, size);
     if (s) return s;
   }
+#if POOLED
+  if (in_region(p)) {
+    if (size) return big_realloc(p, size, b && b->booting);
+    big_give(p);
+    return NULL;
+  }
+  if (b && b->booting && !p && size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
+#endif
 #if POOLED
   if (size == 0) {
     if (p) pool_put(p);
