@@ -20,17 +20,17 @@
  * Under ASan or TSan the lists are not used: the sanitizers must see every malloc and free.
  *
  * A ractor's block (issue 20, helper ring20f): in a ring of 10,000 ractors every hop touches the
- * receiving ractor's lines cold, and each page they sit on is a TLB miss too (cachegrind with a
- * page-sized "cache": ~14 pages a hop). The record, the state's mnrb_ractor_state and its mrb_state
+ * receiving ractor's lines cold, each on a page of its own (cachegrind with a page-sized "cache":
+ * ~14 pages a hop, docs/PERFORMANCE.md). The record, the state's mnrb_ractor_state and its mrb_state
  * were three allocations on three pages (the record and the ractor state among the boot's ~600
  * blocks); they are now one page-aligned block of BLOCK_SIZE bytes: the record and the ractor state
  * in the first 384 bytes, then mrb_state (its hot head, then the method cache), then a spare area
  * that takes what the state allocates before it has a context (mruby's mrb_open_core: the GC arena
  * and the root context, which a ractor's main thread runs in). Blocks come from 2 MiB chunks of
  * their own, kept on a free list when their record is freed (never returned to the system: the
- * resident set is bounded by the most ractors ever alive at once); the chunks are madvise'd for
- * transparent huge pages (MADV_HUGEPAGE), so that all ractors' blocks are reached through a few TLB
- * entries (10,000 ractors: 60 chunks). Invariants: a block is freed only with its record, which
+ * resident set is bounded by the most ractors ever alive at once). (The chunks madvise'd for
+ * transparent huge pages were no faster on this KVM guest, and kept a whole 2 MiB resident per
+ * chunk in use: left out.) Invariants: a block is freed only with its record, which
  * outlives the state (the registry holds a reference until the state is closed); the state and the
  * spare's blocks are never freed on their own (free is a no-op, a realloc that grows copies out).
  * Under ASan or TSan a block is an ordinary aligned malloc, so that the sanitizers see it.
@@ -142,13 +142,14 @@ static mrb_bool in_block(const state_block *b, const void *p) {
 
 /* A state's bigger blocks made while it boots (BIG_MIN to BIG_MAX bytes: its object heap pages, the
  * root context's frames and VM stack, method and constant tables, the constant cache) come from
- * huge-page chunks too, so the objects a hop reads (the block's proc and env, the Ractor object,
- * the classes) are reached without a TLB miss. Only while the state boots (opened and set up by its
+ * chunks too, so the objects and frames a hop reads (the block's proc and env, the Ractor object,
+ * the classes, the callinfo and registers) sit on a ractor's few pages of its own instead of among
+ * every boot's small blocks. Only while the state boots (opened and set up by its
  * creator): a boot asks for the same sizes every time, so a finished state's blocks serve the next
  * one from their size's list; what a running ractor allocates goes to glibc (a growing String on
  * these lists would keep every size it passed through). A block is BIG_GRAIN-rounded, its size
  * class in the 16 bytes before it. */
-enum { BIG_MIN = 1024, BIG_MAX = 64 * 1024, BIG_GRAIN = 256, BIG_HEAD = 16 };
+enum { BIG_MIN = 1024, BIG_MAX = 64 * 1024, BIG_GRAIN = 64, BIG_HEAD = 16 };
 #define BIG_CLASSES (BIG_MAX / BIG_GRAIN + 1)
 
 #if POOLED
@@ -177,7 +178,7 @@ static mrb_bool in_region(const void *p) {
   return FALSE;
 }
 
-/* Maps the next region, madvise'd for huge pages (best effort: without THP, 4 KiB pages as before). */
+/* Maps the next region (2 MiB-aligned, so that a later huge-page experiment needs no change). */
 static mrb_bool region_add(void) {
   int n = atomic_load_explicit(&nregions, memory_order_relaxed);
   if (n == REGIONS_MAX) return FALSE;
@@ -186,7 +187,6 @@ static mrb_bool region_add(void) {
   char *r = (char *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
   if (r > m) munmap(m, (size_t)(r - m));
   if (r + REGION < m + REGION + CHUNK) munmap(r + REGION, (size_t)(m + REGION + CHUNK - (r + REGION)));
-  madvise(r, REGION, MADV_HUGEPAGE);
   if (n == 0) pthread_atfork(NULL, NULL, blocks_after_fork);
   atomic_store_explicit(&regions[n], (uintptr_t)r, memory_order_relaxed);
   atomic_store_explicit(&nregions, n + 1, memory_order_release);
