@@ -135,20 +135,25 @@ _Static_assert(offsetof(struct mnrb_ractor_rec, state) < 64 && offsetof(struct m
 
 /* ---- what each state keeps (mnrb_vm_data) ---- */
 typedef struct mnrb_ractor_state {
+  /* ---- what a hop reads, in the first 64 bytes (a ractor's is line-aligned in its block:
+   * state_alloc.c) ---- */
   mnrb_ractor_rec *self;       /* the ractor this state is */
-  struct RClass *ractor_class;
-  mrb_value objects;           /* ObjectSpace::WeakMap id => Ractor object (in a hidden global) */
-  mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
-  mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
+  /* its threads running a Ractor.receive_if block now (receive_if.c: only then does a receive look
+   * for a receive_if frame below it). Only the state's running thread touches it. */
+  uint32_t testing;
   /* The lines its last hand-off to a receiver read (the Ractor object, the target's record, its
    * waiter, its core thread and core ractor records): noted by the state's running thread (wait.c
    * mnrb_rwaiter_note_ahead), prefetched by whoever wakes it next. Only ever prefetched: a stale
    * address (a record freed since) costs nothing. */
   const void *ahead[MNRB_AHEAD];
-  /* its threads running a Ractor.receive_if block now (receive_if.c: only then does a receive look
-   * for a receive_if frame below it). Only the state's running thread touches it. */
-  uint32_t testing;
+  /* ---- the rest ---- */
+  struct RClass *ractor_class;
+  mrb_value objects;           /* ObjectSpace::WeakMap id => Ractor object (in a hidden global) */
+  mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
+  mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
 } mnrb_ractor_state;
+_Static_assert(offsetof(mnrb_ractor_state, ahead) + sizeof(((mnrb_ractor_state *)0)->ahead) <= 64,
+               "a hop's fields of the ractor state in one line");
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
 
 /* ---- records and the registry (registry.c) ---- */
@@ -166,6 +171,16 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 /* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
 void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */
+/* A ractor's block (state_alloc.c): its record (returned, zeroed, line-aligned), its state's
+ * mnrb_ractor_state and its mrb_state on the same pages. Freed with the record, only once the state
+ * is closed (or never opened). The ud to open the state with: mrb_open_allocf(mnrb_state_allocf, ud). */
+mnrb_ractor_rec *mnrb_state_block_new(void);
+void mnrb_state_block_free(mnrb_ractor_rec *r);
+void *mnrb_state_block_ud(mnrb_ractor_rec *r);
+/* Its state is set up (Ractor.new, before the start): later allocations of the state go to glibc. */
+void mnrb_state_block_booted(mnrb_ractor_rec *r);
+/* The state's ractor state in its block (zeroed), or NULL for a state opened without one (main). */
+mnrb_ractor_state *mnrb_state_block_rstate(mrb_state *mrb);
 void mnrb_registry_init(mrb_state *mrb, struct RClass *ractor_class);
 void mnrb_registry_state_closed(mrb_state *mrb);
 void mnrb_registry_reap(void);

@@ -70,7 +70,7 @@ static void record_free(mnrb_ractor_rec *r) {
   pthread_mutex_destroy(&r->lock);
   free(r->name);
   free(r->loc);
-  free(r);
+  mnrb_state_block_free(r);   /* with the state's block: closed by now (the registry's reference) */
 }
 
 void mnrb_ractor_decref(mnrb_ractor_rec *r) {
@@ -78,9 +78,8 @@ void mnrb_ractor_decref(mnrb_ractor_rec *r) {
 }
 
 static mnrb_ractor_rec *record_new(mrb_value name, const char *loc) {
-  mnrb_ractor_rec *r;   /* line-aligned: internal.h */
-  if (posix_memalign((void **)&r, _Alignof(mnrb_ractor_rec), sizeof *r)) return NULL;
-  memset(r, 0, sizeof *r);
+  mnrb_ractor_rec *r = mnrb_state_block_new();   /* zeroed, line-aligned (internal.h) */
+  if (!r) return NULL;
   pthread_mutex_init(&r->lock, NULL);
   r->refs = 1;   /* the registry's */
   r->state = MNRB_R_RUNNING;
@@ -206,7 +205,8 @@ struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name) {
 
 /* Gem init of every state: the first one is the main ractor's; the others are opened by Ractor.new. */
 void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
-  mnrb_ractor_state *st = mrb_calloc(mrb, 1, sizeof *st);
+  mnrb_ractor_state *st = mnrb_state_block_rstate(mrb);   /* a ractor's: in its block */
+  if (!st) st = mrb_calloc(mrb, 1, sizeof *st);
   st->ractor_class = ractor_class;
   st->objects = mrb_nil_value();         /* made at the first wrap, once mnrb-compat is initialized */
   st->locals = mrb_hash_new(mrb);
@@ -226,7 +226,7 @@ void mnrb_registry_state_opened(mrb_state *mrb, struct RClass *ractor_class) {
 }
 
 void mnrb_registry_state_closed(mrb_state *mrb) {
-  mrb_free(mrb, mnrb_ractor_state_of(mrb));
+  if (!mnrb_state_block_rstate(mrb)) mrb_free(mrb, mnrb_ractor_state_of(mrb));
   mnrb_vm_set_data(mrb, NULL);
 }
 
@@ -416,7 +416,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 
   pthread_mutex_lock(&open_lock);
   opening = r;
-  mrb_state *child = mrb_open_allocf(mnrb_state_allocf, NULL);
+  mrb_state *child = mrb_open_allocf(mnrb_state_allocf, mnrb_state_block_ud(r));
   opening = NULL;
   pthread_mutex_unlock(&open_lock);
   if (!child) {
@@ -429,6 +429,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 
   setup s = { mrb, block, r };
   mrb_value err = mrb_protect_error(child, setup_body, &s, &failed);
+  mnrb_state_block_booted(r);
   mrb_bool started = !failed && mnrb_vm_start(child, ractor_body, ractor_end, r);
   if (!started) {
     mrb_value msg = failed ? mrb_funcall(child, err, "message", 0) : mrb_str_new_cstr(child, strerror(errno));

@@ -18,14 +18,31 @@
  * bytes, so it serves any request that needs one of that size; a thread's lists hold at most MAX_HELD bytes in all (then
  * blocks go back to glibc), and are given back when the thread ends (a pthread key's destructor).
  * Under ASan or TSan the lists are not used: the sanitizers must see every malloc and free.
- * The state's own record (the first allocation, mrb NULL) is line-aligned; free and realloc of it
- * work as for any block.
+ *
+ * A ractor's block (issue 20, helper ring20f): in a ring of 10,000 ractors every hop touches the
+ * receiving ractor's lines cold, each on a page of its own (cachegrind with a page-sized "cache":
+ * ~14 pages a hop, docs/PERFORMANCE.md). The record, the state's mnrb_ractor_state and its mrb_state
+ * were three allocations on three pages (the record and the ractor state among the boot's ~600
+ * blocks); they are now one page-aligned block of BLOCK_SIZE bytes: the record and the ractor state
+ * in the first 384 bytes, then mrb_state (its hot head, then the method cache), then a spare area
+ * that takes what the state allocates before it has a context (mruby's mrb_open_core: the GC arena
+ * and the root context, which a ractor's main thread runs in). Blocks come from 2 MiB chunks of
+ * their own, kept on a free list when their record is freed (never returned to the system: the
+ * resident set is bounded by the most ractors ever alive at once). (The chunks madvise'd for
+ * transparent huge pages were no faster on this KVM guest, and kept a whole 2 MiB resident per
+ * chunk in use: left out.) Invariants: a block is freed only with its record, which
+ * outlives the state (the registry holds a reference until the state is closed); the state and the
+ * spare's blocks are never freed on their own (free is a no-op, a realloc that grows copies out).
+ * Under ASan or TSan a block is an ordinary aligned malloc, so that the sanitizers see it.
+ * A state opened without a block (ud NULL) has its record line-aligned as before.
  */
 #include "internal.h"
 #include <malloc.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 /* mruby patch 0115: in a line-aligned state, each 32-byte method cache entry sits in one line */
 _Static_assert(offsetof(mrb_state, cache) % 32 == 0 && sizeof(struct mrb_cache_entry) == 32,
@@ -98,13 +115,228 @@ static void *pool_take(size_t size) {
 }
 #endif
 
+/* ---------------- a ractor's block: its record, its ractor state, its mrb_state ---------------- */
+
+typedef struct state_block {
+  mnrb_ractor_rec rec;                   /* first: the block is freed with it (record_free) */
+  mnrb_ractor_state rstate __attribute__((aligned(64)));   /* its hop fields: one line */
+  size_t spare_used;                     /* bytes of spare[] handed out */
+  mrb_bool booting;                      /* opened, not started yet: big blocks from chunks */
+  mrb_state state __attribute__((aligned(64)));
+  uint8_t spare[] __attribute__((aligned(64)));
+} state_block;
+
+enum { PAGE = 4096, CHUNK = 2 << 20, SPARE_MIN = 1024 };
+#define BLOCK_SIZE ((sizeof(state_block) + SPARE_MIN + PAGE - 1) & ~(size_t)(PAGE - 1))
+#define SPARE_BYTES (BLOCK_SIZE - sizeof(state_block))
+_Static_assert(offsetof(state_block, rec) == 0, "the record at the block's start");
+_Static_assert(sizeof(state_block) % 64 == 0, "the spare area starts a line");
+
+static state_block *of_state(mrb_state *mrb) {
+  return mrb && mrb->allocf == mnrb_state_allocf ? mrb->allocf_ud : NULL;
+}
+
+static mrb_bool in_block(const state_block *b, const void *p) {
+  return b && (uintptr_t)p - (uintptr_t)b < BLOCK_SIZE;
+}
+
+/* A state's bigger blocks made while it boots (BIG_MIN to BIG_MAX bytes: its object heap pages, the
+ * root context's frames and VM stack, method and constant tables, the constant cache) come from
+ * chunks too, so the objects and frames a hop reads (the block's proc and env, the Ractor object,
+ * the classes, the callinfo and registers) sit on a ractor's few pages of its own instead of among
+ * every boot's small blocks. Only while the state boots (opened and set up by its
+ * creator): a boot asks for the same sizes every time, so a finished state's blocks serve the next
+ * one from their size's list; what a running ractor allocates goes to glibc (a growing String on
+ * these lists would keep every size it passed through). A block is BIG_GRAIN-rounded, its size
+ * class in the 16 bytes before it. */
+enum { BIG_MIN = 1024, BIG_MAX = 64 * 1024, BIG_GRAIN = 64, BIG_HEAD = 16 };
+#define BIG_CLASSES (BIG_MAX / BIG_GRAIN + 1)
+
+#if POOLED
+/* Chunks are carved from regions of REGION bytes, mapped (2 MiB-aligned) when the last one is used
+ * up; untouched pages cost no memory. A region at a time keeps the address space small for programs
+ * that limit it (Process.setrlimit(:AS)). */
+#define REGION ((size_t)256 << 20)
+enum { REGIONS_MAX = 64 };               /* 16 GiB: beyond, blocks come from glibc */
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uintptr_t regions[REGIONS_MAX];
+static _Atomic int nregions;             /* written under blocks_lock, after the region's entry */
+/* guarded by blocks_lock */
+static char *region_next, *region_end;   /* the current region's chunks not handed out yet */
+static void *free_blocks;                /* freed state blocks, linked by their first word */
+static void *big_free[BIG_CLASSES];      /* freed big blocks by class, linked likewise */
+typedef struct cursor { char *next, *end; } cursor;
+static cursor blocks_at, bigs_at;        /* the current chunk of each kind: what is not handed out */
+
+/* fork's child: the lock may have been held by a thread that is gone */
+static void blocks_after_fork(void) { pthread_mutex_init(&blocks_lock, NULL); }
+
+static mrb_bool in_region(const void *p) {
+  int n = atomic_load_explicit(&nregions, memory_order_acquire);
+  for (int i = 0; i < n; i++)
+    if ((uintptr_t)p - atomic_load_explicit(&regions[i], memory_order_relaxed) < REGION) return TRUE;
+  return FALSE;
+}
+
+/* Maps the next region (2 MiB-aligned, so that a later huge-page experiment needs no change). */
+static mrb_bool region_add(void) {
+  int n = atomic_load_explicit(&nregions, memory_order_relaxed);
+  if (n == REGIONS_MAX) return FALSE;
+  char *m = mmap(NULL, REGION + CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return FALSE;
+  char *r = (char *)(((uintptr_t)m + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+  if (r > m) munmap(m, (size_t)(r - m));
+  if (r + REGION < m + REGION + CHUNK) munmap(r + REGION, (size_t)(m + REGION + CHUNK - (r + REGION)));
+  if (n == 0) pthread_atfork(NULL, NULL, blocks_after_fork);
+  atomic_store_explicit(&regions[n], (uintptr_t)r, memory_order_relaxed);
+  atomic_store_explicit(&nregions, n + 1, memory_order_release);
+  region_next = r;
+  region_end = r + REGION;
+  return TRUE;
+}
+
+/* The next 2 MiB chunk for a kind of block */
+static mrb_bool chunk_add(cursor *at) {
+  if (region_next == region_end && !region_add()) return FALSE;
+  at->next = region_next;
+  at->end = region_next + CHUNK;
+  region_next += CHUNK;
+  return TRUE;
+}
+
+/* `size` bytes from the current chunk of a kind (a new one when they do not fit), or NULL */
+static void *carve(cursor *at, size_t size) {
+  if ((size_t)(at->end - at->next) < size && !chunk_add(at)) return NULL;
+  void *p = at->next;
+  at->next += size;
+  return p;
+}
+
+static state_block *block_take(void) {
+  pthread_mutex_lock(&blocks_lock);
+  void *b = free_blocks;
+  if (b) free_blocks = *(void **)b;
+  else b = carve(&blocks_at, BLOCK_SIZE);
+  pthread_mutex_unlock(&blocks_lock);
+  if (!b && posix_memalign(&b, PAGE, BLOCK_SIZE)) return NULL;   /* the reservation is used up */
+  return b;
+}
+
+static void block_give(state_block *b) {
+  if (!in_region(b)) { free(b); return; }
+  pthread_mutex_lock(&blocks_lock);
+  *(void **)b = free_blocks;
+  free_blocks = b;
+  pthread_mutex_unlock(&blocks_lock);
+}
+
+static void *big_take(size_t size) {
+  size_t k = (size + BIG_HEAD + BIG_GRAIN - 1) / BIG_GRAIN;
+  pthread_mutex_lock(&blocks_lock);
+  char *b = big_free[k];
+  if (b) big_free[k] = *(void **)b;
+  else b = carve(&bigs_at, k * BIG_GRAIN);
+  pthread_mutex_unlock(&blocks_lock);
+  if (!b) return malloc(size);
+  *(size_t *)b = k;
+  return b + BIG_HEAD;
+}
+
+static size_t big_capacity(void *p) { return *(size_t *)((char *)p - BIG_HEAD) * BIG_GRAIN - BIG_HEAD; }
+
+static void big_give(void *p) {
+  char *b = (char *)p - BIG_HEAD;
+  size_t k = *(size_t *)b;
+  pthread_mutex_lock(&blocks_lock);
+  *(void **)b = big_free[k];
+  big_free[k] = b;
+  pthread_mutex_unlock(&blocks_lock);
+}
+
+/* realloc of a big block: it stays if it is big enough, else moves (to another big block while the
+ * state boots, to glibc after) */
+static void *big_realloc(void *p, size_t size, mrb_bool booting) {
+  size_t capa = big_capacity(p);
+  if (size <= capa) return p;
+  void *n = booting && size <= BIG_MAX - BIG_HEAD ? big_take(size) : malloc(size);
+  if (!n) return NULL;
+  memcpy(n, p, capa);
+  big_give(p);
+  return n;
+}
+#else
+static state_block *block_take(void) {
+  void *b;
+  return posix_memalign(&b, PAGE, BLOCK_SIZE) ? NULL : b;
+}
+static void block_give(state_block *b) { free(b); }
+static mrb_bool in_region(const void *p) { return FALSE; }
+#endif
+
+mnrb_ractor_rec *mnrb_state_block_new(void) {
+  state_block *b = block_take();
+  if (!b) return NULL;
+  memset(b, 0, offsetof(state_block, state));   /* mruby zeroes the state itself */
+  b->booting = TRUE;
+  return &b->rec;
+}
+
+void mnrb_state_block_booted(mnrb_ractor_rec *r) { ((state_block *)r)->booting = FALSE; }
+
+void mnrb_state_block_free(mnrb_ractor_rec *r) { block_give((state_block *)r); }
+
+void *mnrb_state_block_ud(mnrb_ractor_rec *r) { return r; }
+
+mnrb_ractor_state *mnrb_state_block_rstate(mrb_state *mrb) {
+  state_block *b = of_state(mrb);
+  return b ? &b->rstate : NULL;
+}
+
+/* What the state allocates before it has a context (the GC arena, its heap page index, then the root
+ * context itself) goes into the spare area, beside the state's head. Each block starts a line (the
+ * 72-byte context read every C call's return must not straddle two), its size in the 16 bytes
+ * before it. */
+static void *spare_take(state_block *b, size_t size) {
+  size_t at = (b->spare_used + 16 + 63) & ~(size_t)63;   /* spare[] is line-aligned */
+  if (at + size > SPARE_BYTES) return NULL;
+  b->spare_used = at + size;
+  *(size_t *)(b->spare + at - 16) = size;
+  return b->spare + at;
+}
+
+/* realloc of a block in the spare area: it stays if it is big enough, else it moves out (the spare's
+ * bytes are not reused: it serves the state's first few allocations only). */
+static void *spare_realloc(void *p, size_t size) {
+  size_t old = *(size_t *)((char *)p - 16);
+  if (size <= old) return p;
+  void *n = malloc(size);
+  if (n) memcpy(n, p, old);
+  return n;
+}
+
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
-  /* the state itself (mrb_open_core asks before there is one): aligned to a cache line, so that the
-   * fields every hop of a ractor reads (mruby patch 0115: mrb_state's first 64 bytes) are one line */
+  state_block *b = ud;
   if (!mrb && !p && size) {
+    /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to
+     * a cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's
+     * first 64 bytes) are one line */
+    if (b && size == sizeof(mrb_state)) return &b->state;
     void *state;
     return posix_memalign(&state, 64, size) ? NULL : state;
   }
+  if (in_block(b, p)) return size == 0 ? NULL : spare_realloc(p, size);
+  if (b && !p && size && !mrb->c) {
+    void *s = spare_take(b, size);
+    if (s) return s;
+  }
+#if POOLED
+  if (in_region(p)) {
+    if (size) return big_realloc(p, size, b && b->booting);
+    big_give(p);
+    return NULL;
+  }
+  if (b && b->booting && !p && size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
+#endif
 #if POOLED
   if (size == 0) {
     if (p) pool_put(p);
