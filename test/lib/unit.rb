@@ -103,6 +103,26 @@ module MnTest
       skip "fork under ThreadSanitizer" if MnTest.env("MNRB_SANITIZER") == "tsan"
     end
 
+    # Forks a child that runs the block with a pipe to write to, then exits (exit!: no at_exit of the
+    # parent's); returns [its exit status, what it wrote]. A child still running after `timeout`
+    # seconds (a hang) is killed, which fails the caller's check of the status.
+    def forked_output(timeout = 60)
+      rd, wr = IO.pipe
+      pid = fork do
+        rd.close
+        yield wr
+        wr.flush
+        exit!(0)
+      end
+      wr.close
+      watchdog = Thread.new { sleep timeout; Process.kill(:KILL, pid) }
+      out = rd.read
+      _, st = Process.wait2(pid)
+      watchdog.kill
+      rd.close
+      [st.exitstatus, out]
+    end
+
     # What the block writes to $stdout, through a pipe (keep it under the pipe's capacity).
     def capture_stdout
       r, w = IO.pipe

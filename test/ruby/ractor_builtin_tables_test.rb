@@ -181,20 +181,7 @@ class RactorBuiltinTablesTest < MnTest::Case
     skip "fork while another thread allocates, under ASan" if MnTest.env("MNRB_SANITIZER") == "asan"
     creator = Ractor.new { 150.times.sum { Ractor.new { 1 }.take } }
     20.times do
-      rd, wr = IO.pipe
-      pid = fork do
-        rd.close
-        wr.puts Ractor.new { 6 * 7 }.take
-        wr.flush
-        exit!(0)
-      end
-      wr.close
-      watchdog = Thread.new { sleep 60; Process.kill(:KILL, pid) }
-      out = rd.read
-      _, st = Process.wait2(pid)
-      watchdog.kill
-      rd.close
-      assert_equal [0, "42\n"], [st.exitstatus, out]
+      assert_equal [0, "42\n"], forked_output { |wr| wr.puts Ractor.new { 6 * 7 }.take }
     end
     assert_equal 150, creator.take
   end

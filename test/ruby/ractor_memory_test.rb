@@ -177,13 +177,19 @@ class RactorMemoryTest < MnTest::Case
   end
 
   def test_nested_and_singleton_built_in_methods_in_ractors
-    out = run_child(NESTED + <<~'RUBY')
-      first = Ractor.new { nested_check }.take
-      rs = 3.times.map { Ractor.new { Ractor.receive; GC.start; nested_check } }
+    assert_same_in_ractors(NESTED, "nested_check", NESTED_EXPECTED)
+  end
+
+  # `check` (a method the prelude defines) gives `expected` in a first ractor, in three ractors
+  # that wait and collect first, and in main after them.
+  def assert_same_in_ractors(prelude, check, expected)
+    out = run_child(prelude + <<~RUBY)
+      first = Ractor.new { #{check} }.take
+      rs = 3.times.map { Ractor.new { Ractor.receive; GC.start; #{check} } }
       rs.each { |r| r << 1 }
-      p [first, rs.map(&:take).uniq, nested_check]
+      p [first, rs.map(&:take).uniq, #{check}]
     RUBY
-    assert_equal [NESTED_EXPECTED, [NESTED_EXPECTED], NESTED_EXPECTED], eval(out)
+    assert_equal [expected, [expected], expected], eval(out)
   end
 
   # A built-in `def self.x` that reads and sets a class variable (mruby-socket's BasicSocket): the
@@ -237,12 +243,6 @@ class RactorMemoryTest < MnTest::Case
   end
 
   def test_boot_procs_and_removed_methods_in_ractors
-    out = run_child(BOOT_PROCS + <<~'RUBY')
-      first = Ractor.new { boot_check }.take
-      rs = 3.times.map { Ractor.new { Ractor.receive; GC.start; boot_check } }
-      rs.each { |r| r << 1 }
-      p [first, rs.map(&:take).uniq, boot_check]
-    RUBY
-    assert_equal [BOOT_EXPECTED, [BOOT_EXPECTED], BOOT_EXPECTED], eval(out)
+    assert_same_in_ractors(BOOT_PROCS, "boot_check", BOOT_EXPECTED)
   end
 end

@@ -70,21 +70,11 @@ class RactorStateBlockTest < MnTest::Case
     # dies or hangs here)
     skip "the child's ractors as CRuby 3.5+ ends them" unless Ractor.method_defined?(:value)
     held = 50.times.map { Ractor.new { Ractor.receive } }
-    rd, wr = IO.pipe
-    pid = fork do
-      rd.close
+    status, out = forked_output do |wr|
       rs = 250.times.map { |i| Ractor.new(i) { |k| k * 2 } }
       wr.puts rs.sum { |r| value_of(r) }
-      wr.flush
-      exit!(0)
     end
-    wr.close
-    watchdog = Thread.new { sleep 60; Process.kill(:KILL, pid) }
-    out = rd.read
-    _, st = Process.wait2(pid)
-    watchdog.kill
-    rd.close
-    assert_equal 0, st.exitstatus
+    assert_equal 0, status
     assert_equal "#{250.times.sum * 2}\n", out
     held.each_with_index { |r, i| r.send i }
     assert_equal 50.times.to_a, held.map { |r| value_of(r) }
