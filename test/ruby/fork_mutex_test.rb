@@ -7,21 +7,9 @@ class ForkMutexTest < MnTest::Case
   end
 
   # Forks a child that runs the block with the pipe it writes to; what it wrote, once it has exited (killed after `timeout`).
-  def in_child(timeout = 30)
-    r, w = IO.pipe
-    pid = fork do
-      r.close
-      yield w
-      w.flush
-      exit!(0)
-    end
-    w.close
-    watchdog = Thread.new { sleep timeout; Process.kill(:KILL, pid) }
-    out = r.read
-    _, st = Process.wait2(pid)
-    watchdog.kill
-    r.close
-    assert_equal 0, st.exitstatus, "the child's status (output: #{out.inspect})"
+  def in_child(timeout = 30, &body)
+    status, out = forked_output(timeout, &body)
+    assert_equal 0, status, "the child's status (output: #{out.inspect})"
     out
   end
 

@@ -9,21 +9,9 @@ class RactorForkTest < MnTest::Case
   end
 
   # Runs the block in a child; what it wrote, once it has exited (killed if it hangs).
-  def in_child(timeout = 30)
-    rd, wr = IO.pipe
-    pid = fork do
-      rd.close
-      yield wr
-      wr.flush
-      exit!(0)
-    end
-    wr.close
-    watchdog = Thread.new { sleep timeout; Process.kill(:KILL, pid) }
-    out = rd.read
-    _, st = Process.wait2(pid)
-    watchdog.kill
-    rd.close
-    assert_equal 0, st.exitstatus, "the child's status (output: #{out.inspect})"
+  def in_child(timeout = 30, &body)
+    status, out = forked_output(timeout, &body)
+    assert_equal 0, status, "the child's status (output: #{out.inspect})"
     out
   end
 
