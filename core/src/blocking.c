@@ -244,30 +244,6 @@ void mn_blocking_unlist(mn_thread *self) {
 
 /* ---- the calls ---- */
 
-#ifdef MN_TSAN
-/* ThreadSanitizer runs an asynchronous signal's handler only when the thread that took it next
- * passes through one of its interceptors: a thread in a system call that does not return (an open(2)
- * of a FIFO, a read of a silent pipe) would keep a process-directed SIGTERM forever. Under TSan a
- * call therefore blocks the asynchronous signals on its native thread for its duration (the kernel
- * gives them to a thread that handles them: the event loop's, in epoll_wait), except the unblock
- * signal, which is sent to this thread. Two system calls per call: for the sanitizer build only. */
-static __thread sigset_t tsan_saved_mask;
-static __thread bool tsan_masked;
-static void tsan_mask_signals(void) {
-  sigset_t s;
-  sigfillset(&s);
-  int keep[] = { UNBLOCK_SIGNAL, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
-  for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) sigdelset(&s, keep[i]);
-  tsan_masked = pthread_sigmask(SIG_BLOCK, &s, &tsan_saved_mask) == 0;
-}
-static void tsan_unmask_signals(void) {
-  if (tsan_masked) pthread_sigmask(SIG_SETMASK, &tsan_saved_mask, NULL);
-  tsan_masked = false;
-}
-#else
-static inline void tsan_mask_signals(void) {}
-static inline void tsan_unmask_signals(void) {}
-#endif
 
 static void enter(mn_thread *self) {
   acquire_slot(self);
@@ -279,11 +255,9 @@ void mn_blocking_begin(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg) {
   enter(self);
   if (!self->bound_nt) mn_pool_leave(self->nt);   /* before the GVL goes: a replacement may start */
   mn_sched_enter_blocking(self, ubf, ubf_arg);
-  tsan_mask_signals();
 }
 
 void mn_blocking_end(mn_thread *self) {
-  tsan_unmask_signals();             /* on the native thread that made the call */
   atomic_fetch_sub_explicit(&bl.now, 1, memory_order_relaxed);
   if (!self->bound_nt) mn_pool_rejoin(self->nt);
   release_slot();
@@ -298,10 +272,8 @@ void *mn_blocking_call(mn_thread *self, void *(*fn)(void *), void *arg, mn_unblo
     if (!self->bound_nt) mn_pool_leave(nt);
     mn_sched_enter_blocking(self, ubf, ubf_arg);
   }
-  tsan_mask_signals();
   void *result = fn(arg);
   int saved = errno;
-  tsan_unmask_signals();
   if (kept && kept_gvl(nt)) {
     atomic_fetch_sub_explicit(&bl.now, 1, memory_order_relaxed);
     release_slot();

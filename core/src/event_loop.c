@@ -45,6 +45,7 @@ static void *loop_main(void *arg) {
   (void)arg;
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   prctl(PR_SET_NAME, "mnrb-events", 0, 0, 0);
+  mn_tsan_signals_here();
   struct epoll_event evs[EVENTS_PER_WAIT];
   for (;;) {
     mn_timer_prepare();

@@ -401,6 +401,10 @@ void mn_blocking_resignal(void);    /* event loop, every tick */
 bool mn_blocking_unblocking(void);  /* threads signalled whose call has not returned yet */
 void mn_timer_tick_for_unblock(void);   /* the ticks run (they re-send unblock signals) */
 int mn_blocking_init(void);
+/* TSan build only (tsan_signals.c): a native thread that runs Ruby blocks asynchronous signals; the
+ * event loop's thread takes them. No-ops in other builds. */
+void mn_tsan_signals_elsewhere(void);
+void mn_tsan_signals_here(void);
 void mn_blocking_stats(mn_stats *out);
 extern _Atomic uint64_t mn_stat_wakeup_preemptions;
 

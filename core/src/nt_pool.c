@@ -111,6 +111,7 @@ static void nt_adopt(mn_nt *nt) {
   nt->pthread = pthread_self();
   nt->index = atomic_fetch_add(&next_nt_index, 1) + 1;
   mn_co_init_native(&nt->sched_co);
+  mn_tsan_signals_elsewhere();
   tls_nt = nt;
   atomic_fetch_add(&mn_native_thread_count, 1);
   if (!nt->bound && !nt->listed) { /* pool records live as long as the process */

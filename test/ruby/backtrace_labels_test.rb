@@ -67,6 +67,32 @@ class BacktraceLabelsTest < MnTest::Case
     assert_equal quoted("singleton class"), label(BacktraceLabelsC.singleton_class::SCLASS_BODY)
   end
 
+  # CRuby pops the built-in const_missing's frame before it raises: the error is at the reference.
+  def test_an_uninitialized_constant_is_raised_at_its_reference
+    line = __LINE__ + 1
+    e = assert_raise(NameError) { BacktraceLabelsNoSuchConstant }
+    assert_equal "#{__FILE__}:#{line}", e.backtrace[0].split(":in ")[0]
+    assert_equal quoted("block in BacktraceLabelsTest#test_an_uninitialized_constant_is_raised_at_its_reference",
+                        "block in test_an_uninitialized_constant_is_raised_at_its_reference"), label(e.backtrace[0])
+    e = assert_raise(NameError) { BacktraceLabelsC::NoSuch }
+    assert label(e.backtrace[0]).delete("'`").start_with?("block in "), e.backtrace[0]
+  end
+
+  # a conversion fails in the Kernel method that was called, not in a helper of the runtime
+  def test_a_failed_conversion_is_raised_in_the_kernel_method
+    e = assert_raise(ArgumentError) { Integer("zz") }
+    assert_equal quoted("Kernel#Integer", "Integer"), label(e.backtrace[0])
+    e = assert_raise(TypeError) { Integer(nil) }
+    assert_equal quoted("Kernel#Integer", "Integer"), label(e.backtrace[0])
+    e = assert_raise(ArgumentError) { Float("zz") }
+    assert_equal quoted("Kernel#Float", "Float"), label(e.backtrace[0])
+    e = assert_raise(ArgumentError) { Rational("zz") }
+    assert_equal quoted("Kernel#Rational", "Rational"), label(e.backtrace[0])
+    e = assert_raise(ArgumentError) { Complex("zz") }
+    assert_equal quoted("Kernel#Complex", "Complex"), label(e.backtrace[0])
+    e.backtrace.each { |l| refute l.include?("__"), l }
+  end
+
   def test_a_method_of_an_anonymous_class_has_no_owner_prefix
     line = Class.new { def anon; caller(0)[0]; end }.new.anon
     assert_equal quoted("anon"), label(line)
