@@ -93,6 +93,13 @@ class BacktraceLabelsTest < MnTest::Case
     e.backtrace.each { |l| refute l.include?("__"), l }
   end
 
+  # a Symbol's proc has no frame of its own in CRuby: the error is at the call
+  def test_a_symbol_proc_raising_is_at_its_call
+    e = assert_raise(NoMethodError) { :backtrace_labels_no_such.to_proc.call("x") }
+    assert_equal quoted("block in BacktraceLabelsTest#test_a_symbol_proc_raising_is_at_its_call",
+                        "block in test_a_symbol_proc_raising_is_at_its_call"), label(e.backtrace[0])
+  end
+
   def test_a_method_of_an_anonymous_class_has_no_owner_prefix
     line = Class.new { def anon; caller(0)[0]; end }.new.anon
     assert_equal quoted("anon"), label(line)
