@@ -76,7 +76,22 @@ static mrb_value p_waitpid(mrb_state *mrb, mrb_value self) {
 static mrb_value p_kill(mrb_state *mrb, mrb_value self) {
   mrb_int sig, pid;
   mrb_get_args(mrb, "ii", &sig, &pid);
+#if defined(__SANITIZE_THREAD__)
+  /* The TSan build blocks asynchronous signals in threads that run Ruby (core/src/tsan_signals.c).
+   * A signal this process sends itself is delivered before kill returns, as POSIX promises for
+   * a signal the caller does not block: unblocked here for the call, so that each send runs the
+   * handler once and none is coalesced while pending for the event loop's thread. */
+  sigset_t one, saved;
+  sigemptyset(&one);
+  if (sig > 0 && sig < 64 && (pid == 0 || pid == getpid() || pid == -getpgrp())) sigaddset(&one, (int)sig);
+  pthread_sigmask(SIG_UNBLOCK, &one, &saved);
+  int rc = kill((pid_t)pid, (int)sig);
+  int err = errno;
+  pthread_sigmask(SIG_SETMASK, &saved, NULL);
+  if (rc != 0) sys_fail(mrb, err, NULL);
+#else
   if (kill((pid_t)pid, (int)sig) != 0) sys_fail(mrb, errno, NULL);
+#endif
   return mrb_fixnum_value(1);
 }
 
