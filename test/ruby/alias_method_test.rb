@@ -38,4 +38,24 @@ class AliasMethodTest < MnTest::Case
   ensure
     String.class_eval { remove_method :mnrb_test_lines }
   end
+
+  # CRuby 3.0+: alias_method answers the new name (mnrb answered the class)
+  def test_alias_method_answers_the_new_name
+    answers = []
+    Class.new(Foo) { answers << alias_method(:o2, :m) << alias_method(:o3, :two) }
+    assert_equal [:o2, :o3], answers
+  end
+
+  # method_added hears attr_reader/attr_writer/attr_accessor's methods, and alias_method's
+  def test_method_added_hears_accessors_and_aliases
+    added = []
+    Class.new do
+      define_singleton_method(:method_added) { |m| added << m }
+      attr_reader :r
+      attr_accessor :a
+      def d; end
+      alias_method :e, :d
+    end
+    assert_equal [:r, :a, :a=, :d, :e], added
+  end
 end

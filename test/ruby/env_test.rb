@@ -301,4 +301,15 @@ class EnvTest < MnTest::Case
     assert_equal "from main", r.take
     assert_equal "set by ractor", ENV[n + "_R"]
   end
+
+  # CRuby's ENV is an Object with singleton methods, not an instance of a class of its own
+  # (mnrb's was MnrbEnv, a top-level constant CRuby does not have).
+  def test_env_is_an_object_with_singleton_methods
+    assert_equal Object, ENV.class
+    assert_equal "ENV", ENV.to_s
+    assert_include ENV.singleton_methods, :fetch
+    assert_include ENV.singleton_class.ancestors, Enumerable
+    assert_equal false, ENV.respond_to?(:_get)
+    assert_equal false, Object.const_defined?(:MnrbEnv)
+  end
 end

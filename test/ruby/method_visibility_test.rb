@@ -9,6 +9,8 @@
 
 def mnrb_vis_top_level_helper = :top
 
+MethodVisibilityTestMain = self   # main (the top level's self)
+
 class MethodVisibilityTest < MnTest::Case
   class K
     def pub = 1
@@ -360,6 +362,24 @@ class MethodVisibilityTest < MnTest::Case
     assert_include syms, :public_method_defined?
     made = "mnrb_all_symbols_#{syms.size}_probe".to_sym
     assert_include Symbol.all_symbols, made
+  end
+
+  # main's include, public, private, define_method are private (mnrb listed them as singleton methods)
+  def test_main_singleton_methods
+    main = MethodVisibilityTestMain
+    assert_equal [:inspect, :to_s], main.singleton_methods.sort & [:define_method, :include, :inspect, :private, :protected, :public, :to_s]
+    assert_equal false, main.respond_to?(:include)
+  end
+
+  # CRuby: methods(false) is the receiver's own singleton methods (mnrb listed its class's own
+  # methods when it had no singleton class)
+  def test_methods_false_is_the_singleton_methods
+    k = Class.new { def a; end }
+    o = k.new
+    assert_equal [], o.methods(false)
+    def o.s; end
+    assert_equal [:s], o.methods(false)
+    assert_include o.methods, :a
   end
 end
 

@@ -1,7 +1,9 @@
 # Module#autoload, Kernel#autoload and autoload? as CRuby's: the constant's first use requires the file
 # (through const_missing, as mruby looks constants up); the registration is forgotten once the file
 # defines it. (private_constant and the other visibility methods: src/visibility.c.)
-module MNRBAutoload
+module MNRB; end
+# MNRB::Autoload (not a top-level constant: CRuby's Object.constants has nothing of mnrb's but MNRB)
+module MNRB::Autoload
   TABLE = {}                            # module => { name => path }
 
   def self.path(mod, name)
@@ -35,13 +37,13 @@ class Module
     path = path.to_path if path.respond_to?(:to_path)
     raise TypeError, "no implicit conversion of #{path.class} into String" unless path.is_a?(String)
     raise ArgumentError, "empty file name" if path.empty?
-    (MNRBAutoload::TABLE[self] ||= {})[name] = path unless const_defined?(name, false)
+    (MNRB::Autoload::TABLE[self] ||= {})[name] = path unless const_defined?(name, false)
     nil
   end
 
   def autoload?(name, inherit = true)
-    MNRBAutoload.path(self, name.to_sym) ||
-      (inherit && !equal?(Object) && MNRBAutoload.path(Object, name.to_sym)) || nil
+    MNRB::Autoload.path(self, name.to_sym) ||
+      (inherit && !equal?(Object) && MNRB::Autoload.path(Object, name.to_sym)) || nil
   end
 
   alias_method :__mnrb_const_missing, :const_missing
@@ -55,9 +57,9 @@ class Module
   # or nil. mnrb-ractor's const_missing of a non-main ractor (src/isolation.c) calls it too.
   def __mnrb_autoload(name)
     [self, Object].uniq.each do |mod|
-      path = MNRBAutoload.path(mod, name)
+      path = MNRB::Autoload.path(mod, name)
       next unless path
-      MNRBAutoload::TABLE[mod].delete(name)
+      MNRB::Autoload::TABLE[mod].delete(name)
       require path
       return [mod.const_get(name)] if mod.const_defined?(name, false)
     end

@@ -105,3 +105,11 @@ if Object.const_defined?(:ObjectSpace) && ObjectSpace.respond_to?(:each_object)
     end
   end
 end
+
+# CRuby: `method === obj` calls the method with obj (a Method as a `when` clause's pattern); mruby's
+# Method had Object's identity ===.
+if Object.const_defined?(:Method)
+  class Method
+    def ===(obj) = call(obj)
+  end
+end

@@ -1,27 +1,29 @@
 # ENV as CRuby's: a Hash-like view of the process environment, on src/env.c's three primitives
-# (_get, _set, _pairs), which serialise every access process-wide. Names and values are Strings
-# (TypeError otherwise, as CRuby); values read are new frozen Strings. Iteration walks a snapshot,
-# so the block may change ENV. Changes are the process's: children (spawn, system, ``) see them.
-class MnrbEnv
+# (__mnrb_env_get, __mnrb_env_set, __mnrb_env_pairs), which serialise every access process-wide.
+# Names and values are Strings (TypeError otherwise, as CRuby); values read are new frozen Strings.
+# Iteration walks a snapshot, so the block may change ENV. Changes are the process's: children
+# (spawn, system, ``) see them.
+# As CRuby's, ENV is an Object with singleton methods (ENV.class is Object; no class of its own).
+class << ENV
   include Enumerable
 
   def [](name)
-    _get(name)
+    __mnrb_env_get(name)
   end
 
   def []=(name, value)
-    _set(name, value)
+    __mnrb_env_set(name, value)
   end
 
   def store(name, value)
-    _set(name, value)
+    __mnrb_env_set(name, value)
   end
 
   def fetch(name, *default)
     if default.size > 1
       raise ArgumentError, "wrong number of arguments (given #{default.size + 1}, expected 1..2)"
     end
-    v = _get(name)
+    v = __mnrb_env_get(name)
     return v if v
     return yield(name) if block_given?
     return default[0] unless default.empty?
@@ -29,9 +31,9 @@ class MnrbEnv
   end
 
   def delete(name)
-    v = _get(name)
+    v = __mnrb_env_get(name)
     if v
-      _set(name, nil)
+      __mnrb_env_set(name, nil)
       v
     elsif block_given?
       yield name
@@ -39,7 +41,7 @@ class MnrbEnv
   end
 
   def key?(name)
-    !_get(name).nil?
+    !__mnrb_env_get(name).nil?
   end
   alias include? key?
   alias has_key? key?
@@ -47,50 +49,50 @@ class MnrbEnv
 
   def value?(value)
     return nil unless value.is_a?(String)
-    _pairs.any? { |_, v| v == value }
+    __mnrb_env_pairs.any? { |_, v| v == value }
   end
   alias has_value? value?
 
   def key(value)
-    value = env_string(value)
-    pair = _pairs.find { |_, v| v == value }
+    value = __mnrb_env_string(value)
+    pair = __mnrb_env_pairs.find { |_, v| v == value }
     pair && pair[0]
   end
 
   def keys
-    _pairs.map { |k, _| k }
+    __mnrb_env_pairs.map { |k, _| k }
   end
 
   def values
-    _pairs.map { |_, v| v }
+    __mnrb_env_pairs.map { |_, v| v }
   end
 
   def each_pair
     return to_enum(:each_pair) { size } unless block_given?
-    _pairs.each { |pair| yield pair }
+    __mnrb_env_pairs.each { |pair| yield pair }
     self
   end
   alias each each_pair
 
   def each_key
     return to_enum(:each_key) { size } unless block_given?
-    _pairs.each { |k, _| yield k }
+    __mnrb_env_pairs.each { |k, _| yield k }
     self
   end
 
   def each_value
     return to_enum(:each_value) { size } unless block_given?
-    _pairs.each { |_, v| yield v }
+    __mnrb_env_pairs.each { |_, v| yield v }
     self
   end
 
   def to_h
     h = {}
-    _pairs.each do |k, v|
+    __mnrb_env_pairs.each do |k, v|
       if block_given?
         pair = yield(k, v)
         unless pair.is_a?(Array)
-          raise TypeError, "wrong element type #{env_type_name(pair)} (expected array)"
+          raise TypeError, "wrong element type #{__mnrb_env_type_name(pair)} (expected array)"
         end
         if pair.size != 2
           raise ArgumentError, "element has wrong array length (expected 2, was #{pair.size})"
@@ -107,16 +109,16 @@ class MnrbEnv
   end
 
   def to_a
-    _pairs
+    __mnrb_env_pairs
   end
 
   def size
-    _pairs.size
+    __mnrb_env_pairs.size
   end
   alias length size
 
   def empty?
-    _pairs.empty?
+    __mnrb_env_pairs.empty?
   end
 
   def select(&block)
@@ -132,7 +134,7 @@ class MnrbEnv
 
   def filter_map(&block)
     return to_enum(:filter_map) unless block
-    _pairs.filter_map(&block)
+    __mnrb_env_pairs.filter_map(&block)
   end
 
   # Deletes the pairs the block says true for; self.
@@ -146,9 +148,9 @@ class MnrbEnv
   def reject!
     return to_enum(:reject!) { size } unless block_given?
     deleted = false
-    _pairs.each do |k, v|
+    __mnrb_env_pairs.each do |k, v|
       next unless yield(k, v)
-      _set(k, nil)
+      __mnrb_env_set(k, nil)
       deleted = true
     end
     deleted ? self : nil
@@ -167,25 +169,25 @@ class MnrbEnv
   alias filter! select!
 
   def clear
-    _pairs.each { |k, _| _set(k, nil) }
+    __mnrb_env_pairs.each { |k, _| __mnrb_env_set(k, nil) }
     self
   end
 
   def replace(hash)
-    hash = env_hash(hash)
-    hash.each { |k, v| env_string(k); env_string(v) }
-    hash.each { |k, v| _set(k, v) }
-    _pairs.each { |k, _| _set(k, nil) unless hash.key?(k) }
+    hash = __mnrb_env_hash(hash)
+    hash.each { |k, v| __mnrb_env_string(k); __mnrb_env_string(v) }
+    hash.each { |k, v| __mnrb_env_set(k, v) }
+    __mnrb_env_pairs.each { |k, _| __mnrb_env_set(k, nil) unless hash.key?(k) }
     self
   end
 
   def update(*hashes)
     hashes.each do |hash|
-      env_hash(hash).each do |k, v|
-        if block_given? && (old = _get(k))
+      __mnrb_env_hash(hash).each do |k, v|
+        if block_given? && (old = __mnrb_env_get(k))
           v = yield(k, old, v)
         end
-        _set(k, v)
+        __mnrb_env_set(k, v)
       end
     end
     self
@@ -195,7 +197,7 @@ class MnrbEnv
   def slice(*names)
     h = {}
     names.each do |k|
-      v = _get(k)
+      v = __mnrb_env_get(k)
       h[k] = v if v
     end
     h
@@ -208,17 +210,17 @@ class MnrbEnv
   end
 
   def values_at(*names)
-    names.map { |k| _get(k) }
+    names.map { |k| __mnrb_env_get(k) }
   end
 
   def assoc(name)
-    v = _get(name)
+    v = __mnrb_env_get(name)
     v && [name, v]
   end
 
   def rassoc(value)
     return nil unless value.is_a?(String)
-    _pairs.find { |_, v| v == value }
+    __mnrb_env_pairs.find { |_, v| v == value }
   end
 
   def invert
@@ -227,8 +229,8 @@ class MnrbEnv
 
   # Removes and returns the first [name, value], or nil if the environment is empty.
   def shift
-    pair = _pairs.first
-    _set(pair[0], nil) if pair
+    pair = __mnrb_env_pairs.first
+    __mnrb_env_set(pair[0], nil) if pair
     pair
   end
 
@@ -258,23 +260,21 @@ class MnrbEnv
     raise TypeError, "Cannot clone ENV, use ENV.to_h to get a copy of ENV as a hash"
   end
 
-  private :_get, :_set, :_pairs
-
   private
 
-  def env_string(obj)
+  def __mnrb_env_string(obj)
     return obj if obj.is_a?(String)
     return obj.to_str if obj.respond_to?(:to_str)
-    raise TypeError, "no implicit conversion of #{env_type_name(obj)} into String"
+    raise TypeError, "no implicit conversion of #{__mnrb_env_type_name(obj)} into String"
   end
 
-  def env_hash(obj)
+  def __mnrb_env_hash(obj)
     return obj if obj.is_a?(Hash)
     return obj.to_hash if obj.respond_to?(:to_hash)
-    raise TypeError, "no implicit conversion of #{env_type_name(obj)} into Hash"
+    raise TypeError, "no implicit conversion of #{__mnrb_env_type_name(obj)} into Hash"
   end
 
-  def env_type_name(obj)
+  def __mnrb_env_type_name(obj)
     obj.nil? ? "nil" : obj == true ? "true" : obj == false ? "false" : obj.class.to_s
   end
 end

@@ -34,3 +34,13 @@ class Module
     self
   end
 end
+
+module Kernel
+  alias_method :__mnrb_methods, :methods
+
+  # CRuby: methods(false) is the receiver's own singleton methods. mruby's listed its class's own
+  # methods when the receiver had no singleton class ([] in CRuby).
+  def methods(regular = true)
+    regular ? __mnrb_methods : singleton_methods(false)
+  end
+end

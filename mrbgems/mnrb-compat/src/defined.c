@@ -36,7 +36,10 @@ static mrb_bool lexical_const(mrb_state *mrb, const struct RProc *proc, mrb_sym 
   if (!mrb_const_defined(mrb, mrb_obj_value(c), sym) &&
       !mrb_test(mrb_funcall_id(mrb, mrb_obj_value(mrb->object_class), MRB_SYM_Q(const_defined), 1, mrb_symbol_value(sym))))
     return FALSE;
-  *v = mrb_const_get(mrb, mrb_obj_value(c), sym);
+  /* const_get (src/const_get.c), which reaches Object's constants from any class: mrb_const_get
+     stops before Object, so a top-level constant asked from built-in code whose lexical chain
+     does not reach the top level (a singleton method of a gem's class) raised NameError */
+  *v = mrb_funcall_id(mrb, mrb_obj_value(c), MRB_SYM(const_get), 1, mrb_symbol_value(sym));
   return TRUE;
 }
 

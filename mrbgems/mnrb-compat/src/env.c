@@ -2,9 +2,9 @@
  * ENV: the process environment, read and written through three primitives (mrblib/env.rb builds
  * CRuby's whole ENV API on them):
  *
- *   ENV._get(name)        the value, a new frozen String, or nil
- *   ENV._set(name, value) setenv(3), or unsetenv(3) when value is nil
- *   ENV._pairs            a snapshot of every [name, value], in environ's order
+ *   ENV.__mnrb_env_get(name)    the value, a new frozen String, or nil
+ *   ENV.__mnrb_env_set(name, v) setenv(3), or unsetenv(3) when value is nil
+ *   ENV.__mnrb_env_pairs        a snapshot of every [name, value], in environ's order
  *
  * glibc's getenv/setenv/unsetenv are not safe against each other in different native threads
  * (setenv may move the environ array; a value read by getenv may be overwritten or freed by the
@@ -141,9 +141,10 @@ static mrb_value env_pairs(mrb_state *mrb, mrb_value self) {
 
 void mnrb_compat_init_env(mrb_state *mrb) {
   pthread_once(&ENV_ATFORK_ONCE, env_atfork_register);
-  struct RClass *c = mrb_define_class(mrb, "MnrbEnv", mrb->object_class);
-  mrb_define_method(mrb, c, "_get", env_get, MRB_ARGS_REQ(1));
-  mrb_define_method(mrb, c, "_set", env_set, MRB_ARGS_REQ(2));
-  mrb_define_method(mrb, c, "_pairs", env_pairs, MRB_ARGS_NONE());
-  mrb_define_const(mrb, mrb->object_class, "ENV", mrb_obj_new(mrb, c, 0, NULL));
+  /* as CRuby's: an Object whose methods are all singleton methods (ENV.class is Object) */
+  struct RObject *env = mrb_obj_ptr(mrb_obj_new(mrb, mrb->object_class, 0, NULL));
+  mrb_define_const(mrb, mrb->object_class, "ENV", mrb_obj_value(env));
+  mrb_define_singleton_method(mrb, env, "__mnrb_env_get", env_get, MRB_ARGS_REQ(1));
+  mrb_define_singleton_method(mrb, env, "__mnrb_env_set", env_set, MRB_ARGS_REQ(2));
+  mrb_define_singleton_method(mrb, env, "__mnrb_env_pairs", env_pairs, MRB_ARGS_NONE());
 }

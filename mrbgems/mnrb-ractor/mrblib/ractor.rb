@@ -8,7 +8,7 @@ class Ractor
     end
     raise ArgumentError, "must be called with a block" unless block
     # the creator's autoloads go first (MNRB.run_ractor_block takes them off)
-    __create(name, [(MNRBAutoload.export if Object.const_defined?(:MNRBAutoload)), *args], &block)
+    __create(name, [(MNRB::Autoload.export if MNRB.const_defined?(:Autoload)), *args], &block)
   end
 
   # The block of Ractor.new runs with self = the new ractor, so `receive` there is this: it takes from
@@ -36,7 +36,7 @@ module MNRB
     $VERBOSE = args.shift   # the creator's, which src/ractor.c put first (CRuby: inherited)
     $DEBUG = args.shift
     autoloads = args.shift    # the creator's autoload table (mnrb-compat autoload.rb), or nil
-    MNRBAutoload.import(autoloads) if autoloads
+    MNRB::Autoload.import(autoloads) if autoloads
     block.call(*args)
   end
 end

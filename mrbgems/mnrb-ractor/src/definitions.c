@@ -289,6 +289,24 @@ static struct RProc *alias_of(mrb_state *to, mrb_sym orig_mid, struct RProc *ori
   return a;
 }
 
+/* An alias that records its original's owner (mruby patch 0150: an inherited or included method,
+ * `private :m` of an inherited one): the owner's counterpart in the ancestry of mc's class in `to`
+ * (the class, or the iclass of the module), so that super goes on above it there too. Not found
+ * (a class not copied yet): a plain alias, whose super goes on above its own class. */
+static void alias_owner_of(defs *d, const struct RProc *from_alias, struct RProc *a, method_copy *mc) {
+  if (!(from_alias->flags & MRB_PROC_ALIAS_OWNER)) return;
+  struct RClass *owner = from_alias->e.target_class;
+  struct RClass *want = mapped(d, owner->tt == MRB_TT_ICLASS ? owner->c : owner);
+  if (!want) return;
+  for (struct RClass *k = mc->to_class->super; k; k = k->super) {
+    if (k == want || (k->tt == MRB_TT_ICLASS && k->c == want)) {
+      a->e.target_class = k;
+      a->flags |= MRB_PROC_ALIAS_OWNER;
+      return;
+    }
+  }
+}
+
 /* A C function under `mid` (every state has the function, but `alias_method :len, :length` of a
  * built-in C method puts it under a new name): defined in `to` unless its class has it already.
  * A lazy entry there (a built-in Ruby method whose proc was never made) is not it: looked up, it
@@ -353,7 +371,10 @@ static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, metho
   }
   else copy = copy_ruby_method(from, mid, proc, mc);
   if (!copy) return;
-  if (alias) copy = alias_of(to, mnrb_code_sym_in(from, to, alias->body.mid), copy);
+  if (alias) {
+    copy = alias_of(to, mnrb_code_sym_in(from, to, alias->body.mid), copy);
+    alias_owner_of(mc->d, alias, copy, mc);
+  }
   mrb_method_t cm;
   MRB_METHOD_FROM_PROC(cm, copy);
   mc->d->acted++;
