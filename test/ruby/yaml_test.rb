@@ -89,6 +89,7 @@ class YamlTest < MnTest::Case
     ["String", "--- !ruby/class 'String'\n"],
     ["Comparable", "--- !ruby/module 'Comparable'\n"],
     ["{\"multi\" => \"line1\\nline2\", \"list\" => [\"a\\nb\"]}", "---\nmulti: |-\n  line1\n  line2\nlist:\n- |-\n  a\n  b\n"],
+    ["RuntimeError.new(\"boom\")", "--- !ruby/exception:RuntimeError\nmessage: boom\nbacktrace:\n"],
     ["[\"- dash\", \"? q\", \": c\", \"|\", \">\", \"%\", \"`\"]", "---\n- \"- dash\"\n- \"? q\"\n- \": c\"\n- \"|\"\n- \">\"\n- \"%\"\n- \"`\"\n"],
   ]
 
@@ -233,6 +234,8 @@ class YamlTest < MnTest::Case
     assert_equal [1..3, 1...3, /ab+c/i, String], YAML.unsafe_load(YAML.dump([1..3, 1...3, /ab+c/i, String]))
     assert_equal "\xFF\xFE".b, YAML.load(YAML.dump("\xff\xfe".b))
     assert_equal "--- !binary |-\n  //4=\n", YAML.dump("\xff\xfe".b)
+    e = YAML.unsafe_load(YAML.dump(ArgumentError.new("bad")))
+    assert_equal [ArgumentError, "bad"], [e.class, e.message]
     f = YAML.unsafe_load(YAML.dump([Float::NAN, Float::INFINITY, -Float::INFINITY, 1.5e-9, 2**70]))
     assert f[0].nan?
     assert_equal [Float::INFINITY, -Float::INFINITY, 1.5e-9, 2**70], f[1..]

@@ -645,7 +645,8 @@ module Psych
           klass = resolve_class(name) || class_loader.load("Exception")
           e = klass.allocate
           e.send(:initialize, h.delete("message")) rescue nil
-          e.set_backtrace(h.delete("backtrace")) if h.key?("backtrace")
+          value = h.delete("backtrace")
+          e.set_backtrace(value) if value                  # (mnrb's set_backtrace refuses nil)
           init_with(e, h, node)
         when IVAR_HASH_TAGS
           name = tag_arg(tag, IVAR_HASH_TAGS)
@@ -859,7 +860,7 @@ module Psych
           register(o, scalar(o.inspect, nil, "!ruby/regexp", false, false, Nodes::Scalar::ANY))
         when Time
           register(o, scalar(format_time(o), nil, nil, true, false, Nodes::Scalar::ANY))
-        when Exception then visit_exception(o)
+        when ::Exception then visit_exception(o)          # (Psych::Exception is not it)
         else
           if defined?(::Rational) && o.is_a?(::Rational)
             visit_pairs(o, "!ruby/object:Rational", ["denominator", o.denominator.to_s, "numerator", o.numerator.to_s])
