@@ -37,6 +37,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-strscan"   # require "strscan"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-marshal"   # Marshal (core: defined at boot)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-digest"    # require "digest"; needs nettle-dev (scripts/deps.sh)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-yaml"      # require "yaml"/"psych"; needs libyaml-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-rational"  # Rational, Integer/Float coerce (core: at boot)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-complex"   # Complex (core: at boot)
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"

@@ -1,0 +1,2 @@
+# require "yaml": Psych under the name YAML, as CRuby's yaml.rb does.
+YAML = Psych
