@@ -24,7 +24,8 @@
  * ~14 pages a hop, docs/PERFORMANCE.md). The record, the state's mnrb_ractor_state and its mrb_state
  * were three allocations on three pages (the record and the ractor state among the boot's ~600
  * blocks); they are now one page-aligned block of BLOCK_SIZE bytes: the record and the ractor state
- * in the first 384 bytes, then mrb_state (its hot head, then the method cache), then a spare area
+ * in the first 384 bytes, then mrb_state (its hot head, its tables, then its method cache of
+ * RACTOR_MC_SETS sets: 4 KiB, half of main's, so that the block is two pages, not three), then a spare area
  * that takes what the state allocates before it has a context (mruby's mrb_open_core: the GC arena
  * and the root context, which a ractor's main thread runs in). Blocks come from 2 MiB chunks of
  * their own, kept on a free list when their record is freed (never returned to the system: the
@@ -120,12 +121,17 @@ static void *pool_take(size_t size) {
 
 /* ---------------- a ractor's block: its record, its ractor state, its mrb_state ---------------- */
 
+/* a ractor's mrb_state: its head and tables, then its method cache sets (one 64-byte line each) */
+#define STATE_BYTES (offsetof(mrb_state, cache) + RACTOR_MC_SETS * 2 * sizeof(struct mrb_cache_entry))
+_Static_assert(RACTOR_MC_SETS * 2 <= MRB_METHOD_CACHE_SIZE, "a ractor's cache is at most main's");
+
 typedef struct state_block {
   mnrb_ractor_rec rec;                   /* first: the block is freed with it (record_free) */
   mnrb_ractor_state rstate __attribute__((aligned(64)));   /* its hop fields: one line */
   size_t spare_used;                     /* bytes of spare[] handed out */
   mrb_bool booting;                      /* opened, not started yet: big blocks from chunks */
-  mrb_state state __attribute__((aligned(64)));
+  /* the mrb_state, of RACTOR_MC_SETS method cache sets (mruby patch 0145: the state ends after them) */
+  uint8_t state[STATE_BYTES] __attribute__((aligned(64)));
   uint8_t spare[] __attribute__((aligned(64)));
 } state_block;
 
@@ -440,7 +446,7 @@ void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
     /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to
      * a cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's
      * first 64 bytes) are one line */
-    if (b && size == sizeof(mrb_state)) return &b->state;
+    if (b && size == STATE_BYTES) return b->state;
     void *state;
     return posix_memalign(&state, 64, size) ? NULL : state;
   }
