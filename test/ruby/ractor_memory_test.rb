@@ -245,4 +245,64 @@ class RactorMemoryTest < MnTest::Case
   def test_boot_procs_and_removed_methods_in_ractors
     assert_same_in_ractors(BOOT_PROCS, "boot_check", BOOT_EXPECTED)
   end
+
+  # mem20c: a booting state's small blocks come from slabs of 8-byte size classes (mnrb-ractor
+  # state_alloc.c), not glibc, and a ractor's mrb_state has 64 method cache sets, 4 KiB (mruby patch
+  # 0145), so that its block with its record is two pages. Set at 86.5 KiB resident and 8.5 KiB of
+  # glibc chunks per waiting ractor (main before: 98 KiB and 35.5 KiB); the bounds have margin.
+  RSS_BOUND = 92          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 200 ractors)
+  GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
+
+  def test_a_ractor_state_has_half_the_method_cache
+    skip "one state per ractor is mnrb's" unless MNRB
+    out = run_child('p [Ractor.__state_tables[6], Ractor.new { Ractor.__state_tables[6] }.take]')
+    assert_equal [8192, 4096], eval(out)
+  end
+
+  def test_waiting_ractors_resident_set_and_glibc_chunks
+    skip "one state per ractor is mnrb's" unless MNRB
+    skip "sanitizer build (no slabs, no pooling)" if ENV["MNRB_SANITIZER"]
+    skip "no /proc" unless File.exist?("/proc/self/status")
+    out = IO.popen({ "RUBY_MAX_PROC" => "1" }, [RbConfig.ruby, "-e", <<~'RUBY'], err: [:child, :out], &:read)
+      def rss = File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
+      n = 200
+      GC.start
+      rss0, glibc0 = rss, MNRB.malloc_bytes
+      rs = n.times.map { Ractor.new { Ractor.receive } }
+      p [(rss - rss0).fdiv(n), (MNRB.malloc_bytes - glibc0).fdiv(n)]
+      rs.each { |r| r << 1 }
+      rs.each(&:take)
+    RUBY
+    assert $?.success?, "child failed: #{out}"
+    rss_kib, glibc = eval(out.lines.last)
+    assert rss_kib < RSS_BOUND, "resident set per waiting ractor: #{rss_kib.round(1)} KiB (bound #{RSS_BOUND})"
+    assert glibc < GLIBC_BOUND, "glibc chunks per waiting ractor: #{glibc.round} bytes (bound #{GLIBC_BOUND})"
+  end
+
+  # A ractor's cache has 128 entries (64 sets of two): a name cached for more classes than that,
+  # then redefined, removed, or hidden by an included module, must be seen everywhere (class.c's
+  # clearing scans walk the state's entries, not main's 256).
+  CACHE = <<~'RUBY'
+    def cache_check
+      ks = 300.times.map { |i| Class.new { define_method(:m) { i } } }
+      a = ks.map { |k| k.new.m }.sum
+      ks.each_with_index { |k, i| k.class_eval { define_method(:m) { -i } } }
+      b = ks.map { |k| k.new.m }.sum
+      mod = Module.new { def m = 1 }
+      ks.each { |k| k.new.m; k.prepend(mod) }
+      c = ks.map { |k| k.new.m }.sum
+      ks.each { |k| k.new.m; mod.send(:remove_method, :m) if mod.method_defined?(:m, false) }
+      d = ks.map { |k| k.new.m }.sum
+      [a, b, c, d]
+    end
+  RUBY
+  CACHE_EXPECTED = [44850, -44850, 300, -44850]
+
+  def test_method_cache_cleared_in_main
+    assert_equal CACHE_EXPECTED, eval(run_child(CACHE + "p cache_check"))
+  end
+
+  def test_method_cache_cleared_in_ractors
+    assert_same_in_ractors(CACHE, "cache_check", CACHE_EXPECTED)
+  end
 end
