@@ -263,7 +263,7 @@ class RactorMemoryTest < MnTest::Case
     skip "one state per ractor is mnrb's" unless MNRB
     skip "sanitizer build (no slabs, no pooling)" if ENV["MNRB_SANITIZER"]
     skip "no /proc" unless File.exist?("/proc/self/status")
-    out = IO.popen({ "RUBY_MAX_PROC" => "1" }, [RbConfig.ruby, "-e", <<~'RUBY'], err: [:child, :out], &:read)
+    out = IO.popen({ "RUBY_MAX_PROC" => "1", "RUBY_MN_THREADS" => nil }, [RbConfig.ruby, "-e", <<~'RUBY'], err: [:child, :out], &:read)
       def rss = File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
       n = 200
       GC.start

@@ -282,14 +282,18 @@ static void *big_realloc(void *p, size_t size, mrb_bool booting) {
  * after a SLAB_HEAD header naming it, so a block costs its size rounded up to 8 and nothing else.
  * Slabs are carved from chunks of their own (small_chunk[] marks them, for free and realloc to tell
  * a small block from a big one). Freed small blocks go onto the freeing thread's list of their class
- * (no lock: a state's close frees its ~700 at once) and serve the next boot; a thread's lists go to
- * the global ones when it ends. Like the big blocks, slabs are never given back to the system.
+ * (no lock: a state's close frees its ~700 at once) and serve the next boot; past SMALL_HELD_MAX
+ * bytes (a thread that frees states but boots none) and when the thread ends they go to the global
+ * lists, which a boot takes from before carving more (in 1:1 mode every ractor's thread that boots
+ * ractors ends: its slabs' rest goes to small_partial for the next). Like the big blocks, slabs are never given back to the system.
  * Invariants: a block on class k's lists lies in a slab of class k; a slab's header is written once,
  * before any block of it is handed out. */
 enum { SLAB = 4096, SLAB_HEAD = 16, SMALL_GRAIN = 8, SMALL_MAX = 256, SMALL_HELD_MAX = 64 * 1024 };
 #define SMALL_CLASSES (SMALL_MAX / SMALL_GRAIN + 1)   /* class k: blocks of k * SMALL_GRAIN bytes */
 static uint8_t small_chunk[REGIONS_MAX][REGION / CHUNK];   /* guarded by blocks_lock when set */
-static void *small_free[SMALL_CLASSES];                     /* guarded by blocks_lock: ended threads' */
+static void *_Atomic small_free[SMALL_CLASSES];             /* guarded by blocks_lock (peeked without):
+                                                               blocks given by ended or non-booting threads */
+static cursor small_partial[SMALL_CLASSES];                  /* guarded by blocks_lock: an ended thread's slab rest */
 static cursor smalls_at;                                     /* guarded by blocks_lock */
 
 typedef struct small_pool {
@@ -302,7 +306,7 @@ static __thread small_pool spool;
 static pthread_key_t spool_key;
 static pthread_once_t spool_once = PTHREAD_ONCE_INIT;
 
-/* a thread ends: its freed blocks go to the global lists (its slabs' rest is left unused) */
+/* a thread ends: its freed blocks go to the global lists, its slabs' rest to small_partial */
 static void spool_release(void *arg) {
   small_pool *sp = arg;
   pthread_mutex_lock(&blocks_lock);
@@ -310,6 +314,9 @@ static void spool_release(void *arg) {
     void *b = sp->head[k];
     while (b) { void *next = *(void **)b; *(void **)b = small_free[k]; small_free[k] = b; b = next; }
     sp->head[k] = NULL;
+    if (sp->slab[k].next != sp->slab[k].end && small_partial[k].next == small_partial[k].end)
+      small_partial[k] = sp->slab[k];   /* its slab's rest, for the next thread (else left unused) */
+    sp->slab[k].next = sp->slab[k].end = NULL;
   }
   sp->held = 0;
   pthread_mutex_unlock(&blocks_lock);
@@ -330,34 +337,49 @@ static size_t small_capacity(const void *p) {
   return *(const uint32_t *)((uintptr_t)p & ~(uintptr_t)(SLAB - 1));
 }
 
+/* the thread's lists are given to the global ones when it ends (a thread of 1:1 mode that closed a
+   state holds its blocks) */
+static void spool_keyed(void) {
+  if (spool.keyed) return;
+  pthread_once(&spool_once, spool_key_make);
+  pthread_setspecific(spool_key, &spool);
+  spool.keyed = TRUE;
+}
+
 static void *small_take(size_t size) {
   size_t k = (size + SMALL_GRAIN - 1) / SMALL_GRAIN;
   void *b = spool.head[k];
   if (b) { spool.head[k] = *(void **)b; spool.held -= k * SMALL_GRAIN; return b; }
-  cursor *at = &spool.slab[k];
-  size_t bytes = k * SMALL_GRAIN;
-  if ((size_t)(at->end - at->next) < bytes) {
-    if (!spool.keyed) {
-      pthread_once(&spool_once, spool_key_make);
-      pthread_setspecific(spool_key, &spool);
-      spool.keyed = TRUE;
-    }
+  /* then a block other threads freed (a peek first: the lock only when there may be one) */
+  if (atomic_load_explicit(&small_free[k], memory_order_relaxed)) {
     pthread_mutex_lock(&blocks_lock);
     b = small_free[k];
-    if (b) { small_free[k] = *(void **)b; pthread_mutex_unlock(&blocks_lock); return b; }
+    if (b) small_free[k] = *(void **)b;
+    pthread_mutex_unlock(&blocks_lock);
+    if (b) return b;
+  }
+  cursor *at = &spool.slab[k];
+  size_t bytes = k * SMALL_GRAIN;
+  if ((size_t)(at->end - at->next) < bytes) {   /* the thread's slab is used up: an ended thread's, or a new one */
     char *slab = NULL;
-    if (smalls_at.next == smalls_at.end) {
-      if (chunk_add(&smalls_at)) {
+    pthread_mutex_lock(&blocks_lock);
+    if (small_partial[k].next != small_partial[k].end) {
+      *at = small_partial[k];
+      small_partial[k].next = small_partial[k].end = NULL;
+    } else {
+      if (smalls_at.next == smalls_at.end && chunk_add(&smalls_at)) {
         int i = atomic_load_explicit(&nregions, memory_order_relaxed) - 1;   /* the chunk's region */
         small_chunk[i][((uintptr_t)smalls_at.next - atomic_load_explicit(&regions[i], memory_order_relaxed)) / CHUNK] = 1;
       }
+      if (smalls_at.next != smalls_at.end) { slab = smalls_at.next; smalls_at.next += SLAB; }
     }
-    if (smalls_at.next != smalls_at.end) { slab = smalls_at.next; smalls_at.next += SLAB; }
     pthread_mutex_unlock(&blocks_lock);
-    if (!slab) return malloc(size);
-    *(uint32_t *)slab = (uint32_t)bytes;
-    at->next = slab + SLAB_HEAD;
-    at->end = slab + SLAB_HEAD + (SLAB - SLAB_HEAD) / bytes * bytes;
+    if (slab) {
+      *(uint32_t *)slab = (uint32_t)bytes;
+      at->next = slab + SLAB_HEAD;
+      at->end = slab + SLAB_HEAD + (SLAB - SLAB_HEAD) / bytes * bytes;
+    }
+    if ((size_t)(at->end - at->next) < bytes) return malloc(size);   /* the reservation is used up */
   }
   b = at->next;
   at->next += bytes;
@@ -373,6 +395,7 @@ static void small_give(void *p) {
     pthread_mutex_unlock(&blocks_lock);
     return;
   }
+  spool_keyed();
   *(void **)p = spool.head[k];
   spool.head[k] = p;
   spool.held += bytes;
