@@ -29,7 +29,9 @@ class RactorMemoryTest < MnTest::Case
   # aside (0133's body map, 0135's procs): 400 -> 4,384 bytes.
   MT_BOUND = 9 * 1024
   IV_BOUND = 16 * 1024
-  MADE_BOUND = 6 * 1024
+  # And by 0146 (the made-methods table grows at 7/8 used: its ~51 entries in 64 slots, not 128):
+  # 4,400 -> 2,864 bytes with the body map.
+  MADE_BOUND = 3584
 
   def run_child(src)
     out = IO.popen([RbConfig.ruby, "-e", src], err: [:child, :out], &:read)
@@ -244,5 +246,67 @@ class RactorMemoryTest < MnTest::Case
 
   def test_boot_procs_and_removed_methods_in_ractors
     assert_same_in_ractors(BOOT_PROCS, "boot_check", BOOT_EXPECTED)
+  end
+
+  # mem20c: a booting state's small blocks come from slabs of 8-byte size classes (mnrb-ractor
+  # state_alloc.c), not glibc, and a ractor's mrb_state has 64 method cache sets, 4 KiB (mruby patch
+  # 0145), so that its block with its record is two pages. Set at 85 KiB resident and 8.5 KiB of
+  # glibc chunks per waiting ractor (main before: 98 KiB and 35.5 KiB); the bounds have margin.
+  RSS_BOUND = 90          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 200 ractors)
+  GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
+
+  def test_a_ractor_state_has_half_the_method_cache
+    skip "one state per ractor is mnrb's" unless MNRB
+    out = run_child('p [Ractor.__state_tables[6], Ractor.new { Ractor.__state_tables[6] }.take]')
+    assert_equal [8192, 4096], eval(out)
+  end
+
+  def test_waiting_ractors_resident_set_and_glibc_chunks
+    skip "one state per ractor is mnrb's" unless MNRB
+    skip "sanitizer build (no slabs, no pooling)" if ENV["MNRB_SANITIZER"]
+    skip "no /proc" unless File.exist?("/proc/self/status")
+    out = IO.popen({ "RUBY_MAX_PROC" => "1", "RUBY_MN_THREADS" => nil }, [RbConfig.ruby, "-e", <<~'RUBY'], err: [:child, :out], &:read)
+      def rss = File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
+      n = 200
+      GC.start
+      rss0, glibc0 = rss, MNRB.malloc_bytes
+      rs = n.times.map { Ractor.new { Ractor.receive } }
+      p [(rss - rss0).fdiv(n), (MNRB.malloc_bytes - glibc0).fdiv(n)]
+      rs.each { |r| r << 1 }
+      rs.each(&:take)
+    RUBY
+    assert $?.success?, "child failed: #{out}"
+    rss_kib, glibc = eval(out.lines.last)
+    assert rss_kib < RSS_BOUND, "resident set per waiting ractor: #{rss_kib.round(1)} KiB (bound #{RSS_BOUND})"
+    assert glibc < GLIBC_BOUND, "glibc chunks per waiting ractor: #{glibc.round} bytes (bound #{GLIBC_BOUND})"
+  end
+
+  # A ractor's cache has 128 entries (64 sets of two): one method inherited by 100 classes and
+  # cached for them, then redefined, removed and defined again, then hidden by a prepended module,
+  # must be seen by all (class.c's clearing scans walk the state's entries, not main's 256: with
+  # the scan by name walking half of them, b and c came out 154 and 208 in main, 196 and 291 in a
+  # ractor).
+  CACHE = <<~'RUBY'
+    def cache_check
+      base = Class.new { def m = 1 }
+      objs = 100.times.map { Class.new(base).new }
+      a = objs.sum(&:m)
+      base.class_eval { def m = 2 }
+      b = objs.sum(&:m)
+      base.send(:remove_method, :m)
+      base.define_method(:m) { 3 }
+      c = objs.sum(&:m)
+      base.prepend(Module.new { def m = 4 })
+      [a, b, c, objs.sum(&:m)]
+    end
+  RUBY
+  CACHE_EXPECTED = [100, 200, 300, 400]
+
+  def test_method_cache_cleared_in_main
+    assert_equal CACHE_EXPECTED, eval(run_child(CACHE + "p cache_check"))
+  end
+
+  def test_method_cache_cleared_in_ractors
+    assert_same_in_ractors(CACHE, "cache_check", CACHE_EXPECTED)
   end
 end

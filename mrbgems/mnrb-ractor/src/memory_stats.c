@@ -5,18 +5,21 @@
  * do not depend on timing or the allocator, where the resident set (bench/ractor_memory.rb) would.
  * Answers [own method-table bytes, own method tables, class ivar-table bytes, class ivar tables,
  * bytes of the made-methods table (mruby patch 0092), whether the constant cache is made (1 or 0:
- * after a warm-up of lookups, mruby patch 0107)]. mnrb-only (the name says so). */
+ * after a warm-up of lookups, mruby patch 0107), bytes of its method cache (mruby patch 0145: a
+ * ractor's state has half of main's)]. mnrb-only (the name says so). */
 #include <mruby.h>
 #include <mruby/array.h>
+#include <mruby/class.h>
 #include <mruby/internal.h>
 #include "internal.h"
 
 static mrb_value state_tables(mrb_state *mrb, mrb_value self) {
   size_t out[5];
   mrb_class_tables_memsize(mrb, out);
-  mrb_value a = mrb_ary_new_capa(mrb, 6);
+  mrb_value a = mrb_ary_new_capa(mrb, 7);
   for (int i = 0; i < 5; i++) mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)out[i]));
   mrb_ary_push(mrb, a, mrb_int_value(mrb, mrb->const_cache_mem != NULL));
+  mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)(mrb_mc_entries(mrb) * sizeof(struct mrb_cache_entry))));
   return a;
 }
 

@@ -416,7 +416,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 
   pthread_mutex_lock(&open_lock);
   opening = r;
-  mrb_state *child = mrb_open_allocf(mnrb_state_allocf, mnrb_state_block_ud(r));
+  mrb_state *child = mrb_open_allocf_mc(mnrb_state_allocf, mnrb_state_block_ud(r), RACTOR_MC_SETS);
   opening = NULL;
   pthread_mutex_unlock(&open_lock);
   if (!child) {

@@ -24,7 +24,8 @@
  * ~14 pages a hop, docs/PERFORMANCE.md). The record, the state's mnrb_ractor_state and its mrb_state
  * were three allocations on three pages (the record and the ractor state among the boot's ~600
  * blocks); they are now one page-aligned block of BLOCK_SIZE bytes: the record and the ractor state
- * in the first 384 bytes, then mrb_state (its hot head, then the method cache), then a spare area
+ * in the first 384 bytes, then mrb_state (its hot head, its tables, then its method cache of
+ * RACTOR_MC_SETS sets: 4 KiB, half of main's, so that the block is two pages, not three), then a spare area
  * that takes what the state allocates before it has a context (mruby's mrb_open_core: the GC arena
  * and the root context, which a ractor's main thread runs in). Blocks come from 2 MiB chunks of
  * their own, kept on a free list when their record is freed (never returned to the system: the
@@ -34,6 +35,9 @@
  * outlives the state (the registry holds a reference until the state is closed); the state and the
  * spare's blocks are never freed on their own (free is a no-op, a realloc that grows copies out).
  * Under ASan or TSan a block is an ordinary aligned malloc, so that the sanitizers see it.
+ * While a state boots, its blocks of 1-64 KiB come from chunks too, and its blocks of at most 256
+ * bytes from slabs of one 8-byte size class each, without glibc's chunk header and 16-byte rounding
+ * (issue 20: ~8 KiB of a waiting ractor's ~35 KiB of glibc chunks were those).
  * A state opened without a block (ud NULL) has its record line-aligned as before.
  */
 #include "internal.h"
@@ -117,12 +121,17 @@ static void *pool_take(size_t size) {
 
 /* ---------------- a ractor's block: its record, its ractor state, its mrb_state ---------------- */
 
+/* a ractor's mrb_state: its head and tables, then its method cache sets (one 64-byte line each) */
+#define STATE_BYTES (offsetof(mrb_state, cache) + RACTOR_MC_SETS * 2 * sizeof(struct mrb_cache_entry))
+_Static_assert(RACTOR_MC_SETS * 2 <= MRB_METHOD_CACHE_SIZE, "a ractor's cache is at most main's");
+
 typedef struct state_block {
   mnrb_ractor_rec rec;                   /* first: the block is freed with it (record_free) */
   mnrb_ractor_state rstate __attribute__((aligned(64)));   /* its hop fields: one line */
   size_t spare_used;                     /* bytes of spare[] handed out */
   mrb_bool booting;                      /* opened, not started yet: big blocks from chunks */
-  mrb_state state __attribute__((aligned(64)));
+  /* the mrb_state, of RACTOR_MC_SETS method cache sets (mruby patch 0145: the state ends after them) */
+  uint8_t state[STATE_BYTES] __attribute__((aligned(64)));
   uint8_t spare[] __attribute__((aligned(64)));
 } state_block;
 
@@ -264,6 +273,146 @@ static void *big_realloc(void *p, size_t size, mrb_bool booting) {
   big_give(p);
   return n;
 }
+
+/* A booting state's small blocks (issue 20, helper mem20c): of a waiting ractor's ~35 KiB of glibc
+ * chunks, ~9 KiB were glibc's 8-byte headers and 16-byte rounding: the boot's ~700 small blocks are
+ * mostly 24 to 48 bytes (a class's one-slot ivar table, 28 bytes, took a 48-byte chunk; a method
+ * table's 24-byte header a 32-byte one). While the state boots, a block of at most SMALL_MAX bytes
+ * comes from a slab of its 8-byte size class instead: SLAB bytes (one page) of blocks of one size
+ * after a SLAB_HEAD header naming it, so a block costs its size rounded up to 8 and nothing else.
+ * Slabs are carved from chunks of their own (small_chunk[] marks them, for free and realloc to tell
+ * a small block from a big one). Freed small blocks go onto the freeing thread's list of their class
+ * (no lock: a state's close frees its ~700 at once) and serve the next boot; past SMALL_HELD_MAX
+ * bytes (a thread that frees states but boots none) and when the thread ends they go to the global
+ * lists, which a boot takes from before carving more (in 1:1 mode every ractor's thread that boots
+ * ractors ends: its slabs' rest goes to small_partial for the next). Like the big blocks, slabs are never given back to the system.
+ * Invariants: a block on class k's lists lies in a slab of class k; a slab's header is written once,
+ * before any block of it is handed out. */
+enum { SLAB = 4096, SLAB_HEAD = 16, SMALL_GRAIN = 8, SMALL_MAX = 256, SMALL_HELD_MAX = 64 * 1024 };
+#define SMALL_CLASSES (SMALL_MAX / SMALL_GRAIN + 1)   /* class k: blocks of k * SMALL_GRAIN bytes */
+static uint8_t small_chunk[REGIONS_MAX][REGION / CHUNK];   /* guarded by blocks_lock when set */
+static void *_Atomic small_free[SMALL_CLASSES];             /* guarded by blocks_lock (peeked without):
+                                                               blocks given by ended or non-booting threads */
+static cursor small_partial[SMALL_CLASSES];                  /* guarded by blocks_lock: an ended thread's slab rest */
+static cursor smalls_at;                                     /* guarded by blocks_lock */
+
+typedef struct small_pool {
+  void *head[SMALL_CLASSES];             /* freed blocks by class, linked by their first word */
+  cursor slab[SMALL_CLASSES];            /* the thread's current slab of each class: not handed out */
+  size_t held;                           /* bytes on head[]: at most SMALL_HELD_MAX */
+  mrb_bool keyed;
+} small_pool;
+static __thread small_pool spool;
+static pthread_key_t spool_key;
+static pthread_once_t spool_once = PTHREAD_ONCE_INIT;
+
+/* a thread ends: its freed blocks go to the global lists, its slabs' rest to small_partial */
+static void spool_release(void *arg) {
+  small_pool *sp = arg;
+  pthread_mutex_lock(&blocks_lock);
+  for (int k = 1; k < SMALL_CLASSES; k++) {
+    void *b = sp->head[k];
+    while (b) { void *next = *(void **)b; *(void **)b = small_free[k]; small_free[k] = b; b = next; }
+    sp->head[k] = NULL;
+    if (sp->slab[k].next != sp->slab[k].end && small_partial[k].next == small_partial[k].end)
+      small_partial[k] = sp->slab[k];   /* its slab's rest, for the next thread (else left unused) */
+    sp->slab[k].next = sp->slab[k].end = NULL;
+  }
+  sp->held = 0;
+  pthread_mutex_unlock(&blocks_lock);
+}
+static void spool_key_make(void) { pthread_key_create(&spool_key, spool_release); }
+
+/* the kind of region memory p is in: TRUE for a small block (a slab's), FALSE for a big one */
+static mrb_bool in_small_chunk(const void *p) {
+  int n = atomic_load_explicit(&nregions, memory_order_acquire);
+  for (int i = 0; i < n; i++) {
+    uintptr_t off = (uintptr_t)p - atomic_load_explicit(&regions[i], memory_order_relaxed);
+    if (off < REGION) return small_chunk[i][off / CHUNK];
+  }
+  return FALSE;
+}
+
+static size_t small_capacity(const void *p) {
+  return *(const uint32_t *)((uintptr_t)p & ~(uintptr_t)(SLAB - 1));
+}
+
+/* the thread's lists are given to the global ones when it ends (a thread of 1:1 mode that closed a
+   state holds its blocks) */
+static void spool_keyed(void) {
+  if (spool.keyed) return;
+  pthread_once(&spool_once, spool_key_make);
+  pthread_setspecific(spool_key, &spool);
+  spool.keyed = TRUE;
+}
+
+static void *small_take(size_t size) {
+  size_t k = (size + SMALL_GRAIN - 1) / SMALL_GRAIN;
+  void *b = spool.head[k];
+  if (b) { spool.head[k] = *(void **)b; spool.held -= k * SMALL_GRAIN; return b; }
+  /* then a block other threads freed (a peek first: the lock only when there may be one) */
+  if (atomic_load_explicit(&small_free[k], memory_order_relaxed)) {
+    pthread_mutex_lock(&blocks_lock);
+    b = small_free[k];
+    if (b) small_free[k] = *(void **)b;
+    pthread_mutex_unlock(&blocks_lock);
+    if (b) return b;
+  }
+  cursor *at = &spool.slab[k];
+  size_t bytes = k * SMALL_GRAIN;
+  if ((size_t)(at->end - at->next) < bytes) {   /* the thread's slab is used up: an ended thread's, or a new one */
+    char *slab = NULL;
+    pthread_mutex_lock(&blocks_lock);
+    if (small_partial[k].next != small_partial[k].end) {
+      *at = small_partial[k];
+      small_partial[k].next = small_partial[k].end = NULL;
+    } else {
+      if (smalls_at.next == smalls_at.end && chunk_add(&smalls_at)) {
+        int i = atomic_load_explicit(&nregions, memory_order_relaxed) - 1;   /* the chunk's region */
+        small_chunk[i][((uintptr_t)smalls_at.next - atomic_load_explicit(&regions[i], memory_order_relaxed)) / CHUNK] = 1;
+      }
+      if (smalls_at.next != smalls_at.end) { slab = smalls_at.next; smalls_at.next += SLAB; }
+    }
+    pthread_mutex_unlock(&blocks_lock);
+    if (slab) {
+      *(uint32_t *)slab = (uint32_t)bytes;
+      at->next = slab + SLAB_HEAD;
+      at->end = slab + SLAB_HEAD + (SLAB - SLAB_HEAD) / bytes * bytes;
+    }
+    if ((size_t)(at->end - at->next) < bytes) return malloc(size);   /* the reservation is used up */
+  }
+  b = at->next;
+  at->next += bytes;
+  return b;
+}
+
+static void small_give(void *p) {
+  size_t bytes = small_capacity(p), k = bytes / SMALL_GRAIN;
+  if (spool.held + bytes > SMALL_HELD_MAX) {   /* a thread that frees but does not boot states */
+    pthread_mutex_lock(&blocks_lock);
+    *(void **)p = small_free[k];
+    small_free[k] = p;
+    pthread_mutex_unlock(&blocks_lock);
+    return;
+  }
+  spool_keyed();
+  *(void **)p = spool.head[k];
+  spool.head[k] = p;
+  spool.held += bytes;
+}
+
+/* realloc of a small block: it stays if it is big enough, else moves (to a small or big block while
+ * the state boots, to glibc after) */
+static void *small_realloc(void *p, size_t size, mrb_bool booting) {
+  size_t capa = small_capacity(p);
+  if (size <= capa) return p;
+  void *n = !booting ? malloc(size) : size <= SMALL_MAX ? small_take(size)
+          : size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD ? big_take(size) : malloc(size);
+  if (!n) return NULL;
+  memcpy(n, p, capa);
+  small_give(p);
+  return n;
+}
 #else
 static state_block *block_take(void) {
   void *b;
@@ -320,7 +469,7 @@ void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
     /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to
      * a cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's
      * first 64 bytes) are one line */
-    if (b && size == sizeof(mrb_state)) return &b->state;
+    if (b && size == STATE_BYTES) return b->state;
     void *state;
     return posix_memalign(&state, 64, size) ? NULL : state;
   }
@@ -331,11 +480,19 @@ void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
   }
 #if POOLED
   if (in_region(p)) {
+    if (in_small_chunk(p)) {
+      if (size) return small_realloc(p, size, b && b->booting);
+      small_give(p);
+      return NULL;
+    }
     if (size) return big_realloc(p, size, b && b->booting);
     big_give(p);
     return NULL;
   }
-  if (b && b->booting && !p && size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
+  if (b && b->booting && !p && size) {
+    if (size <= SMALL_MAX) return small_take(size);
+    if (size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
+  }
 #endif
 #if POOLED
   if (size == 0) {
