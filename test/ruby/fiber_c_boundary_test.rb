@@ -239,6 +239,12 @@ class FiberCBoundaryTest < MnTest::Case
     assert_same self, f.resume
   end
 
+  def test_block_run_by_instance_exec_on_an_integer_yields_and_returns
+    e = Enumerator.new { |y| 1.instance_exec { y << self } }
+    assert_equal 1, e.next
+    assert_raise(StopIteration) { e.peek }
+  end
+
   def test_transfer_across_c_frames
     root = Fiber.current
     f = Fiber.new { [1].sort_by { root.transfer(:from_f) }; :end }

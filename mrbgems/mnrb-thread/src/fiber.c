@@ -6,7 +6,7 @@
  * switch VM contexts, and raise FiberError "can't cross C function boundary" there.
  *
  * Every Fiber gets a C stack from the core's stack pool at its first resume (core/src/fiber_stack.c)
- * and runs its block there through mrb_vm_exec; resume, yield and transfer are C functions that
+ * and runs its block there (mrb_yield, as a thread runs its own); resume, yield and transfer are C functions that
  * switch stacks and return when something switches back. A thread's own stack (its root fiber)
  * gets a record without a stack the first time it switches away. The stack goes back to the pool
  * when the fiber ends, or when its Fiber is collected if it never ends (an Enumerator dropped
@@ -29,6 +29,7 @@
 #include <mruby/error.h>
 #include <mruby/hash.h>
 #include <mruby/proc.h>
+#include <mruby/presym.h>
 #include <mruby/string.h>
 
 enum { FIBER_ARENA_INIT = 32 };
@@ -171,33 +172,22 @@ static mrb_value fiber_result(mrb_state *mrb, const mrb_value *a, mrb_int len) {
   return mrb_ary_new_from_values(mrb, len, a);
 }
 
-/* The fiber's block, on its own stack, in its own context (mrb->c): the frame fiber_init_fiber
- * made (the block's proc, a copy above it for a resume from the VM, popped here), the arguments
- * (15 or more packed in an Array; keywords as mruby 0062 passes them), self from the block. With
- * vmexec set, the VM returns here when the block returns or raises out of its base frame. */
+/* The fiber's block, on its own stack, in its own context (mrb->c), called as a thread's block is
+ * (vm.c's thread_body): fiber_init_fiber's base frame (the block's proc, never run: backtraces skip
+ * it) stays below, its copy above it (there for mruby's resume from the VM) is dropped, and the
+ * block's frame, pushed by mrb_yield, returns (or raises) to this C function when the block ends.
+ * Not mruby's vmexec: its VM returns early from any frame without a target class (instance_exec
+ * on an Integer). Keywords are passed as mruby 0062 passes them to a fiber: the last argument. */
 static mrb_value fiber_body(mrb_state *mrb, void *ud) {
   cfiber *cf = ud;
   struct mrb_context *c = cf->ctx;
   const mrb_value *a = cf->args;
   mrb_int len = cf->argc;
-  mrb_bool kw = cf->kw;
   cf->args = NULL;
-  if (c->ci > c->cibase) c->ci--;
-  if (len >= 15) {
-    mrb_stack_extend(mrb, 3);
-    c->stbase[1] = mrb_ary_new_from_values(mrb, len, a);
-    len = 15;
-  } else {
-    mrb_stack_extend(mrb, len + 2);
-    for (mrb_int i = 0; i < len; i++) c->stbase[1 + i] = a[i];
-  }
-  c->cibase->n = (uint8_t)len;
-  c->cibase->nk = 0;
-  if (kw && len < 15) { c->cibase->n = (uint8_t)(len - 1); c->cibase->nk = 15; }
-  struct REnv *env = MRB_PROC_ENV(c->cibase->proc);
-  c->stbase[0] = env && env->stack ? env->stack[0] : mrb_top_self(mrb);
-  c->vmexec = TRUE;
-  return mrb_vm_exec(mrb, c->ci->proc, c->ci->pc);
+  c->ci = c->cibase;
+  mrb_value blk = mrb_obj_value((struct RProc *)c->cibase->proc);
+  if (cf->kw) return mnrb_thread_call_kw(mrb, blk, MRB_SYM(call), len, a, mrb_nil_value());
+  return mrb_yield_argv(mrb, blk, len, a);
 }
 
 static cfiber *root_record(mrb_state *mrb) {
@@ -217,7 +207,7 @@ static void fiber_entry(void *arg) {
   mrb->exc = NULL;
   cf->ctx->status = MRB_FIBER_TERMINATED;
   cf->ctx->prev = NULL;
-  cf->ctx->vmexec = FALSE;
+  cf->ctx->ci = cf->ctx->cibase;
   cfiber *to = cf->resumer ? cf->resumer : root_record(mrb);
   cf->resumer = NULL;
   to->xfer = v;
