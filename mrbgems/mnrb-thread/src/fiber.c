@@ -315,8 +315,12 @@ static mrb_value fiber_yield(mrb_state *mrb, mrb_value self) {
 }
 
 void mnrb_fiber_init(mrb_state *mrb) {
-  mrb_context_cstack_mark = cstack_mark;
-  mrb_context_cstack_free = cstack_free;
+  /* process-wide: set by the main state's boot, before any other native thread runs (later
+   * ractors' states read them without a lock) */
+  if (!mrb_context_cstack_mark) {
+    mrb_context_cstack_mark = cstack_mark;
+    mrb_context_cstack_free = cstack_free;
+  }
   struct RClass *fiber = mrb_class_get(mrb, "Fiber");
   mrb_define_method(mrb, fiber, "resume", fiber_resume, MRB_ARGS_ANY());
   mrb_define_method(mrb, fiber, "transfer", fiber_transfer, MRB_ARGS_ANY());
