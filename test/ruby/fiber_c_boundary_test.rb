@@ -262,6 +262,14 @@ class FiberCBoundaryTest < MnTest::Case
     assert_equal 4, e.next
   end
 
+  def test_fork_inside_a_fiber_runs_threads_and_fibers_in_the_child
+    fork_allowed!
+    e = Enumerator.new do |y|
+      [1].sort_by { y << forked_output(30) { |o| q = Queue.new; Thread.new { q << 7 }; o.puts [q.pop, [9, 8].sort_by.next].inspect } }
+    end
+    assert_equal [0, "[7, 9]\n"], e.next
+  end
+
   def test_next_in_a_non_main_ractor
     r = Ractor.new { e = "xy".gsub(/./); [e.next, [2, 1].sort_by.next] }
     assert_equal ["x", 2], r.take
