@@ -219,6 +219,19 @@ class FiberCBoundaryTest < MnTest::Case
     assert_raise(FiberError) { f.resume }
   end
 
+  def test_fiber_error_messages_are_crubys
+    f = Fiber.new { [1].sort_by { 1 } }
+    f.resume
+    assert_equal "attempt to resume a terminated fiber", assert_raise(FiberError) { f.resume }.message
+    assert_equal "attempt to yield on a not resumed fiber", assert_raise(FiberError) { Fiber.yield }.message
+    root = Fiber.current
+    g = Fiber.new { [1].sort_by { root.resume } }
+    assert_equal "attempt to resume a resuming fiber", assert_raise(FiberError) { g.resume }.message
+    h = Fiber.new { [1].sort_by { Fiber.yield 1 } }
+    h.resume
+    assert_equal "attempt to transfer to a yielding fiber", assert_raise(FiberError) { h.transfer }.message
+  end
+
   def test_fiber_resumed_twice_is_a_double_resume
     f = Fiber.new { [1].sort_by { f.resume } }
     assert_raise(FiberError) { f.resume }

@@ -270,12 +270,14 @@ static mrb_value fiber_resume(mrb_state *mrb, mrb_value self) {
   switch (c->status) {
   case MRB_FIBER_TRANSFERRED: fiber_raise(mrb, "attempt to resume a transferring fiber");
   case MRB_FIBER_RUNNING:
-  case MRB_FIBER_RESUMED: fiber_raise(mrb, "attempt to resume a resumed fiber (double resume)");
+  case MRB_FIBER_RESUMED:       /* CRuby: a fiber that was resumed, or a root waiting in a resume */
+    fiber_raise(mrb, c->prev ? "attempt to resume a resumed fiber (double resume)"
+                             : "attempt to resume a resuming fiber");
   case MRB_FIBER_TERMINATED: fiber_raise(mrb, "attempt to resume a terminated fiber");
   default: break;
   }
   if (!c->cstack && c->status != MRB_FIBER_CREATED)    /* a thread's root fiber */
-    fiber_raise(mrb, "attempt to resume a resumed fiber (double resume)");
+    fiber_raise(mrb, "attempt to resume a resuming fiber");
   return switch_to_fiber(mrb, c, len, a, kw, TRUE);
 }
 
@@ -304,8 +306,7 @@ static mrb_value fiber_yield(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "*!", &a, &len);
   struct mrb_context *c = mrb->c;
   cfiber *cf = c->cstack;
-  if (!cf || cf->root) fiber_raise(mrb, "can't yield from root fiber");
-  if (!cf->resumer) fiber_raise(mrb, "attempt to yield on a not resumed fiber");
+  if (!cf || cf->root || !cf->resumer) fiber_raise(mrb, "attempt to yield on a not resumed fiber");
   cfiber *to = cf->resumer;
   to->xfer = fiber_result(mrb, a, len);
   cf->resumer = NULL;
