@@ -99,6 +99,16 @@ class FiberCBoundaryTest < MnTest::Case
     assert_equal [:r, :broke], f.resume
   end
 
+  def return_from_a_fiber
+    Fiber.new { return 7 }.resume
+  end
+
+  def test_break_or_return_out_of_the_fibers_own_block_is_a_local_jump_error
+    assert_equal "break from proc-closure", assert_raise(LocalJumpError) { Fiber.new { break 5 }.resume }.message
+    assert_raise(LocalJumpError) { return_from_a_fiber }
+    assert_equal 6, Fiber.new { [1].sort_by { break 6 } }.resume
+  end
+
   def test_loop_ends_at_stop_iteration_of_a_c_enumerator
     e = "abc".gsub(/./)
     got = []

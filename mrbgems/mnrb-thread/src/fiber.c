@@ -136,7 +136,8 @@ static cfiber *fiber_record(mrb_state *mrb, struct mrb_context *c) {
 }
 
 static void rethrow(mrb_state *mrb, mrb_value exc) {
-  if (mrb_obj_ptr(exc) == mnrb_vm_of(mrb)->kill_token) mnrb_raise_kill(mrb);
+  mnrb_vm *vm = mnrb_vm_of(mrb);
+  if (vm && mrb_obj_ptr(exc) == vm->kill_token) mnrb_raise_kill(mrb);   /* Thread#kill's unwinding */
   mrb_exc_raise(mrb, exc);
 }
 
