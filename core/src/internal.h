@@ -110,6 +110,8 @@ void mn_stack_counts(size_t *guarded, size_t *unguarded);
 void mn_stack_unpoison(mn_stack *s);
 /* Tests: make guards with mprotect, as on kernels older than 6.13. Call before the first stack. */
 void mn_stack_pool_use_mprotect_guards(void);
+/* Room left below a stack's limit: raising SystemStackError and printing it must still fit (sched.c). */
+size_t mn_stack_margin(size_t size);
 
 /* ---- threads and ractors (sched.c) ---- */
 typedef enum mn_state {

@@ -304,10 +304,11 @@ static inline void start_slice(mn_ractor *r, mn_thread *t) {
 static void thread_entry(void *arg);
 
 /* Room left below the limit: raising SystemStackError and printing it must still fit. */
+size_t mn_stack_margin(size_t size) { return size / 8 < 32 * 1024 ? 32 * 1024 : size / 8; }
+
 static void set_stack_limit(mn_thread *t) {
   size_t size = (size_t)(t->stack.hi - t->stack.lo);
-  size_t margin = size / 8 < 32 * 1024 ? 32 * 1024 : size / 8;
-  t->stack_limit = t->stack.lo ? t->stack.lo + margin : NULL;
+  t->stack_limit = t->stack.lo ? t->stack.lo + mn_stack_margin(size) : NULL;
 }
 
 /* r->lock held, t about to be switched to. A thread that never ran, or parked at VM level, has no C

@@ -203,6 +203,20 @@ bool mn_native_thread_locked(const mn_thread *t);
 /* The C stack address below which the running thread must not go (leaves room to raise an error). */
 const char *mn_thread_stack_limit(const mn_thread *t);
 
+/* ---- fiber stacks: a Ruby Fiber's own C stack (fiber_stack.c) ---- */
+typedef struct mn_fiber mn_fiber;
+/* A fiber stack from the stack pool that will run fn(arg) at its first switch-in; fn must call
+ * mn_fiber_started first and never return (its last switch passes from_dies). NULL: no stack. */
+mn_fiber *mn_fiber_new(void (*fn)(void *), void *arg);
+/* The record of a thread's own stack, to switch from and back to. */
+mn_fiber *mn_fiber_new_root(void);
+/* Frees a fiber that is not running (its stack back to the pool; frames left on it are dropped). */
+void mn_fiber_free(mn_fiber *f);
+/* The running thread t (NULL outside the runtime) leaves `from`'s stack for `to`'s; returns when
+ * something switches back to `from`. */
+void mn_fiber_switch(mn_thread *t, mn_fiber *from, mn_fiber *to, bool from_dies);
+void mn_fiber_started(void);
+
 /* ---- managed I/O: park until a file descriptor is ready (io_wait.c) ----
  *
  * One event loop per process (epoll, on the event-loop thread that also runs the timers) watches the
