@@ -4,76 +4,109 @@
 # mnrb's Time lacks (%G %V %g %v %+ %Q). Directive syntax as CRuby's: %[flags][width][:]conv,
 # flags - (no padding) _ (spaces) 0 (zeros) ^ (upcase) # (change case).
 class Date
-  STRFTIME_RE = Regexp.new('%([-_0^#]*)(\d*)(:{0,3})([a-zA-Z%+])').freeze
+  # conversion => [method, default width, padding, widen for a sign]
+  STRFTIME_NUMERIC = {
+    "Y" => [:year, 4, "0", true], "C" => [:__century__, 2, "0"], "y" => [:__year2__, 2, "0"],
+    "m" => [:mon, 2, "0"], "d" => [:mday, 2, "0"], "e" => [:mday, 2, " "], "j" => [:yday, 3, "0"],
+    "H" => [:__hour24__, 2, "0"], "k" => [:__hour24__, 2, " "], "I" => [:__hour12__, 2, "0"],
+    "l" => [:__hour12__, 2, " "], "M" => [:__minute__, 2, "0"], "S" => [:__second__, 2, "0"],
+    "u" => [:cwday, 1, "0"], "w" => [:wday, 1, "0"], "U" => [:__wnum0__, 2, "0"],
+    "W" => [:__wnum1__, 2, "0"], "G" => [:cwyear, 4, "0", true], "g" => [:__cwyear2__, 2, "0"],
+    "V" => [:cweek, 2, "0"], "s" => [:__epoch_s__, 1, "0"], "Q" => [:__epoch_ms__, 1, "0"],
+  }.each_value { |v| v.each(&:freeze).freeze }.freeze
+  STRFTIME_FLAGS = "-_0^#".freeze
+  STRFTIME_DIGITS = "0123456789".freeze
   STRFTIME_COMPOSITE = {
     "c" => "%a %b %e %H:%M:%S %Y", "x" => "%m/%d/%y", "X" => "%H:%M:%S", "D" => "%m/%d/%y",
     "F" => "%Y-%m-%d", "T" => "%H:%M:%S", "R" => "%H:%M", "r" => "%I:%M:%S %p",
     "v" => "%e-%^b-%Y", "+" => "%a %b %e %H:%M:%S %Z %Y",
   }.each_value(&:freeze).freeze
-  private_constant :STRFTIME_RE, :STRFTIME_COMPOSITE if respond_to?(:private_constant, true)
+  private_constant :STRFTIME_NUMERIC, :STRFTIME_FLAGS, :STRFTIME_DIGITS, :STRFTIME_COMPOSITE if respond_to?(:private_constant, true)
 
+  # A scan with String#index rather than gsub with a block: about 4 times faster on mnrb.
   def strftime(fmt = "%F")
-    fmt.to_str.gsub(STRFTIME_RE) do
-      m = Regexp.last_match
-      __strftime_one__(m[1], m[2], m[3].size, m[4]) || m[0]
+    fmt = fmt.to_str
+    out = +""
+    i = 0
+    n = fmt.size
+    while (j = fmt.index("%", i))
+      out << fmt[i, j - i] if j > i
+      k = j + 1
+      flags = ""
+      while k < n && STRFTIME_FLAGS.include?(fmt[k])
+        flags += fmt[k]
+        k += 1
+      end
+      w = k
+      k += 1 while k < n && STRFTIME_DIGITS.include?(fmt[k])
+      width = fmt[w, k - w]
+      colons = 0
+      while k < n && fmt[k] == ":"
+        colons += 1
+        k += 1
+      end
+      conv = k < n ? fmt[k] : nil
+      s = conv && colons <= 3 && __strftime_one__(flags, width, colons, conv)
+      stop = conv ? k + 1 : k
+      out << (s || fmt[j, stop - j])
+      i = stop
     end
+    out << fmt[i, n - i] if i < n
+    out
   end
 
   # One directive, or nil when it is not one (then it is copied as written, as CRuby does).
+  # Numeric directives go through STRFTIME_NUMERIC (a Hash: a case over ~40 Strings costs
+  # several microseconds on mnrb).
   def __strftime_one__(flags, width, colons, conv)
     w = width.empty? ? nil : width.to_i
+    if (spec = STRFTIME_NUMERIC[conv])
+      v = __send__(spec[0])
+      default = spec[1]
+      default += 1 if spec[3] && v < 0        # %Y and %G: -0001
+      return __num__(v, flags, w || default, spec[2])
+    end
+    if flags.empty? && w.nil?
+      return format("%s-%02d-%02d", __year_s__, mon, mday) if conv == "F"
+      return format("%02d:%02d:%02d", __hour24__, __minute__, __second__) if conv == "T"
+    end
     if (composite = STRFTIME_COMPOSITE[conv])
       s = strftime(composite)
       s = s.upcase if flags.include?("^")
       return w && s.size < w ? s.rjust(w, flags.include?("0") ? "0" : " ") : s
     end
-    df = __local_df__
     case conv
-    when "Y"
-      y = year
-      return __num__(y, flags, w || (y < 0 ? 5 : 4), "0")
-    when "C" then return __num__(year.div(100), flags, w || 2, "0")
-    when "y" then return __num__(year % 100, flags, w || 2, "0")
-    when "m" then return __num__(mon, flags, w || 2, "0")
-    when "d" then return __num__(mday, flags, w || 2, "0")
-    when "e" then return __num__(mday, flags, w || 2, " ")
-    when "j" then return __num__(yday, flags, w || 3, "0")
-    when "H" then return __num__(df / 3600, flags, w || 2, "0")
-    when "k" then return __num__(df / 3600, flags, w || 2, " ")
-    when "I" then return __num__((df / 3600 + 11) % 12 + 1, flags, w || 2, "0")
-    when "l" then return __num__((df / 3600 + 11) % 12 + 1, flags, w || 2, " ")
-    when "M" then return __num__(df % 3600 / 60, flags, w || 2, "0")
-    when "S" then return __num__(df % 60, flags, w || 2, "0")
-    when "L" then return __frac__(w || 3)
-    when "N" then return __frac__(w || 9)
-    when "u" then return __num__(cwday, flags, w || 1, "0")
-    when "w" then return __num__(wday, flags, w || 1, "0")
-    when "U" then return __num__((yday + 6 - wday) / 7, flags, w || 2, "0")
-    when "W" then return __num__((yday + 6 - (wday + 6) % 7) / 7, flags, w || 2, "0")
-    when "G"
-      y = cwyear
-      return __num__(y, flags, w || (y < 0 ? 5 : 4), "0")
-    when "g" then return __num__(cwyear % 100, flags, w || 2, "0")
-    when "V" then return __num__(cweek, flags, w || 2, "0")
-    when "s" then return __num__(__epoch_s__, flags, w || 1, "0")
-    when "Q" then return __num__(__epoch_s__ * 1000 + @sf / 1_000_000, flags, w || 1, "0")
-    when "A" then return __text__(DAYNAMES[wday], flags, w)
-    when "a" then return __text__(ABBR_DAYNAMES[wday], flags, w)
-    when "B" then return __text__(MONTHNAMES[mon], flags, w)
-    when "b", "h" then return __text__(ABBR_MONTHNAMES[mon], flags, w)
+    when "%" then "%"
+    when "L" then __frac__(w || 3)
+    when "N" then __frac__(w || 9)
+    when "A" then __text__(DAYNAMES[wday], flags, w)
+    when "a" then __text__(ABBR_DAYNAMES[wday], flags, w)
+    when "B" then __text__(MONTHNAMES[mon], flags, w)
+    when "b", "h" then __text__(ABBR_MONTHNAMES[mon], flags, w)
     when "p", "P"
-      s = df < 43200 ? "AM" : "PM"
+      s = __local_df__ < 43200 ? "AM" : "PM"
       s = s.downcase if conv == "P" || flags.include?("#")
-      return __text__(s, flags.delete("#"), w)
-    when "Z" then return __text__(__zone_s__(true), flags, w)
-    when "z" then return __offset_str__(colons, flags, w)
-    when "n" then return "\n"
-    when "t" then return "\t"
-    when "%" then return "%"
+      __text__(s, flags.delete("#"), w)
+    when "Z" then __text__(__zone_s__(true), flags, w)
+    when "z" then __offset_str__(colons, flags, w)
+    when "n" then "\n"
+    when "t" then "\t"
     end
-    nil
   end
   private :__strftime_one__
+
+  def __century__; year.div(100); end
+  def __year2__; year % 100; end
+  def __hour24__; __local_df__ / 3600; end
+  def __hour12__; (__local_df__ / 3600 + 11) % 12 + 1; end
+  def __minute__; __local_df__ % 3600 / 60; end
+  def __second__; __local_df__ % 60; end
+  def __wnum0__; (yday + 6 - wday) / 7; end
+  def __wnum1__; (yday + 6 - (wday + 6) % 7) / 7; end
+  def __cwyear2__; cwyear % 100; end
+  def __epoch_ms__; __epoch_s__ * 1000 + @sf / 1_000_000; end
+  private :__century__, :__year2__, :__hour24__, :__hour12__, :__minute__, :__second__,
+          :__wnum0__, :__wnum1__, :__cwyear2__, :__epoch_ms__
 
   def __zone_s__(colon)
     a = @of.abs
@@ -85,6 +118,10 @@ class Date
   end
 
   def __num__(v, flags, width, pad)
+    if flags.empty? && v >= 0                   # the common case, without the flag checks
+      s = v.to_s
+      return s.size < width ? s.rjust(width, pad) : s
+    end
     pad = " " if flags.include?("_")
     pad = "0" if flags.include?("0")
     s = v.abs.to_s

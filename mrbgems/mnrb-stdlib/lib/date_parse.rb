@@ -30,7 +30,13 @@ class Date
   PARSE_DOT_RE = Regexp.new("('?-?\\d+)\\.\\s*('?\\d+)\\.\\s*('?-?\\d+)").freeze
   PARSE_DIGITS_RE = Regexp.new('(?:\A|[^\d])([-+]?)(\d{2,14})(?:\s*t?\s*(\d{2,6})(?:[,.](\d+))?)?(?:\s*' + ZONE_PAT + ')?(?:\z|[^\d])', Regexp::IGNORECASE).freeze
   PARSE_OFFSET_RE = Regexp.new('\A([-+])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?\z').freeze
-  STRPTIME_INT = Regexp.new('\A[-+]?\d+').freeze
+  STRPTIME_DIGITS = (1..3).map { |n| Regexp.new('\A\s*(\d{1,' + n.to_s + '})').freeze }.freeze
+  STRPTIME_BLANK = Regexp.new('\s').freeze
+  STRPTIME_COMPOSITE = {
+    "F" => "%Y-%m-%d", "T" => "%H:%M:%S", "D" => "%m/%d/%y", "x" => "%m/%d/%y", "X" => "%H:%M:%S",
+    "R" => "%H:%M", "r" => "%I:%M:%S %p", "c" => "%a %b %e %H:%M:%S %Y", "v" => "%e-%b-%Y",
+    "+" => "%a %b %e %H:%M:%S %Z %Y",
+  }.each_value(&:freeze).freeze
   STRPTIME_SPACE = Regexp.new('\A\s*').freeze
   STRPTIME_ZONE = Regexp.new('\A(?:[-+]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|z\b|[a-z]{1,5}\b)', Regexp::IGNORECASE).freeze
   ISO8601_DATE_RE = Regexp.new('\A\s*(?:([-+]?\d{2,}|-)-(\d{2})-(\d{2})|([-+]?\d{4})(\d{2})(\d{2})|(\d{4})-(\d{3})|(\d{4})-?w(\d{2})-?(\d))(?:t(\d{2}):?(\d{2})(?::?(\d{2})(?:[,.](\d+))?)?\s*' + ZONE_PAT + '?)?\s*\z', Regexp::IGNORECASE)
@@ -41,7 +47,7 @@ class Date
                      :PARSE_TIME_RE, :PARSE_HOUR_RE, :PARSE_WDAY_RE, :PARSE_ISO_RE,
                      :PARSE_ISO_WEEK_RE, :PARSE_ISO_ORD_RE, :PARSE_EU_RE, :PARSE_US_RE,
                      :PARSE_MONTH_RE, :PARSE_SLASH_RE, :PARSE_DOT_RE, :PARSE_DIGITS_RE,
-                     :PARSE_OFFSET_RE, :STRPTIME_INT, :STRPTIME_SPACE, :STRPTIME_ZONE,
+                     :PARSE_OFFSET_RE, :STRPTIME_DIGITS, :STRPTIME_BLANK, :STRPTIME_COMPOSITE, :STRPTIME_SPACE, :STRPTIME_ZONE,
                      :ISO8601_DATE_RE, :RFC2822_RE, :HTTPDATE_RE
   end
 
@@ -272,15 +278,12 @@ class Date
           d = fmt[i]
           d = fmt[i += 1] while d == "-" || d == "_" || d == "0" || d == "^" || d == "#" || d == ":"
           i += 1
-          sub = { "F" => "%Y-%m-%d", "T" => "%H:%M:%S", "D" => "%m/%d/%y", "x" => "%m/%d/%y",
-                  "X" => "%H:%M:%S", "R" => "%H:%M", "r" => "%I:%M:%S %p", "c" => "%a %b %e %H:%M:%S %Y",
-                  "v" => "%e-%b-%Y", "+" => "%a %b %e %H:%M:%S %Z %Y" }[d]
-          if sub
+          if (sub = STRPTIME_COMPOSITE[d])
             str = __strptime__(str, sub, h) or return nil
             next
           end
           str = __strptime_one__(str, d, h, fmt[i]) or return nil
-        elsif c =~ Regexp.new('\s')
+        elsif STRPTIME_BLANK.match?(c)
           str = str.sub(STRPTIME_SPACE, "")
           i += 1
         else
@@ -295,7 +298,7 @@ class Date
     # One directive d at the head of str; the rest, or nil.
     def __strptime_one__(str, d, h, following)
       num = lambda do |max_digits, lo, hi|
-        m = Regexp.new('\A\s*(\d{1,' + max_digits.to_s + '})').match(str) or return nil
+        m = STRPTIME_DIGITS[max_digits - 1].match(str) or return nil
         v = m[1].to_i
         return nil if v < lo || v > hi
         str = m.post_match
