@@ -259,9 +259,12 @@ class CSVTest < MnTest::Case
       rescue CSV::MalformedCSVError => e
         e.message
       end
-      [rows, CSV.generate_line(["q\"", 1]), bad]
+      t = CSV.parse("a,b\n1,2", headers: true)   # no converters: CRuby 3.3 cannot use them here
+      t << %w(3 4)
+      [rows, CSV.generate_line(["q\"", 1]), bad, t.by_col["a"], t == t.dup, t.first.to_h]
     end
-    assert_equal [[%w(a b), ["1", "2\n3"]], "\"q\"\"\",1\n", "Unclosed quoted field in line 1."], r.take
+    assert_equal [[%w(a b), ["1", "2\n3"]], "\"q\"\"\",1\n", "Unclosed quoted field in line 1.", %w(1 3), true,
+                  { "a" => "1", "b" => "2" }], r.take
   end
 
   # CRuby 3.3 cannot require in a non-main Ractor; mnrb loads the feature into that ractor's heap.

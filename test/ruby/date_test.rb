@@ -269,9 +269,10 @@ class DateTest < MnTest::Case
     r = Ractor.new do
       x = Date.parse("Jan 31 2024") >> 1
       [x.to_s, Date::ABBR_DAYNAMES[x.wday], x.strftime("%F %a"), (x - Date.new(2024, 1, 1)).to_i,
-       DateTime.parse("Mon, 15 Jan 2024 10:00:00 EST").to_s, Date.strptime("15/01/2024", "%d/%m/%Y").to_s]
+       DateTime.parse("Mon, 15 Jan 2024 10:00:00 EST").to_s, Date.strptime("15/01/2024", "%d/%m/%Y").to_s,
+       DateTime.iso8601("2024-01-15T10:05:03+09:00").hour, x.thursday?, Date.httpdate("Mon, 15 Jan 2024 10:00:00 GMT").day]
     end
-    assert_equal ["2024-02-29", "Thu", "2024-02-29 Thu", 59, "2024-01-15T10:00:00-05:00", "2024-01-15"], r.take
+    assert_equal ["2024-02-29", "Thu", "2024-02-29 Thu", 59, "2024-01-15T10:00:00-05:00", "2024-01-15", 10, true, 15], r.take
   end
 
   # CRuby 3.3 cannot require in a non-main Ractor; mnrb loads the feature into that ractor's heap.

@@ -157,7 +157,7 @@ class CSV
     end
 
     def ==(other)
-      return @row == other.row_pairs if other.is_a?(Row)
+      return @row == other.row_pairs if other.is_a?(CSV::Row)
       @row == other
     end
 

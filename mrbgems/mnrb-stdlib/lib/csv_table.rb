@@ -59,7 +59,7 @@ class CSV
           @rows.each { |r| r[which] = value }
         end
       else
-        value = Row.new(headers, value) if value.is_a?(Array)
+        value = CSV::Row.new(headers, value) if value.is_a?(Array)
         @rows[which] = value
       end
     end
@@ -83,7 +83,7 @@ class CSV
     end
 
     def <<(row)
-      @rows << (row.is_a?(Array) ? Row.new(headers, row) : row)
+      @rows << (row.is_a?(Array) ? CSV::Row.new(headers, row) : row)
       self
     end
 
@@ -117,7 +117,7 @@ class CSV
     alias length size
 
     def ==(other)
-      return @rows == other.table if other.is_a?(Table)
+      return @rows == other.table if other.is_a?(CSV::Table)
       @rows == other
     end
 

@@ -279,9 +279,14 @@ class Date
     julian? ? Date.julian_leap?(year) : Date.gregorian_leap?(year)
   end
 
-  DAYNAMES.each_with_index do |name, i|
-    define_method(:"#{name.downcase}?") { wday == i }
-  end
+  # Plain defs, not define_method: a method defined with a Proc cannot be called from another Ractor.
+  def sunday?; wday == 0; end
+  def monday?; wday == 1; end
+  def tuesday?; wday == 2; end
+  def wednesday?; wday == 3; end
+  def thursday?; wday == 4; end
+  def friday?; wday == 5; end
+  def saturday?; wday == 6; end
 
   def new_start(sg = ITALY)
     self.class.__new__(@jd, @df, @sf, @of, Date.__check_sg__(sg))

@@ -32,6 +32,12 @@ class Date
   PARSE_OFFSET_RE = Regexp.new('\A([-+])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?\z').freeze
   STRPTIME_DIGITS = (1..3).map { |n| Regexp.new('\A\s*(\d{1,' + n.to_s + '})').freeze }.freeze
   STRPTIME_BLANK = Regexp.new('\s').freeze
+  STRPTIME_DIGIT = Regexp.new('\d').freeze
+  STRPTIME_YEAR = Regexp.new('\A\s*([-+]?\d+)').freeze
+  STRPTIME_YEAR4 = Regexp.new('\A\s*([-+]?\d{1,4})').freeze   # %Y right before a digit
+  STRPTIME_CENTURY = Regexp.new('\A\s*([-+]?\d{1,2})').freeze
+  STRPTIME_FRACTION = Regexp.new('\A\d+').freeze
+  STRPTIME_EPOCH = Regexp.new('\A-?\d+').freeze
   STRPTIME_COMPOSITE = {
     "F" => "%Y-%m-%d", "T" => "%H:%M:%S", "D" => "%m/%d/%y", "x" => "%m/%d/%y", "X" => "%H:%M:%S",
     "R" => "%H:%M", "r" => "%I:%M:%S %p", "c" => "%a %b %e %H:%M:%S %Y", "v" => "%e-%b-%Y",
@@ -39,15 +45,16 @@ class Date
   }.each_value(&:freeze).freeze
   STRPTIME_SPACE = Regexp.new('\A\s*').freeze
   STRPTIME_ZONE = Regexp.new('\A(?:[-+]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|z\b|[a-z]{1,5}\b)', Regexp::IGNORECASE).freeze
-  ISO8601_DATE_RE = Regexp.new('\A\s*(?:([-+]?\d{2,}|-)-(\d{2})-(\d{2})|([-+]?\d{4})(\d{2})(\d{2})|(\d{4})-(\d{3})|(\d{4})-?w(\d{2})-?(\d))(?:t(\d{2}):?(\d{2})(?::?(\d{2})(?:[,.](\d+))?)?\s*' + ZONE_PAT + '?)?\s*\z', Regexp::IGNORECASE)
-  RFC2822_RE = Regexp.new('\A\s*(?:(sun|mon|tue|wed|thu|fri|sat)\s*,\s*)?(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\s+(-?\d{2,})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([-+]\d{4}|ut|gmt|e[sd]t|c[sd]t|m[sd]t|p[sd]t|[a-ik-z])\s*\z', Regexp::IGNORECASE)
+  ISO8601_DATE_RE = Regexp.new('\A\s*(?:([-+]?\d{2,}|-)-(\d{2})-(\d{2})|([-+]?\d{4})(\d{2})(\d{2})|(\d{4})-(\d{3})|(\d{4})-?w(\d{2})-?(\d))(?:t(\d{2}):?(\d{2})(?::?(\d{2})(?:[,.](\d+))?)?\s*' + ZONE_PAT + '?)?\s*\z', Regexp::IGNORECASE).freeze
+  RFC2822_RE = Regexp.new('\A\s*(?:(sun|mon|tue|wed|thu|fri|sat)\s*,\s*)?(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\s+(-?\d{2,})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([-+]\d{4}|ut|gmt|e[sd]t|c[sd]t|m[sd]t|p[sd]t|[a-ik-z])\s*\z', Regexp::IGNORECASE).freeze
   HTTPDATE_RE = Regexp.new('\A\s*(sun|mon|tue|wed|thu|fri|sat)\s*,\s*(\d{2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\s+(-?\d{4})\s+(\d{2}):(\d{2}):(\d{2})\s+(gmt)\s*\z', Regexp::IGNORECASE).freeze
   if respond_to?(:private_constant, true)
     private_constant :PARSE_MONTHS, :PARSE_DAYS, :PARSE_ZONES, :MONTH_PAT, :ZONE_PAT,
                      :PARSE_TIME_RE, :PARSE_HOUR_RE, :PARSE_WDAY_RE, :PARSE_ISO_RE,
                      :PARSE_ISO_WEEK_RE, :PARSE_ISO_ORD_RE, :PARSE_EU_RE, :PARSE_US_RE,
                      :PARSE_MONTH_RE, :PARSE_SLASH_RE, :PARSE_DOT_RE, :PARSE_DIGITS_RE,
-                     :PARSE_OFFSET_RE, :STRPTIME_DIGITS, :STRPTIME_BLANK, :STRPTIME_COMPOSITE, :STRPTIME_SPACE, :STRPTIME_ZONE,
+                     :PARSE_OFFSET_RE, :STRPTIME_DIGITS, :STRPTIME_BLANK, :STRPTIME_DIGIT,
+                     :STRPTIME_YEAR, :STRPTIME_YEAR4, :STRPTIME_CENTURY, :STRPTIME_FRACTION, :STRPTIME_EPOCH, :STRPTIME_COMPOSITE, :STRPTIME_SPACE, :STRPTIME_ZONE,
                      :ISO8601_DATE_RE, :RFC2822_RE, :HTTPDATE_RE
   end
 
@@ -305,18 +312,17 @@ class Date
         v
       end
       case d
-      when "Y"
-        width = following && following =~ Regexp.new('\d') ? 4 : 50
-        m = Regexp.new('\A\s*([-+]?\d{1,' + width.to_s + '})').match(str) or return nil
-        h[:year] = m[1].to_i
+      when "Y", "G", "C"
+        re = if d == "C" then STRPTIME_CENTURY
+             elsif d == "Y" && following && STRPTIME_DIGIT.match?(following) then STRPTIME_YEAR4
+             else STRPTIME_YEAR
+             end
+        m = re.match(str) or return nil
+        h[d == "Y" ? :year : d == "G" ? :cwyear : :_cent] = m[1].to_i
         return m.post_match
-      when "C"
-        m = Regexp.new('\A\s*([-+]?\d{1,2})').match(str) or return nil
-        h[:_cent] = m[1].to_i
-        return m.post_match
-      when "y"
+      when "y", "g"
         v = num.(2, 0, 99) or return nil
-        h[:year] = v + (v >= 69 ? 1900 : 2000)
+        h[d == "y" ? :year : :cwyear] = v + (v >= 69 ? 1900 : 2000)
       when "m" then (h[:mon] = num.(2, 1, 12)) or return nil
       when "d", "e" then (h[:mday] = num.(2, 1, 31)) or return nil
       when "j" then (h[:yday] = num.(3, 1, 366)) or return nil
@@ -325,11 +331,11 @@ class Date
       when "M" then (h[:min] = num.(2, 0, 59)) or return nil
       when "S" then (h[:sec] = num.(2, 0, 60)) or return nil
       when "L", "N"
-        m = Regexp.new('\A\d+').match(str) or return nil
+        m = STRPTIME_FRACTION.match(str) or return nil
         h[:sec_fraction] = Rational(m[0].to_i, 10**m[0].size)
         return m.post_match
       when "s", "Q"
-        m = Regexp.new('\A-?\d+').match(str) or return nil
+        m = STRPTIME_EPOCH.match(str) or return nil
         v = m[0].to_i
         h[:seconds] = d == "s" ? v : Rational(v, 1000)
         return m.post_match
@@ -338,13 +344,6 @@ class Date
       when "U" then (h[:wnum0] = num.(2, 0, 53)) or return nil
       when "W" then (h[:wnum1] = num.(2, 0, 53)) or return nil
       when "V" then (h[:cweek] = num.(2, 1, 53)) or return nil
-      when "G"
-        m = Regexp.new('\A\s*([-+]?\d+)').match(str) or return nil
-        h[:cwyear] = m[1].to_i
-        return m.post_match
-      when "g"
-        v = num.(2, 0, 99) or return nil
-        h[:cwyear] = v + (v >= 69 ? 1900 : 2000)
       when "b", "B", "h"
         m = Regexp.new('\A(' + MONTHNAMES.compact.map { |n| n + "|" + n[0, 3] }.join("|") + ')', Regexp::IGNORECASE).match(str) or return nil
         h[:mon] = PARSE_MONTHS.index(m[1][0, 3].downcase) + 1
@@ -456,6 +455,11 @@ class Date
 end
 
 class DateTime
+  DT_DEFAULT = "-4712-01-01T00:00:00+00:00".freeze
+  DT_RFC2822 = "Mon, 1 Jan -4712 00:00:00 +0000".freeze
+  DT_HTTPDATE = "Mon, 01 Jan -4712 00:00:00 GMT".freeze
+  private_constant :DT_DEFAULT, :DT_RFC2822, :DT_HTTPDATE if respond_to?(:private_constant, true)
+
   class << self
     def __datetime_from__(h, sg)
       jd, hour, min, sec, of = __complete__(h, sg, false)
@@ -472,25 +476,18 @@ class DateTime
       __datetime_from__(h, sg)
     end
 
-    def iso8601(str = "-4712-01-01T00:00:00+00:00", sg = Date::ITALY, limit: 128)
-      __datetime_from__(_iso8601(str, limit: limit), sg)
+    # Date's fixed-format readers, completed as a DateTime. (Plain defs, not define_method: a
+    # method defined with a Proc cannot be called from another Ractor.)
+    def __read__(reader, str, sg, limit)
+      __datetime_from__(__send__(reader, str, limit: limit), sg)
     end
+    private :__read__
 
-    def rfc3339(str = "-4712-01-01T00:00:00+00:00", sg = Date::ITALY, limit: 128)
-      __datetime_from__(_rfc3339(str, limit: limit), sg)
-    end
-
-    def xmlschema(str = "-4712-01-01T00:00:00+00:00", sg = Date::ITALY, limit: 128)
-      __datetime_from__(_xmlschema(str, limit: limit), sg)
-    end
-
-    def rfc2822(str = "Mon, 1 Jan -4712 00:00:00 +0000", sg = Date::ITALY, limit: 128)
-      __datetime_from__(_rfc2822(str, limit: limit), sg)
-    end
+    def iso8601(str = DT_DEFAULT, sg = Date::ITALY, limit: 128); __read__(:_iso8601, str, sg, limit); end
+    def rfc3339(str = DT_DEFAULT, sg = Date::ITALY, limit: 128); __read__(:_rfc3339, str, sg, limit); end
+    def xmlschema(str = DT_DEFAULT, sg = Date::ITALY, limit: 128); __read__(:_xmlschema, str, sg, limit); end
+    def rfc2822(str = DT_RFC2822, sg = Date::ITALY, limit: 128); __read__(:_rfc2822, str, sg, limit); end
+    def httpdate(str = DT_HTTPDATE, sg = Date::ITALY, limit: 128); __read__(:_httpdate, str, sg, limit); end
     alias rfc822 rfc2822
-
-    def httpdate(str = "Mon, 01 Jan -4712 00:00:00 GMT", sg = Date::ITALY, limit: 128)
-      __datetime_from__(_httpdate(str, limit: limit), sg)
-    end
   end
 end
