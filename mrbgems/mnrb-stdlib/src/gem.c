@@ -19,7 +19,7 @@ extern const struct RProc mnrb_stdlib_base64[], mnrb_stdlib_shellwords[], mnrb_s
 extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
   mnrb_stdlib_weakref[], mnrb_stdlib_find[],
   mnrb_stdlib_tsort[], mnrb_stdlib_observer[],
-  mnrb_stdlib_abbrev[];
+  mnrb_stdlib_abbrev[], mnrb_stdlib_date[], mnrb_stdlib_csv[];
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -49,6 +49,8 @@ static const mnrb_feature features[] = {
   { "tsort", "tsort.rb", NULL, mnrb_stdlib_tsort },
   { "observer", "observer.rb", NULL, mnrb_stdlib_observer },
   { "abbrev", "abbrev.rb", NULL, mnrb_stdlib_abbrev },
+  { "date", "date.rb", NULL, mnrb_stdlib_date },
+  { "csv", "csv.rb", NULL, mnrb_stdlib_csv },
 };
 
 void
