@@ -68,54 +68,32 @@ class RactorBootDefsTest < MnTest::Case
     assert_equal ["int-mine"] * 3, value_of(r)
   end
 
-  def frozen_errors
-    out = []
-    c = Class.new.freeze
-    begin
-      c.define_method(:x) {}
+  # Each definition into a frozen receiver, named by what it defines into;
+  # a module method so that a ractor's block can call it too.
+  module FrozenDefinitions
+    def self.raising(name)
+      yield
+      nil
     rescue FrozenError
-      out << :class
+      name
     end
-    m = Module.new.freeze
-    begin
-      m.send(:define_method, :x) {}
-    rescue FrozenError
-      out << :module
+
+    def self.errors
+      [raising(:class) { Class.new.freeze.define_method(:x) {} },
+       raising(:module) { Module.new.freeze.send(:define_method, :x) {} },
+       raising(:singleton) { Object.new.freeze.define_singleton_method(:x) {} },
+       raising(:def_singleton) { s = Object.new.freeze; def s.y; end }].compact
     end
-    o = Object.new.freeze
-    begin
-      o.define_singleton_method(:x) {}
-    rescue FrozenError
-      out << :singleton
-    end
-    s = Object.new.freeze
-    begin
-      def s.y; end
-    rescue FrozenError
-      out << :def_singleton
-    end
-    out
   end
 
   FROZEN = [:class, :module, :singleton, :def_singleton]
 
   def test_defining_into_frozen_classes_raises_frozen_error
-    assert_equal FROZEN, frozen_errors
+    assert_equal FROZEN, FrozenDefinitions.errors
   end
 
   def test_defining_into_frozen_classes_raises_frozen_error_in_a_ractor
-    r = Ractor.new do
-      out = []
-      c = Class.new.freeze
-      begin; c.define_method(:x) {}; rescue FrozenError; out << :class; end
-      m = Module.new.freeze
-      begin; m.send(:define_method, :x) {}; rescue FrozenError; out << :module; end
-      o = Object.new.freeze
-      begin; o.define_singleton_method(:x) {}; rescue FrozenError; out << :singleton; end
-      s = Object.new.freeze
-      begin; def s.y; end; rescue FrozenError; out << :def_singleton; end
-      out
-    end
+    r = Ractor.new { FrozenDefinitions.errors }
     assert_equal FROZEN, value_of(r)
   end
 
