@@ -97,15 +97,30 @@ echo "2 native threads / 1: threads $(ratio "$t2" "$t1")x, ractors $(ratio "$r2"
 [ -n "$RUBY33" ] && echo "The seed's own system (CRuby $v33, MaNy) / mnrb: threads $(ratio "$c1" "$t1")x with 1 native thread, $(ratio "$c2" "$t2")x with 2; ractors $(ratio "$c3" "$r2")x."
 
 header "Ring: 1,000 threads x 100 laps (100,000 hand-offs)"
-ring_row "mnrb M:N, 1 native thread"   1000 100 env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 1000 100 5
+# mnrb's first row and Go's first row: best of 3 rounds, interleaved, as above; the shuffled rows
+# pass the token along one fixed random cycle instead of creation order (bench/ring.rb), so that
+# the hardware prefetcher's share of the in-order ring shows
+S1="mnrb M:N, 1 native thread"; SG1="Go, GOMAXPROCS=1"
+S1S="mnrb M:N, 1 native thread, shuffled order"; SG1S="Go, GOMAXPROCS=1, shuffled order"
+for round in 1 2 3; do
+  ring_best_run "$S1" env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 1000 100 5
+  ring_best_run "$SG1" env GOMAXPROCS=1 $GORING -n 1000 -laps 100
+  ring_best_run "$S1S" env RUBY_MAX_PROC=1 $MNRB bench/ring.rb 1000 100 5 shuffled
+  ring_best_run "$SG1S" env GOMAXPROCS=1 $GORING -n 1000 -laps 100 -shuffled
+done
+ring_best "$S1" 1000 100; k1=$LAST_NS
 ring_row "mnrb M:N, 2 native threads"  1000 100 env RUBY_MAX_PROC=2 $MNRB bench/ring.rb 1000 100 5
 ring_row "mnrb 1:1 (RUBY_MN_THREADS=0)" 1000 100 env RUBY_MN_THREADS=0 $MNRB bench/ring.rb 1000 100
 ring_row "CRuby $(ruby -e 'print RUBY_VERSION') (1:1 threads, GVL)" 1000 100 ruby bench/ring.rb 1000 100
 [ -n "$RUBY33" ] && ring_row "CRuby $v33 M:N threads, 1 native thread" 1000 100 env RUBY_MN_THREADS=1 RUBY_MAX_CPU=1 $RUBY33 bench/ring.rb 1000 100
 [ -n "$RUBY33" ] && ring_row "CRuby $v33 M:N threads, 2 native threads" 1000 100 env RUBY_MN_THREADS=1 RUBY_MAX_CPU=2 $RUBY33 bench/ring.rb 1000 100
-ring_row "Go, GOMAXPROCS=1"            1000 100 env GOMAXPROCS=1 $GORING -n 1000 -laps 100
+ring_best "$SG1" 1000 100; kg1=$LAST_NS
 ring_row "Go, GOMAXPROCS=2"            1000 100 env GOMAXPROCS=2 $GORING -n 1000 -laps 100
 ring_row "stock mruby Fibers (interpreter's floor)" 1000 100 $STOCK bench/fiber_ring.rb 1000 100
+ring_best "$S1S" 1000 100; k1s=$LAST_NS
+ring_best "$SG1S" 1000 100; kg1s=$LAST_NS
+echo
+echo "mnrb / Go at 1,000 threads (1 native thread, GOMAXPROCS=1; best of 3 interleaved each): $(ratio "$k1" "$kg1")x in creation order (target: at most 0.5x), $(ratio "$k1s" "$kg1s")x in the shuffled order."
 
 echo
 echo "fib(32) in one thread, best of 5 interleaved runs: mnrb (safepoint checks, no preemption pending) vs stock mruby 3.3.0"
