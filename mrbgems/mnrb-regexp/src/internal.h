@@ -49,6 +49,8 @@ typedef struct rx_regexp {
   rx_state *state;              /* that interpreter's */
   struct rx_regexp *bytes;      /* the same pattern for BINARY / US-ASCII subjects with bytes past
                                    0x7F (ONIG_ENCODING_ASCII): made at first need, set once (CAS) */
+  mrb_bool bytewise;            /* compiled for such subjects: a character is one byte (a byte of
+                                   0x80-0xBF starts one too, so no search backs up to a lead byte) */
 } rx_regexp;
 
 /* A match: byte offsets of group i in beg[i]..end[i], -1 when the group did not take part.
@@ -107,7 +109,8 @@ rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str);
 void rx_check_utf8(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len);
 mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int start,
                   mrb_bool backward, OnigRegion *region);
-mrb_int rx_char_len(const char *s, mrb_int len, mrb_int at);   /* bytes of the character at `at` (>=1) */
+/* bytes of the character at `at` (>=1) in a subject `re` was chosen for (rx_for_subject) */
+mrb_int rx_char_len(rx_regexp *re, const char *s, mrb_int len, mrb_int at);
 mrb_bool rx_utf8_valid(const char *s, mrb_int len);
 mrb_int rx_match_at(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int at,
                     OnigRegion *region);   /* anchored at `at`: `at` or -1 */

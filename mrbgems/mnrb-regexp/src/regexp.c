@@ -178,6 +178,7 @@ rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str) {
   }
   b = compile_in(mrb, re->src, re->srclen, re->options, ONIG_ENCODING_ASCII);
   b->timeout_ns = re->timeout_ns;
+  b->bytewise = TRUE;
   rx_regexp *expected = NULL;
   if (!__atomic_compare_exchange_n(&re->bytes, &expected, b, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     regexp_free(mrb, b);   /* another thread made it first */

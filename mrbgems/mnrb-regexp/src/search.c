@@ -57,8 +57,8 @@ mrb_bool rx_utf8_valid(const char *s, mrb_int len) {
   return utf8_bad_at((const unsigned char *)s, len) < 0;
 }
 
-mrb_int rx_char_len(const char *s, mrb_int len, mrb_int at) {
-  if (at >= len) return 1;
+mrb_int rx_char_len(rx_regexp *re, const char *s, mrb_int len, mrb_int at) {
+  if (at >= len || re->bytewise) return 1;
   unsigned char c = (unsigned char)s[at];
   mrb_int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
   return at + n > len ? len - at : n;
@@ -91,7 +91,7 @@ void rx_region_init(mrb_state *mrb, rx_region *rg, rx_regexp *re) {
 mrb_int rx_search(mrb_state *mrb, rx_regexp *re, const char *s, mrb_int len, mrb_int start,
                   mrb_bool backward, OnigRegion *region) {
   if (start < 0 || start > len) return -1;
-  start = char_start(s, start);
+  if (!re->bytewise) start = char_start(s, start);   /* a BINARY subject's 0x80-0xBF byte is a character */
   if (re->lits && !backward) {
     mrb_int end, at = rx_literals_search(re->lits, s, len, start, &end);
     if (at >= 0) { region->beg[0] = (int)at; region->end[0] = (int)end; }

@@ -172,7 +172,7 @@ static mrb_value sub_common(mrb_state *mrb, mrb_value self, mrb_bool global, mrb
     copied = e;
     if (e == b) {            /* empty match: keep the next character and move past it */
       if (b >= len) { pos = len + 1; break; }
-      mrb_int cl = rx_char_len(s, len, b);
+      mrb_int cl = rx_char_len(re, s, len, b);
       mrb_str_cat(mrb, out, s + b, cl);
       copied = pos = b + cl;
     } else {
@@ -238,7 +238,7 @@ static mrb_value str_scan(mrb_state *mrb, mrb_value self) {
       mrb_yield(mrb, blk, item);
       rx_last_match_set(mrb, m);
     }
-    pos = e == b ? (b >= len ? len + 1 : b + rx_char_len(s, len, b)) : e;
+    pos = e == b ? (b >= len ? len + 1 : b + rx_char_len(re, s, len, b)) : e;
     mrb_gc_arena_restore(mrb, ai);
   }
   if (!found) rx_last_match_set(mrb, mrb_nil_value());
@@ -270,7 +270,7 @@ static mrb_value str_split(mrb_state *mrb, mrb_value self) {
     mrb_int b = rg.r.beg[0], e = rg.r.end[0];
     if (b == e && b == beg) {          /* an empty separator where the piece starts: look one char on */
       if (b >= len) break;
-      pos = b + rx_char_len(s, len, b);
+      pos = b + rx_char_len(re, s, len, b);
       continue;
     }
     if (b == e && b >= len) break;     /* an empty separator at the very end */
