@@ -31,7 +31,8 @@ module MNRBFeatures
       # A library loaded at require is Ruby code as CRuby's lib/ is, not a built-in method: threads are
       # preempted in it and signals land in it. Its ireps carry the flag 0x80 (MNRB_IREP_LIB in
       # mnrb-thread/src/internal.h), which the safepoint reads; mrblib's (built-in) ireps do not.
-      marked = text.gsub("MRB_IREP_STATIC,", "MRB_IREP_STATIC|0x80,")
+      # Every irep, whatever other flags mrbc gave it (MRB_IREP_VCALLS: a body that calls `private`).
+      marked = text.gsub(/MRB_IREP_STATIC((?:\|MRB_IREP_[A-Z_]+)*),/) { "MRB_IREP_STATIC#{$1}|0x80," }
       fail "#{t.name}: no static irep found to mark (mrbc's output changed?)" if marked == text && text.include?("mrb_irep")
       File.write(t.name, marked)
     end

@@ -49,14 +49,16 @@ method_known_p(mrb_state *mrb, struct RClass *c, mrb_sym name)
   return c->tt == MRB_TT_MODULE && mrb_obj_respond_to(mrb, mrb->object_class, name);
 }
 
-/* called from built-in (static) bytecode, a gem's mrblib */
+/* called from built-in (static) bytecode, a gem's mrblib; not a library loaded at require (static
+   too, but Ruby code like CRuby's lib/: its private methods are private) */
 static mrb_bool
 builtin_caller_p(mrb_state *mrb)
 {
   const mrb_callinfo *ci = mrb->c->ci;
   if (ci <= mrb->c->cibase) return FALSE;
   const struct RProc *p = ci[-1].proc;
-  return p && !MRB_PROC_CFUNC_P(p) && (p->body.irep->flags & MRB_IREP_NO_FREE);
+  return p && !MRB_PROC_CFUNC_P(p) &&
+         (p->body.irep->flags & (MRB_IREP_NO_FREE | MNRB_IREP_LIB)) == MRB_IREP_NO_FREE;
 }
 
 /* CRuby's NameError for a method c lacks: "undefined method 'x' for class 'A'" */

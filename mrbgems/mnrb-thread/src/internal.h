@@ -17,9 +17,7 @@
 #include "mnrb/core.h"
 #include "mnrb/thread.h"
 
-/* An irep flag (mruby uses the low three bits) that mnrb-require/feature_build.rb sets on the static
- * ireps of libraries loaded at require: Ruby code like CRuby's lib/, preemptible, unlike mrblib's. */
-#define MNRB_IREP_LIB 0x80
+#include "mnrb/compat.h"   /* MNRB_IREP_LIB */
 
 typedef struct mnrb_vm mnrb_vm;
 typedef struct mnrb_thread mnrb_thread;

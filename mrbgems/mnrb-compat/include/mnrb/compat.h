@@ -21,6 +21,11 @@
 
 MRB_BEGIN_DECL
 
+/* An irep flag (mruby uses the low three bits) that mnrb-require/feature_build.rb sets on the static
+   ireps of libraries loaded at require: Ruby code like CRuby's lib/, unlike a gem's mrblib. Threads
+   are preempted in it (mnrb-thread) and its private/public/protected take effect (visibility.c). */
+#define MNRB_IREP_LIB 0x80
+
 /* Runs the procs registered with Kernel#at_exit, most recent first, each exactly once (procs
    registered meanwhile run too). A handler's exception is reported like an uncaught one (nothing is
    printed for SystemExit) and the remaining handlers still run; the last such exception is kept as
