@@ -30,6 +30,7 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "delegate" => %w(delegate), "pathname" => %w(pathname),
                        "weakref" => %w(weakref), "find" => %w(find),
                        "tsort" => %w(tsort), "observer" => %w(observer),
-                       "abbrev" => %w(abbrev), "date" => %w(date date_format date_parse),
+                       "abbrev" => %w(abbrev), "prime" => %w(prime),
+                       "cgi_util" => %w(cgi_util), "cgi" => %w(cgi), "mutex_m" => %w(mutex_m), "date" => %w(date date_format date_parse),
                        "csv" => %w(csv_parser csv_row csv_table csv))
 end

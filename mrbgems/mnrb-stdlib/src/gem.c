@@ -20,6 +20,11 @@ extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
   mnrb_stdlib_weakref[], mnrb_stdlib_find[],
   mnrb_stdlib_tsort[], mnrb_stdlib_observer[],
   mnrb_stdlib_abbrev[], mnrb_stdlib_date[], mnrb_stdlib_csv[];
+extern const struct RProc mnrb_stdlib_prime[], mnrb_stdlib_cgi_util[], mnrb_stdlib_cgi[],
+  mnrb_stdlib_mutex_m[];
+
+static const char *const after_erb[] = { "erb", NULL };
+static const char *const after_cgi_util[] = { "cgi/util", NULL };
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
@@ -51,6 +56,11 @@ static const mnrb_feature features[] = {
   { "abbrev", "abbrev.rb", NULL, mnrb_stdlib_abbrev },
   { "date", "date.rb", NULL, mnrb_stdlib_date },
   { "csv", "csv.rb", NULL, mnrb_stdlib_csv },
+  { "prime", "prime.rb", NULL, mnrb_stdlib_prime },
+  { "cgi/util", "cgi/util.rb", NULL, mnrb_stdlib_cgi_util },
+  { "cgi", "cgi.rb", after_cgi_util, mnrb_stdlib_cgi },
+  { "erb/util", "erb/util.rb", after_erb, NULL },   /* ERB::Util is in erb.rb */
+  { "mutex_m", "mutex_m.rb", NULL, mnrb_stdlib_mutex_m },
 };
 
 void
