@@ -2,7 +2,8 @@
 # alias BINARY, US-ASCII; patches/mruby/0018 keeps the encoding in a String's flag bits): the
 # Encoding class and its errors, String#encoding/force_encoding/b/valid_encoding?/ascii_only?,
 # encode and scrub, the encodings of strings made by Integer#chr and Array#pack, and case mapping
-# and tr beyond ASCII. Needs MRB_UTF8_STRING (build_config.rb).
+# and tr beyond ASCII, Unicode normalization (Debian's libutf8proc, linked statically). Needs
+# MRB_UTF8_STRING (build_config.rb).
 MRuby::Gem::Specification.new('mnrb-encoding') do |spec|
   spec.license = 'MIT'
   spec.author  = 'mnrb authors'
@@ -10,4 +11,5 @@ MRuby::Gem::Specification.new('mnrb-encoding') do |spec|
   spec.add_dependency 'mruby-string-ext', core: 'mruby-string-ext'   # valid_encoding?, chr: replaced here
   spec.add_dependency 'mruby-pack',       core: 'mruby-pack'         # Array#pack: wrapped here
   spec.add_dependency 'mruby-io',         core: 'mruby-io'           # IO reads' encodings (mrblib)
+  spec.linker.libraries << ':libutf8proc.a'                           # unicode_normalize (normalize.c), linked statically
 end

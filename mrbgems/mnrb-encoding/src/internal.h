@@ -54,5 +54,6 @@ void enc_init_transcode(mrb_state *mrb);
 void enc_init_origins(mrb_state *mrb);
 void enc_init_casemap(mrb_state *mrb);
 void enc_init_tr(mrb_state *mrb);
+void enc_init_normalize(mrb_state *mrb);
 
 #endif
