@@ -58,6 +58,10 @@ _Static_assert(offsetof(mrb_state, cache) % 32 == 0 && sizeof(struct mrb_cache_e
 #define POOLED 1
 #endif
 
+/* mnrb_state_allocf's common paths inline; the rest called, so that its own prologue stays short */
+#define INLINE static inline __attribute__((always_inline))
+#define RARE static __attribute__((noinline, cold))
+
 #if POOLED
 /* ---------------- per-thread pools: freed blocks kept for the next state ---------------- */
 
@@ -142,8 +146,8 @@ static void pool_release(pool *pl, const pool_source *src) {
 #define CLASS_OF_CHUNK(chunk) ((chunk) / GRAIN - 1)
 _Static_assert(CLASS_OF_CHUNK((MAX_SMALL + 8 + GRAIN - 1) & ~(GRAIN - 1)) < POOL_CLASSES, "glibc's classes");
 
-static void *glibc_fill(size_t k, size_t size) { (void)k; return malloc(size); }
-static void glibc_spill(void *b, size_t k) {
+RARE void *glibc_fill(size_t k, size_t size) { (void)k; return malloc(size); }
+RARE void glibc_spill(void *b, size_t k) {
   (void)k;
   while (b) { void *next = *(void **)b; free(b); b = next; }
 }
@@ -155,7 +159,7 @@ static void *glibc_take(size_t size) {
   return pool_take(&pools.glibc, &glibc_source, k, (k + 1) * GRAIN, size);
 }
 
-static void glibc_give(void *p) {
+RARE void glibc_give(void *p) {
   size_t chunk = malloc_usable_size(p) + 8;
   size_t k = CLASS_OF_CHUNK(chunk);
   if (k == 0 || k >= POOL_CLASSES) { free(p); return; }
@@ -283,7 +287,7 @@ static void block_give(state_block *b) {
   pthread_mutex_unlock(&blocks_lock);
 }
 
-static void *big_take(size_t size) {
+RARE void *big_take(size_t size) {
   size_t k = (size + BIG_HEAD + BIG_GRAIN - 1) / BIG_GRAIN;
   pthread_mutex_lock(&blocks_lock);
   char *b = big_free[k];
@@ -297,7 +301,7 @@ static void *big_take(size_t size) {
 
 static size_t big_capacity(void *p) { return *(size_t *)((char *)p - BIG_HEAD) * BIG_GRAIN - BIG_HEAD; }
 
-static void big_give(void *p) {
+RARE void big_give(void *p) {
   char *b = (char *)p - BIG_HEAD;
   size_t k = *(size_t *)b;
   pthread_mutex_lock(&blocks_lock);
@@ -308,7 +312,7 @@ static void big_give(void *p) {
 
 /* realloc of a big block: it stays if it is big enough, else moves (to another big block while the
  * state boots, to glibc after) */
-static void *big_realloc(void *p, size_t size, mrb_bool booting) {
+RARE void *big_realloc(void *p, size_t size, mrb_bool booting) {
   size_t capa = big_capacity(p);
   if (size <= capa) return p;
   void *n = booting && size <= BIG_MAX - BIG_HEAD ? big_take(size) : malloc(size);
@@ -343,21 +347,22 @@ static cursor small_partial[SMALL_CLASSES];                  /* guarded by block
 static cursor smalls_at;                                     /* guarded by blocks_lock */
 static __thread cursor slab_at[SMALL_CLASSES];               /* the thread's current slab of each class: not handed out */
 
-/* the kind of region memory p is in: TRUE for a small block (a slab's), FALSE for a big one */
-static mrb_bool in_small_chunk(const void *p) {
+/* the kind of region memory p is in (one search of the regions, for a free or realloc) */
+enum { REGION_NONE, REGION_BIG, REGION_SMALL };
+static inline int region_kind(const void *p) {
   int n = atomic_load_explicit(&nregions, memory_order_acquire);
   for (int i = 0; i < n; i++) {
     uintptr_t off = (uintptr_t)p - atomic_load_explicit(&regions[i], memory_order_relaxed);
-    if (off < REGION) return small_chunk[i][off / CHUNK];
+    if (off < REGION) return REGION_BIG + small_chunk[i][off / CHUNK];
   }
-  return FALSE;
+  return REGION_NONE;
 }
 
 static size_t small_capacity(const void *p) {
   return *(const uint32_t *)((uintptr_t)p & ~(uintptr_t)(SLAB - 1));
 }
 
-static void *slab_fill(size_t k, size_t size) {
+RARE void *slab_fill(size_t k, size_t size) {
   void *b;
   /* a block other threads freed (a peek first: the lock only when there may be one) */
   if (atomic_load_explicit(&small_free[k], memory_order_relaxed)) {
@@ -396,19 +401,19 @@ static void *slab_fill(size_t k, size_t size) {
   return b;
 }
 
-static void slab_spill(void *b, size_t k) {
+RARE void slab_spill(void *b, size_t k) {
   pthread_mutex_lock(&blocks_lock);
   while (b) { void *next = *(void **)b; *(void **)b = small_free[k]; small_free[k] = b; b = next; }
   pthread_mutex_unlock(&blocks_lock);
 }
 static const pool_source slab_source = { SMALL_HELD_MAX, slab_fill, slab_spill };
 
-static void *small_take(size_t size) {
+INLINE void *small_take(size_t size) {
   size_t k = (size + SMALL_GRAIN - 1) / SMALL_GRAIN;
   return pool_take(&pools.slabs, &slab_source, k, k * SMALL_GRAIN, size);
 }
 
-static void small_give(void *p) {
+INLINE void small_give(void *p) {
   size_t bytes = small_capacity(p);
   pool_put(&pools.slabs, &slab_source, p, bytes / SMALL_GRAIN, bytes);
 }
@@ -429,7 +434,7 @@ static void pools_release(void *arg) {
 
 /* realloc of a small block: it stays if it is big enough, else moves (to a small or big block while
  * the state boots, to glibc after) */
-static void *small_realloc(void *p, size_t size, mrb_bool booting) {
+RARE void *small_realloc(void *p, size_t size, mrb_bool booting) {
   size_t capa = small_capacity(p);
   if (size <= capa) return p;
   void *n = !booting ? malloc(size) : size <= SMALL_MAX ? small_take(size)
@@ -481,7 +486,7 @@ static void *spare_take(state_block *b, size_t size) {
 
 /* realloc of a block in the spare area: it stays if it is big enough, else it moves out (the spare's
  * bytes are not reused: it serves the state's first few allocations only). */
-static void *spare_realloc(void *p, size_t size) {
+RARE void *spare_realloc(void *p, size_t size) {
   size_t old = *(size_t *)((char *)p - 16);
   if (size <= old) return p;
   void *n = malloc(size);
@@ -489,48 +494,69 @@ static void *spare_realloc(void *p, size_t size) {
   return n;
 }
 
-void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
-  state_block *b = ud;
-  if (!mrb && !p && size) {
-    /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to
-     * a cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's
-     * first 64 bytes) are one line */
-    if (b && size == STATE_BYTES) return b->state;
-    void *state;
-    return posix_memalign(&state, 64, size) ? NULL : state;
-  }
-  /* a malloc (p NULL, half of a boot's ~1,750 calls) is in no block or region: not searched for */
-  if (p && in_block(b, p)) return size == 0 ? NULL : spare_realloc(p, size);
-  if (b && !p && size && !mrb->c) {
+/* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to a
+ * cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's first 64
+ * bytes) are one line */
+static void *state_take(state_block *b, size_t size) {
+  if (b && size == STATE_BYTES) return b->state;
+  void *state;
+  return posix_memalign(&state, 64, size) ? NULL : state;
+}
+
+#if POOLED
+/* a booting state's malloc besides the common small one: the spare area before the state has a
+ * context, then a small block (a slab's), a big one (a chunk's), a pooled glibc one, glibc's */
+static __attribute__((noinline)) void *boot_take(state_block *b, mrb_state *mrb, size_t size) {
+  if (!mrb->c) {
     void *s = spare_take(b, size);
     if (s) return s;
   }
-#if POOLED
-  if (p && in_region(p)) {
-    if (in_small_chunk(p)) {
-      if (size) return small_realloc(p, size, b && b->booting);
-      small_give(p);
-      return NULL;
-    }
-    if (size) return big_realloc(p, size, b && b->booting);
-    big_give(p);
-    return NULL;
-  }
-  if (b && b->booting && !p && size) {
-    if (size <= SMALL_MAX) return small_take(size);
-    if (size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
-  }
+  if (size <= SMALL_MAX) return small_take(size);
+  if (size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
+  if (size <= MAX_SMALL) return glibc_take(size);
+  return malloc(size);
+}
 #endif
+
+/* The common calls first, with the fewest tests (a boot's ~1,750 calls cost ~60 instructions each
+ * here before): a booting state's small malloc (~700 a boot) takes from the thread's slab pool, a
+ * free of one (~700 at close) finds its region and puts it back; nothing else is inlined. */
+void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
+  state_block *b = ud;
+  if (!p) {   /* a malloc: in no block or region, not searched for */
+    if (!size) return NULL;
+    if (!mrb) return state_take(b, size);
 #if POOLED
-  if (size == 0) {
-    if (p) glibc_give(p);
-    return NULL;
+    if (b && b->booting) {
+      if (mrb->c && size <= SMALL_MAX) return small_take(size);
+      return boot_take(b, mrb, size);
+    }
+    if (size <= MAX_SMALL) return glibc_take(size);
+#else
+    if (b && !mrb->c) {
+      void *s = spare_take(b, size);
+      if (s) return s;
+    }
+#endif
+    return malloc(size);
   }
-  if (!p && size <= MAX_SMALL) return glibc_take(size);
+  if (in_block(b, p)) return size == 0 ? NULL : spare_realloc(p, size);
+#if POOLED
+  switch (region_kind(p)) {
+  case REGION_SMALL:
+    if (!size) { small_give(p); return NULL; }
+    return small_realloc(p, size, b && b->booting);
+  case REGION_BIG:
+    if (!size) { big_give(p); return NULL; }
+    return big_realloc(p, size, b && b->booting);
+  default:
+    if (!size) { glibc_give(p); return NULL; }
+    return realloc(p, size);
+  }
 #else
   if (size == 0) { free(p); return NULL; }
-#endif
   return realloc(p, size);
+#endif
 }
 
 /* MNRB.malloc_bytes: the bytes the process holds from malloc (glibc's mallinfo2: chunks in use,
