@@ -159,7 +159,8 @@ static void *glibc_take(size_t size) {
   return pool_take(&pools.glibc, &glibc_source, k, (k + 1) * GRAIN, size);
 }
 
-RARE void glibc_give(void *p) {
+/* not cold: a running ractor's frees of glibc blocks come here */
+static __attribute__((noinline)) void glibc_give(void *p) {
   size_t chunk = malloc_usable_size(p) + 8;
   size_t k = CLASS_OF_CHUNK(chunk);
   if (k == 0 || k >= POOL_CLASSES) { free(p); return; }
