@@ -115,13 +115,24 @@ static inline void *pool_take(pool *pl, const pool_source *src, size_t k, size_t
   return b;
 }
 
-/* a freed block of class k onto the thread's list, or to the source when the pool is full */
-static inline void pool_put(pool *pl, const pool_source *src, void *b, size_t k, size_t bytes) {
-  if (pl->held + bytes > src->held_max) { *(void **)b = NULL; src->spill(b, k); return; }
+/* pool_put's rare cases: the pool is full (the block to the source) or the destructor is not set */
+RARE void *pool_put_slow(pool *pl, const pool_source *src, void *b, size_t k, size_t bytes) {
+  if (pl->held + bytes > src->held_max) { *(void **)b = NULL; src->spill(b, k); return NULL; }
   pools_keyed();
   *(void **)b = pl->head[k];
   pl->head[k] = b;
   pl->held += bytes;
+  return NULL;
+}
+
+/* a freed block of class k onto the thread's list, or to the source when the pool is full; NULL
+ * (a free's answer: the rare cases are a tail call, so that a free saves no registers) */
+static inline void *pool_put(pool *pl, const pool_source *src, void *b, size_t k, size_t bytes) {
+  if (pl->held + bytes > src->held_max || !pools.keyed) return pool_put_slow(pl, src, b, k, bytes);
+  *(void **)b = pl->head[k];
+  pl->head[k] = b;
+  pl->held += bytes;
+  return NULL;
 }
 
 /* the thread ends: each list to its source */
@@ -160,11 +171,11 @@ static void *glibc_take(size_t size) {
 }
 
 /* not cold: a running ractor's frees of glibc blocks come here */
-static __attribute__((noinline)) void glibc_give(void *p) {
+static __attribute__((noinline)) void *glibc_give(void *p) {
   size_t chunk = malloc_usable_size(p) + 8;
   size_t k = CLASS_OF_CHUNK(chunk);
-  if (k == 0 || k >= POOL_CLASSES) { free(p); return; }
-  pool_put(&pools.glibc, &glibc_source, p, k, chunk);
+  if (k == 0 || k >= POOL_CLASSES) { free(p); return NULL; }
+  return pool_put(&pools.glibc, &glibc_source, p, k, chunk);
 }
 #endif
 
@@ -302,13 +313,14 @@ RARE void *big_take(size_t size) {
 
 static size_t big_capacity(void *p) { return *(size_t *)((char *)p - BIG_HEAD) * BIG_GRAIN - BIG_HEAD; }
 
-RARE void big_give(void *p) {
+RARE void *big_give(void *p) {
   char *b = (char *)p - BIG_HEAD;
   size_t k = *(size_t *)b;
   pthread_mutex_lock(&blocks_lock);
   *(void **)b = big_free[k];
   big_free[k] = b;
   pthread_mutex_unlock(&blocks_lock);
+  return NULL;
 }
 
 /* realloc of a big block: it stays if it is big enough, else moves (to another big block while the
@@ -414,9 +426,9 @@ INLINE void *small_take(size_t size) {
   return pool_take(&pools.slabs, &slab_source, k, k * SMALL_GRAIN, size);
 }
 
-INLINE void small_give(void *p) {
+INLINE void *small_give(void *p) {
   size_t bytes = small_capacity(p);
-  pool_put(&pools.slabs, &slab_source, p, bytes / SMALL_GRAIN, bytes);
+  return pool_put(&pools.slabs, &slab_source, p, bytes / SMALL_GRAIN, bytes);
 }
 
 /* a thread ends: its pools' blocks to their sources, its slabs' rest to small_partial */
@@ -498,7 +510,7 @@ RARE void *spare_realloc(void *p, size_t size) {
 /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to a
  * cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's first 64
  * bytes) are one line */
-static void *state_take(state_block *b, size_t size) {
+RARE void *state_take(state_block *b, size_t size) {
   if (b && size == STATE_BYTES) return b->state;
   void *state;
   return posix_memalign(&state, 64, size) ? NULL : state;
@@ -545,13 +557,13 @@ void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
 #if POOLED
   switch (region_kind(p)) {
   case REGION_SMALL:
-    if (!size) { small_give(p); return NULL; }
+    if (!size) return small_give(p);
     return small_realloc(p, size, b && b->booting);
   case REGION_BIG:
-    if (!size) { big_give(p); return NULL; }
+    if (!size) return big_give(p);
     return big_realloc(p, size, b && b->booting);
   default:
-    if (!size) { glibc_give(p); return NULL; }
+    if (!size) return glibc_give(p);
     return realloc(p, size);
   }
 #else
