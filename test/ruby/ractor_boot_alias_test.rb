@@ -20,11 +20,12 @@ class RactorBootAliasTest < MnTest::Case
      e.select(&:even?), k.find { |x| x < 3 }, k.reduce(:*), k.member?(2), k.entries.sort,
      k.select(&:odd?).sort, k.find_all(&:odd?).sort, 5.next, 5.succ, -3.magnitude, :ab.slice(1),
      h.has_value?(2), h.member?(:a), h.filter { |_, v| v > 1 }, [1, 2, 3].map! { |x| x * 2 },
-     [4, 5].filter(&:odd?), Struct.new(:x, :y).new(1, 2).filter(&:odd?)]
+     [4, 5].filter(&:odd?), Struct.new(:x, :y).new(1, 2).filter(&:odd?),
+     ("a".."c").entries]                     # Range#to_a's `super` goes by the alias's original name
   RUBY
 
   EXPECTED = [4, 10, true, [1, 2, 3], [2, 4, 6], 1, 6, true, [1, 2, 3], [1, 3], [1, 3], 6, 6, 3, "b",
-              true, true, {b: 2}, [2, 4, 6], [5], [1]]
+              true, true, {b: 2}, [2, 4, 6], [5], [1], ["a", "b", "c"]]
 
   def test_aliases_in_main
     assert_equal EXPECTED, eval(CHECK)

@@ -3,7 +3,7 @@
 # found elsewhere): the reopened class is the defined one, with its methods and superclass; a name
 # that is not a class or module, a module reopened as a class (and back), a superclass mismatch raise
 # TypeError; a prepended class, a class inside a module, a name found through Object's ancestors
-# (Kernel) reopen as before. Each in the main ractor and in a ractor (whose boot reopens ~200 of the
+# (Kernel) reopen as before; a name defined in a superclass's table only makes a new class. Each in the main ractor and in a ractor (whose boot reopens ~200 of the
 # built-in classes this way).
 
 class RactorBootReopenTest < MnTest::Case
@@ -32,6 +32,9 @@ class RactorBootReopenTest < MnTest::Case
     module Kernel; class ReopenInKernel; def k; 7; end; end; end
     class ReopenInKernel; def k2; 8; end; end   # found in Object's ancestors (3.1 and 3.3 differ on where)
     out << ReopenInKernel.new.k2
+    class ReopenBase; class Nested; def base; 1; end; end; end
+    class ReopenDerived < ReopenBase; class Nested; def derived; 2; end; end; end   # a new class: only
+    out << ReopenDerived::Nested.equal?(ReopenBase::Nested) << ReopenBase::Nested.instance_methods(false)  # the outer's own table counts
     ReopenNot = 1 unless defined?(ReopenNot)
     errors = [
       -> { class ReopenNot; end },
@@ -49,10 +52,11 @@ class RactorBootReopenTest < MnTest::Case
     assert_equal [:s, :e, [:a, :b, :c], 4, String, 11, 11, 5], out[0, 8]
     assert_equal ["ReopenPreMod", "ReopenPre"], out[8].map(&:name)
     assert_equal 8, out[9]
-    assert_equal [String, String], [out[10], out[11]]   # "ReopenNot is not a class" (mnrb: "1 is ...")
-    assert out[12][0].end_with?("Mod is not a class"), out[12][0]   # CRuby: "Mod ...", mnrb: "ReopenOuter::Mod ..."
-    assert_equal "ReopenSub is not a module", out[12][1]
-    assert_equal "superclass mismatch for class ReopenSub", out[12][2]
+    assert_equal [false, [:base]], [out[10], out[11]]
+    assert_equal [String, String], [out[12], out[13]]   # "ReopenNot is not a class" (mnrb: "1 is ...")
+    assert out[14][0].end_with?("Mod is not a class"), out[14][0]   # CRuby: "Mod ...", mnrb: "ReopenOuter::Mod ..."
+    assert_equal "ReopenSub is not a module", out[14][1]
+    assert_equal "superclass mismatch for class ReopenSub", out[14][2]
   end
 
   def test_reopen_in_main
