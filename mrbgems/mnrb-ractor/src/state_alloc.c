@@ -6,18 +6,13 @@
  * A state's boot mallocs ~600 small blocks (method and ivar tables, irep records, names) and its
  * close frees them all again. glibc's thread cache keeps 7 blocks of a size; the rest went through
  * _int_malloc / _int_free and malloc_consolidate, ~350 instructions a malloc-free pair: ~8% of
- * a ractor created and finished. Here a freed block of at most MAX_SMALL usable bytes goes onto a
- * per-thread list of its size class (its first word links it) and the next allocation of that class
- * takes it (~20 instructions each way). The blocks stay glibc's: realloc and free of them work as
- * before, wherever they are called from (code that mixes mrb_free and free is not broken by this).
- *
- * Size classes follow glibc's chunks (16-byte steps, 8 bytes of header: usable 24, 40, 56, ...), so
- * a block is reused for the requests glibc would have served with a chunk of its size (no waste:
- * by usable size in 16-byte steps, a 20-byte request took a 40-byte block, and a waiting ractor
- * held 1 KiB more). Invariants: a block on class k's list is a chunk of at least (k + 1) * GRAIN
- * bytes, so it serves any request that needs one of that size; a thread's lists hold at most MAX_HELD bytes in all (then
- * blocks go back to glibc), and are given back when the thread ends (a pthread key's destructor).
- * Under ASan or TSan the lists are not used: the sanitizers must see every malloc and free.
+ * a ractor created and finished. So freed small blocks are kept per native thread, in pools (free
+ * lists by size class, no lock) that the next state's allocations take from (~20 instructions each
+ * way). A pool has a source: where its blocks come from when the thread's lists are empty and where
+ * they go when the thread holds too many or ends. Two sources: glibc (any state's blocks of at most
+ * MAX_SMALL bytes; spilled blocks are freed) and a booting state's slabs (blocks of at most SMALL_MAX
+ * bytes without glibc's header and rounding; spilled blocks go to global lists for other threads).
+ * Under ASan or TSan the pools are not used: the sanitizers must see every malloc and free.
  *
  * A ractor's block (issue 20, helper ring20f): in a ring of 10,000 ractors every hop touches the
  * receiving ractor's lines cold, each on a page of its own (cachegrind with a page-sized "cache":
@@ -63,59 +58,124 @@ _Static_assert(offsetof(mrb_state, cache) % 32 == 0 && sizeof(struct mrb_cache_e
 #define POOLED 1
 #endif
 
-#define GRAIN 16
-#define MAX_SMALL 512
-#define NCLASSES (MAX_SMALL / GRAIN + 1)      /* class 0 unused; MAX_SMALL needs a chunk of 528: class 32 */
-#define MAX_HELD (128 * 1024)
+/* mnrb_state_allocf's common paths inline; the rest called, so that its own prologue stays short */
+#define INLINE static inline __attribute__((always_inline))
+#define RARE static __attribute__((noinline, cold))
 
 #if POOLED
-typedef struct block_pool {
-  void *head[NCLASSES];
-  size_t held;                /* bytes on the lists */
-  mrb_bool keyed;             /* the destructor's key is set for this thread */
-} block_pool;
+/* ---------------- per-thread pools: freed blocks kept for the next state ---------------- */
 
-static __thread block_pool pool;
-static pthread_key_t pool_key;
-static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+/* A pool is a native thread's free lists of one source's blocks, by size class (a block's first word
+ * links it): a free puts the block on its class's list, the next allocation of the class takes it
+ * (~20 instructions each way, no lock). A source says where blocks come from when the thread's list
+ * is empty (fill) and where the blocks go that the thread does not keep (spill: past the source's
+ * held_max bytes, and all of them when the thread ends, a pthread key's destructor). Two sources:
+ * glibc's chunks of at most MAX_SMALL bytes (any state's, booting or not) and a booting state's slab
+ * blocks of at most SMALL_MAX bytes (below). Invariants: a block on class k's list of a source's pool
+ * is that source's and serves any request of class k; a pool's held is the bytes on its lists (each
+ * block counted as its class's bytes) and at most its source's held_max. */
+enum { POOL_CLASSES = 33 };              /* class 0 unused by both sources: classes 1 to 32 */
 
-static void pool_release(void *p) {
-  block_pool *bp = p;
-  for (int k = 1; k < NCLASSES; k++) {
-    void *b = bp->head[k];
-    while (b) { void *next = *(void **)b; free(b); b = next; }
-    bp->head[k] = NULL;
-  }
-  bp->held = 0;
+typedef struct pool {
+  void *head[POOL_CLASSES];              /* freed blocks by class, linked by their first word */
+  size_t held;                           /* bytes on head[]: at most the source's held_max */
+} pool;
+
+typedef struct pool_source {
+  size_t held_max;
+  void *(*fill)(size_t k, size_t size);  /* a block of class k for `size` bytes (or NULL) */
+  void (*spill)(void *chain, size_t k);  /* blocks of class k the thread does not keep, linked, NULL-ended */
+} pool_source;
+
+typedef struct thread_pools {
+  pool glibc, slabs;                     /* the two sources' pools (glibc_source, slab_source) */
+  mrb_bool keyed;                        /* the destructor's key is set for this thread */
+} thread_pools;
+static __thread thread_pools pools;
+static pthread_key_t pools_key;
+static pthread_once_t pools_once = PTHREAD_ONCE_INIT;
+static void pools_release(void *arg);    /* the destructor: every pool's blocks to their source */
+
+static void pools_key_make(void) { pthread_key_create(&pools_key, pools_release); }
+
+/* the destructor is set for a thread that holds anything of the pools (blocks, a slab's rest) */
+static inline void pools_keyed(void) {
+  if (pools.keyed) return;
+  pthread_once(&pools_once, pools_key_make);
+  pthread_setspecific(pools_key, &pools);
+  pools.keyed = TRUE;
 }
 
-static void pool_key_make(void) { pthread_key_create(&pool_key, pool_release); }
+/* a block of class k (`bytes` bytes on the lists) for `size` bytes: the thread's, else the source's */
+static inline void *pool_take(pool *pl, const pool_source *src, size_t k, size_t bytes, size_t size) {
+  void *b = pl->head[k];
+  if (!b) return src->fill(k, size);
+  pl->head[k] = *(void **)b;
+  pl->held -= bytes;
+  return b;
+}
 
+/* pool_put's rare cases: the pool is full (the block to the source) or the destructor is not set */
+RARE void *pool_put_slow(pool *pl, const pool_source *src, void *b, size_t k, size_t bytes) {
+  if (pl->held + bytes > src->held_max) { *(void **)b = NULL; src->spill(b, k); return NULL; }
+  pools_keyed();
+  *(void **)b = pl->head[k];
+  pl->head[k] = b;
+  pl->held += bytes;
+  return NULL;
+}
+
+/* a freed block of class k onto the thread's list, or to the source when the pool is full; NULL
+ * (a free's answer: the rare cases are a tail call, so that a free saves no registers) */
+static inline void *pool_put(pool *pl, const pool_source *src, void *b, size_t k, size_t bytes) {
+  if (pl->held + bytes > src->held_max || !pools.keyed) return pool_put_slow(pl, src, b, k, bytes);
+  *(void **)b = pl->head[k];
+  pl->head[k] = b;
+  pl->held += bytes;
+  return NULL;
+}
+
+/* the thread ends: each list to its source */
+static void pool_release(pool *pl, const pool_source *src) {
+  for (size_t k = 1; k < POOL_CLASSES; k++) {
+    if (pl->head[k]) src->spill(pl->head[k], k);
+    pl->head[k] = NULL;
+  }
+  pl->held = 0;
+}
+
+/* Source 1, glibc: a freed block of at most MAX_SMALL usable bytes, from any state. Classes follow
+ * glibc's chunks (16-byte steps, 8 bytes of header: usable 24, 40, 56, ...), so a block is reused for
+ * the requests glibc would have served with a chunk of its size (no waste: by usable size in 16-byte
+ * steps, a 20-byte request took a 40-byte block, and a waiting ractor held 1 KiB more): class k holds
+ * chunks of (k + 1) * GRAIN bytes. The blocks stay glibc's: realloc and free of them work as before,
+ * wherever they are called from (code that mixes mrb_free and free is not broken by this). */
+#define GRAIN 16
+#define MAX_SMALL 512                    /* needs a chunk of 528: class 32 */
+#define MAX_HELD (128 * 1024)
 /* the class of a chunk of `chunk` bytes (a multiple of GRAIN, at least 2 * GRAIN) */
 #define CLASS_OF_CHUNK(chunk) ((chunk) / GRAIN - 1)
+_Static_assert(CLASS_OF_CHUNK((MAX_SMALL + 8 + GRAIN - 1) & ~(GRAIN - 1)) < POOL_CLASSES, "glibc's classes");
 
-static void pool_put(void *p) {
-  size_t chunk = malloc_usable_size(p) + 8;
-  size_t k = CLASS_OF_CHUNK(chunk);
-  if (k == 0 || k >= NCLASSES || pool.held + chunk > MAX_HELD) { free(p); return; }
-  if (!pool.keyed) {
-    pthread_once(&pool_once, pool_key_make);
-    pthread_setspecific(pool_key, &pool);
-    pool.keyed = TRUE;
-  }
-  *(void **)p = pool.head[k];
-  pool.head[k] = p;
-  pool.held += (k + 1) * GRAIN;
+RARE void *glibc_fill(size_t k, size_t size) { (void)k; return malloc(size); }
+RARE void glibc_spill(void *b, size_t k) {
+  (void)k;
+  while (b) { void *next = *(void **)b; free(b); b = next; }
 }
+static const pool_source glibc_source = { MAX_HELD, glibc_fill, glibc_spill };
 
-static void *pool_take(size_t size) {
+static void *glibc_take(size_t size) {
   size_t chunk = (size + 8 + GRAIN - 1) & ~(size_t)(GRAIN - 1);   /* glibc's chunk for `size` */
   size_t k = chunk < 2 * GRAIN ? 1 : CLASS_OF_CHUNK(chunk);
-  void *b = pool.head[k];
-  if (!b) return malloc(size);
-  pool.head[k] = *(void **)b;
-  pool.held -= (k + 1) * GRAIN;
-  return b;
+  return pool_take(&pools.glibc, &glibc_source, k, (k + 1) * GRAIN, size);
+}
+
+/* not cold: a running ractor's frees of glibc blocks come here */
+static __attribute__((noinline)) void *glibc_give(void *p) {
+  size_t chunk = malloc_usable_size(p) + 8;
+  size_t k = CLASS_OF_CHUNK(chunk);
+  if (k == 0 || k >= POOL_CLASSES) { free(p); return NULL; }
+  return pool_put(&pools.glibc, &glibc_source, p, k, chunk);
 }
 #endif
 
@@ -239,7 +299,7 @@ static void block_give(state_block *b) {
   pthread_mutex_unlock(&blocks_lock);
 }
 
-static void *big_take(size_t size) {
+RARE void *big_take(size_t size) {
   size_t k = (size + BIG_HEAD + BIG_GRAIN - 1) / BIG_GRAIN;
   pthread_mutex_lock(&blocks_lock);
   char *b = big_free[k];
@@ -253,18 +313,19 @@ static void *big_take(size_t size) {
 
 static size_t big_capacity(void *p) { return *(size_t *)((char *)p - BIG_HEAD) * BIG_GRAIN - BIG_HEAD; }
 
-static void big_give(void *p) {
+RARE void *big_give(void *p) {
   char *b = (char *)p - BIG_HEAD;
   size_t k = *(size_t *)b;
   pthread_mutex_lock(&blocks_lock);
   *(void **)b = big_free[k];
   big_free[k] = b;
   pthread_mutex_unlock(&blocks_lock);
+  return NULL;
 }
 
 /* realloc of a big block: it stays if it is big enough, else moves (to another big block while the
  * state boots, to glibc after) */
-static void *big_realloc(void *p, size_t size, mrb_bool booting) {
+RARE void *big_realloc(void *p, size_t size, mrb_bool booting) {
   size_t capa = big_capacity(p);
   if (size <= capa) return p;
   void *n = booting && size <= BIG_MAX - BIG_HEAD ? big_take(size) : malloc(size);
@@ -274,83 +335,49 @@ static void *big_realloc(void *p, size_t size, mrb_bool booting) {
   return n;
 }
 
-/* A booting state's small blocks (issue 20, helper mem20c): of a waiting ractor's ~35 KiB of glibc
+/* Source 2, a booting state's slabs (issue 20, helper mem20c): of a waiting ractor's ~35 KiB of glibc
  * chunks, ~9 KiB were glibc's 8-byte headers and 16-byte rounding: the boot's ~700 small blocks are
  * mostly 24 to 48 bytes (a class's one-slot ivar table, 28 bytes, took a 48-byte chunk; a method
  * table's 24-byte header a 32-byte one). While the state boots, a block of at most SMALL_MAX bytes
  * comes from a slab of its 8-byte size class instead: SLAB bytes (one page) of blocks of one size
  * after a SLAB_HEAD header naming it, so a block costs its size rounded up to 8 and nothing else.
  * Slabs are carved from chunks of their own (small_chunk[] marks them, for free and realloc to tell
- * a small block from a big one). Freed small blocks go onto the freeing thread's list of their class
- * (no lock: a state's close frees its ~700 at once) and serve the next boot; past SMALL_HELD_MAX
- * bytes (a thread that frees states but boots none) and when the thread ends they go to the global
- * lists, which a boot takes from before carving more (in 1:1 mode every ractor's thread that boots
- * ractors ends: its slabs' rest goes to small_partial for the next). Like the big blocks, slabs are never given back to the system.
- * Invariants: a block on class k's lists lies in a slab of class k; a slab's header is written once,
- * before any block of it is handed out. */
+ * a small block from a big one). Freed small blocks go onto the freeing thread's pool (no lock: a
+ * state's close frees its ~700 at once) and serve the next boot. The source's fill: a block of the
+ * global lists (small_free), else the thread's current slab of the class, else a new slab (or an
+ * ended thread's slab rest, small_partial); its spill (past SMALL_HELD_MAX bytes: a thread that frees
+ * states but boots none; and when the thread ends): the global lists. In 1:1 mode every ractor's
+ * thread that boots ractors ends: its slabs' rest goes to small_partial for the next. Like the big
+ * blocks, slabs are never given back to the system. Invariants: a block on class k's lists lies in a
+ * slab of class k; a slab's header is written once, before any block of it is handed out. */
 enum { SLAB = 4096, SLAB_HEAD = 16, SMALL_GRAIN = 8, SMALL_MAX = 256, SMALL_HELD_MAX = 64 * 1024 };
 #define SMALL_CLASSES (SMALL_MAX / SMALL_GRAIN + 1)   /* class k: blocks of k * SMALL_GRAIN bytes */
+_Static_assert(SMALL_CLASSES <= POOL_CLASSES, "the slabs' classes");
 static uint8_t small_chunk[REGIONS_MAX][REGION / CHUNK];   /* guarded by blocks_lock when set */
 static void *_Atomic small_free[SMALL_CLASSES];             /* guarded by blocks_lock (peeked without):
                                                                blocks given by ended or non-booting threads */
 static cursor small_partial[SMALL_CLASSES];                  /* guarded by blocks_lock: an ended thread's slab rest */
 static cursor smalls_at;                                     /* guarded by blocks_lock */
+static __thread cursor slab_at[SMALL_CLASSES];               /* the thread's current slab of each class: not handed out */
 
-typedef struct small_pool {
-  void *head[SMALL_CLASSES];             /* freed blocks by class, linked by their first word */
-  cursor slab[SMALL_CLASSES];            /* the thread's current slab of each class: not handed out */
-  size_t held;                           /* bytes on head[]: at most SMALL_HELD_MAX */
-  mrb_bool keyed;
-} small_pool;
-static __thread small_pool spool;
-static pthread_key_t spool_key;
-static pthread_once_t spool_once = PTHREAD_ONCE_INIT;
-
-/* a thread ends: its freed blocks go to the global lists, its slabs' rest to small_partial */
-static void spool_release(void *arg) {
-  small_pool *sp = arg;
-  pthread_mutex_lock(&blocks_lock);
-  for (int k = 1; k < SMALL_CLASSES; k++) {
-    void *b = sp->head[k];
-    while (b) { void *next = *(void **)b; *(void **)b = small_free[k]; small_free[k] = b; b = next; }
-    sp->head[k] = NULL;
-    if (sp->slab[k].next != sp->slab[k].end && small_partial[k].next == small_partial[k].end)
-      small_partial[k] = sp->slab[k];   /* its slab's rest, for the next thread (else left unused) */
-    sp->slab[k].next = sp->slab[k].end = NULL;
-  }
-  sp->held = 0;
-  pthread_mutex_unlock(&blocks_lock);
-}
-static void spool_key_make(void) { pthread_key_create(&spool_key, spool_release); }
-
-/* the kind of region memory p is in: TRUE for a small block (a slab's), FALSE for a big one */
-static mrb_bool in_small_chunk(const void *p) {
+/* the kind of region memory p is in (one search of the regions, for a free or realloc) */
+enum { REGION_NONE, REGION_BIG, REGION_SMALL };
+static inline int region_kind(const void *p) {
   int n = atomic_load_explicit(&nregions, memory_order_acquire);
   for (int i = 0; i < n; i++) {
     uintptr_t off = (uintptr_t)p - atomic_load_explicit(&regions[i], memory_order_relaxed);
-    if (off < REGION) return small_chunk[i][off / CHUNK];
+    if (off < REGION) return REGION_BIG + small_chunk[i][off / CHUNK];
   }
-  return FALSE;
+  return REGION_NONE;
 }
 
 static size_t small_capacity(const void *p) {
   return *(const uint32_t *)((uintptr_t)p & ~(uintptr_t)(SLAB - 1));
 }
 
-/* the thread's lists are given to the global ones when it ends (a thread of 1:1 mode that closed a
-   state holds its blocks) */
-static void spool_keyed(void) {
-  if (spool.keyed) return;
-  pthread_once(&spool_once, spool_key_make);
-  pthread_setspecific(spool_key, &spool);
-  spool.keyed = TRUE;
-}
-
-static void *small_take(size_t size) {
-  size_t k = (size + SMALL_GRAIN - 1) / SMALL_GRAIN;
-  void *b = spool.head[k];
-  if (b) { spool.head[k] = *(void **)b; spool.held -= k * SMALL_GRAIN; return b; }
-  /* then a block other threads freed (a peek first: the lock only when there may be one) */
+RARE void *slab_fill(size_t k, size_t size) {
+  void *b;
+  /* a block other threads freed (a peek first: the lock only when there may be one) */
   if (atomic_load_explicit(&small_free[k], memory_order_relaxed)) {
     pthread_mutex_lock(&blocks_lock);
     b = small_free[k];
@@ -358,7 +385,7 @@ static void *small_take(size_t size) {
     pthread_mutex_unlock(&blocks_lock);
     if (b) return b;
   }
-  cursor *at = &spool.slab[k];
+  cursor *at = &slab_at[k];
   size_t bytes = k * SMALL_GRAIN;
   if ((size_t)(at->end - at->next) < bytes) {   /* the thread's slab is used up: an ended thread's, or a new one */
     char *slab = NULL;
@@ -374,6 +401,7 @@ static void *small_take(size_t size) {
       if (smalls_at.next != smalls_at.end) { slab = smalls_at.next; smalls_at.next += SLAB; }
     }
     pthread_mutex_unlock(&blocks_lock);
+    pools_keyed();   /* the slab's rest goes to small_partial when the thread ends */
     if (slab) {
       *(uint32_t *)slab = (uint32_t)bytes;
       at->next = slab + SLAB_HEAD;
@@ -386,24 +414,40 @@ static void *small_take(size_t size) {
   return b;
 }
 
-static void small_give(void *p) {
-  size_t bytes = small_capacity(p), k = bytes / SMALL_GRAIN;
-  if (spool.held + bytes > SMALL_HELD_MAX) {   /* a thread that frees but does not boot states */
-    pthread_mutex_lock(&blocks_lock);
-    *(void **)p = small_free[k];
-    small_free[k] = p;
-    pthread_mutex_unlock(&blocks_lock);
-    return;
+RARE void slab_spill(void *b, size_t k) {
+  pthread_mutex_lock(&blocks_lock);
+  while (b) { void *next = *(void **)b; *(void **)b = small_free[k]; small_free[k] = b; b = next; }
+  pthread_mutex_unlock(&blocks_lock);
+}
+static const pool_source slab_source = { SMALL_HELD_MAX, slab_fill, slab_spill };
+
+INLINE void *small_take(size_t size) {
+  size_t k = (size + SMALL_GRAIN - 1) / SMALL_GRAIN;
+  return pool_take(&pools.slabs, &slab_source, k, k * SMALL_GRAIN, size);
+}
+
+INLINE void *small_give(void *p) {
+  size_t bytes = small_capacity(p);
+  return pool_put(&pools.slabs, &slab_source, p, bytes / SMALL_GRAIN, bytes);
+}
+
+/* a thread ends: its pools' blocks to their sources, its slabs' rest to small_partial */
+static void pools_release(void *arg) {
+  thread_pools *tp = arg;
+  pool_release(&tp->glibc, &glibc_source);
+  pool_release(&tp->slabs, &slab_source);
+  pthread_mutex_lock(&blocks_lock);
+  for (int k = 1; k < SMALL_CLASSES; k++) {
+    if (slab_at[k].next != slab_at[k].end && small_partial[k].next == small_partial[k].end)
+      small_partial[k] = slab_at[k];   /* its slab's rest, for the next thread (else left unused) */
+    slab_at[k].next = slab_at[k].end = NULL;
   }
-  spool_keyed();
-  *(void **)p = spool.head[k];
-  spool.head[k] = p;
-  spool.held += bytes;
+  pthread_mutex_unlock(&blocks_lock);
 }
 
 /* realloc of a small block: it stays if it is big enough, else moves (to a small or big block while
  * the state boots, to glibc after) */
-static void *small_realloc(void *p, size_t size, mrb_bool booting) {
+RARE void *small_realloc(void *p, size_t size, mrb_bool booting) {
   size_t capa = small_capacity(p);
   if (size <= capa) return p;
   void *n = !booting ? malloc(size) : size <= SMALL_MAX ? small_take(size)
@@ -455,7 +499,7 @@ static void *spare_take(state_block *b, size_t size) {
 
 /* realloc of a block in the spare area: it stays if it is big enough, else it moves out (the spare's
  * bytes are not reused: it serves the state's first few allocations only). */
-static void *spare_realloc(void *p, size_t size) {
+RARE void *spare_realloc(void *p, size_t size) {
   size_t old = *(size_t *)((char *)p - 16);
   if (size <= old) return p;
   void *n = malloc(size);
@@ -463,48 +507,69 @@ static void *spare_realloc(void *p, size_t size) {
   return n;
 }
 
-void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
-  state_block *b = ud;
-  if (!mrb && !p && size) {
-    /* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to
-     * a cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's
-     * first 64 bytes) are one line */
-    if (b && size == STATE_BYTES) return b->state;
-    void *state;
-    return posix_memalign(&state, 64, size) ? NULL : state;
-  }
-  /* a malloc (p NULL, half of a boot's ~1,750 calls) is in no block or region: not searched for */
-  if (p && in_block(b, p)) return size == 0 ? NULL : spare_realloc(p, size);
-  if (b && !p && size && !mrb->c) {
+/* the state itself (mrb_open_core asks before there is one): in its ractor's block, or aligned to a
+ * cache line, so that the fields every hop of a ractor reads (mruby patch 0115: mrb_state's first 64
+ * bytes) are one line */
+RARE void *state_take(state_block *b, size_t size) {
+  if (b && size == STATE_BYTES) return b->state;
+  void *state;
+  return posix_memalign(&state, 64, size) ? NULL : state;
+}
+
+#if POOLED
+/* a booting state's malloc besides the common small one: the spare area before the state has a
+ * context, then a small block (a slab's), a big one (a chunk's), a pooled glibc one, glibc's */
+static __attribute__((noinline)) void *boot_take(state_block *b, mrb_state *mrb, size_t size) {
+  if (!mrb->c) {
     void *s = spare_take(b, size);
     if (s) return s;
   }
-#if POOLED
-  if (p && in_region(p)) {
-    if (in_small_chunk(p)) {
-      if (size) return small_realloc(p, size, b && b->booting);
-      small_give(p);
-      return NULL;
-    }
-    if (size) return big_realloc(p, size, b && b->booting);
-    big_give(p);
-    return NULL;
-  }
-  if (b && b->booting && !p && size) {
-    if (size <= SMALL_MAX) return small_take(size);
-    if (size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
-  }
+  if (size <= SMALL_MAX) return small_take(size);
+  if (size >= BIG_MIN && size <= BIG_MAX - BIG_HEAD) return big_take(size);
+  if (size <= MAX_SMALL) return glibc_take(size);
+  return malloc(size);
+}
 #endif
+
+/* The common calls first, with the fewest tests (a boot's ~1,750 calls cost ~60 instructions each
+ * here before): a booting state's small malloc (~700 a boot) takes from the thread's slab pool, a
+ * free of one (~700 at close) finds its region and puts it back; nothing else is inlined. */
+void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
+  state_block *b = ud;
+  if (!p) {   /* a malloc: in no block or region, not searched for */
+    if (!size) return NULL;
+    if (!mrb) return state_take(b, size);
 #if POOLED
-  if (size == 0) {
-    if (p) pool_put(p);
-    return NULL;
+    if (b && b->booting) {
+      if (mrb->c && size <= SMALL_MAX) return small_take(size);
+      return boot_take(b, mrb, size);
+    }
+    if (size <= MAX_SMALL) return glibc_take(size);
+#else
+    if (b && !mrb->c) {
+      void *s = spare_take(b, size);
+      if (s) return s;
+    }
+#endif
+    return malloc(size);
   }
-  if (!p && size <= MAX_SMALL) return pool_take(size);
+  if (in_block(b, p)) return size == 0 ? NULL : spare_realloc(p, size);
+#if POOLED
+  switch (region_kind(p)) {
+  case REGION_SMALL:
+    if (!size) return small_give(p);
+    return small_realloc(p, size, b && b->booting);
+  case REGION_BIG:
+    if (!size) return big_give(p);
+    return big_realloc(p, size, b && b->booting);
+  default:
+    if (!size) return glibc_give(p);
+    return realloc(p, size);
+  }
 #else
   if (size == 0) { free(p); return NULL; }
-#endif
   return realloc(p, size);
+#endif
 }
 
 /* MNRB.malloc_bytes: the bytes the process holds from malloc (glibc's mallinfo2: chunks in use,
