@@ -168,6 +168,10 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
 mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v);
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name);   /* Ractor::<name> */
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc);
+/* state_snapshot.c: MNRB_SNAPSHOT=check, a measured prototype of states copied from a booted
+ * template (off otherwise): opens templates with open, closes them with close */
+int mnrb_snapshot_mode(void);
+void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
 /* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
 void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */

@@ -391,6 +391,17 @@ static mnrb_msg *copy_arguments(mrb_state *mrb, mrb_value args) {
 
 static mrb_value wrap_body(mrb_state *mrb, void *r) { return mnrb_ractor_wrap(mrb, r); }
 
+/* state_snapshot.c's check (MNRB_SNAPSHOT=check): template states are opened for a record of their
+ * own, never linked, never freed (open_lock held) */
+static mnrb_ractor_rec template_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 0x7fffffff, .is_main = TRUE,
+                                           .refs = 1 << 30 };
+static mrb_state *template_open(mrb_allocf f, void *ud) {
+  opening = &template_record;
+  mrb_state *s = mrb_open_allocf_mc(f, ud, RACTOR_MC_SETS);
+  opening = NULL;
+  return s;
+}
+
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
   mnrb_code_check_isolated(mrb, block, E_ARGUMENT_ERROR);   /* CRuby 4.0: ArgumentError */
   mnrb_registry_reap();
@@ -415,6 +426,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   }
 
   pthread_mutex_lock(&open_lock);
+  if (mnrb_snapshot_mode()) mnrb_snapshot_check(template_open, mnrb_vm_close);
   opening = r;
   mrb_state *child = mrb_open_allocf_mc(mnrb_state_allocf, mnrb_state_block_ud(r), RACTOR_MC_SETS);
   opening = NULL;

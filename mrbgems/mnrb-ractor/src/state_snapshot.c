@@ -1,0 +1,235 @@
+/*
+ * A ractor's state from a copy of a booted one (issue 20, helper clone20): a measured prototype,
+ * off unless MNRB_SNAPSHOT=check (docs/PERFORMANCE.md "Ractor states copied from a booted
+ * template").
+ *
+ * The question: can Ractor.new copy a booted state (as V8 starts an isolate from a snapshot) instead
+ * of booting one (~2,040K instructions)? The template's every allocation would live in one arena;
+ * a copy is the arena's bytes moved to a new base, its pointers into the arena relocated. Which
+ * words are those pointers is found without a type-aware walker: the template is booted twice, into
+ * arenas at bases that differ by two arenas and a skew (MNRB_SNAPSHOT_SKEW, page-aligned: a table
+ * hashed on address bits shows as differing), and the two are compared word by word (blocks freed
+ * or moved by a realloc, holes, aside):
+ *   - a word that differs by exactly the bases' difference: a pointer into the arena (relocated);
+ *   - an equal word: data, or a pointer outside the arena (static ireps, C functions, the process'
+ *     shared method tables, malloc'd records shared by both boots): copied as it is;
+ *   - any other difference: per-state data outside the arena (each boot's malloc'd VM record, core
+ *     ractor, thread records...), which a copy would have to make anew with named code.
+ * MNRB_SNAPSHOT=check does this once, at the first Ractor.new (under the registry's open lock, the
+ * lock every state's boot takes), prints the counts and the differing words (with the allocation
+ * that holds each, by its caller's address: `addr2line -f -e bin/mnrb ADDR`) to stderr, then copies
+ * and relocates the template into a third arena and times that against a boot, and closes the
+ * templates. Nothing else changes: every ractor is still booted.
+ *
+ * The arena's allocator: a bump pointer; each block has its size in the 16 bytes before it; free
+ * is a no-op (a hole), a realloc that grows moves the block. The arena's header (its bump pointer)
+ * is inside the arena, so the state's allocf_ud relocates like any other pointer.
+ */
+#define _GNU_SOURCE 1                    /* dladdr, MAP_FIXED_NOREPLACE */
+#include "internal.h"
+#include <execinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <dlfcn.h>
+
+#define ARENA_BYTES ((size_t)64 << 20)
+#define ARENA_HINT ((uintptr_t)0x200000000000)
+
+typedef struct arena {
+  uintptr_t base;              /* this header's address */
+  size_t used;                 /* bytes handed out, this header included */
+  size_t blocks;
+  /* the allocation log (check mode): each block's offset and its caller, outside the arena */
+  struct alloc_note *notes;
+  size_t nnotes, notes_capa;
+} arena;
+
+typedef struct alloc_note { size_t off, size; void *caller[4]; mrb_bool dead; size_t diffs; } alloc_note;
+
+static void note(arena *a, size_t off, size_t size) {
+  if (a->nnotes == a->notes_capa) {
+    a->notes_capa = a->notes_capa ? a->notes_capa * 2 : 4096;
+    a->notes = realloc(a->notes, a->notes_capa * sizeof *a->notes);
+    if (!a->notes) abort();
+  }
+  alloc_note *n = &a->notes[a->nnotes++];
+  n->off = off;
+  n->size = size;
+  n->dead = FALSE;
+  n->diffs = 0;
+  void *bt[8];
+  int k = backtrace(bt, 8);
+  for (int i = 0; i < 4; i++) n->caller[i] = i + 3 < k ? bt[i + 3] : NULL;   /* past note, arena_take, allocf */
+}
+
+static void *arena_take(arena *a, size_t size, size_t align) {
+  size_t at = (a->used + 16 + align - 1) & ~(align - 1);
+  if (at + size > ARENA_BYTES) return NULL;
+  a->used = (at + size + 15) & ~(size_t)15;
+  *(size_t *)(a->base + at - 16) = size;
+  a->blocks++;
+  note(a, at, size);
+  return (void *)(a->base + at);
+}
+
+static alloc_note *note_of(const arena *a, size_t off) {
+  size_t lo = 0, hi = a->nnotes;          /* notes are in offset order: the arena only grows */
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (a->notes[mid].off <= off) lo = mid; else hi = mid;
+  }
+  return a->nnotes && a->notes[lo].off <= off ? &a->notes[lo] : NULL;
+}
+
+static mrb_bool in_arena(const arena *a, const void *p) { return (uintptr_t)p - a->base < ARENA_BYTES; }
+
+static void *arena_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
+  arena *a = ud;
+  if (p && !in_arena(a, p)) {
+    if (size == 0) { free(p); return NULL; }
+    return realloc(p, size);
+  }
+  if (size == 0) {                                            /* a free: a hole */
+    alloc_note *n = p ? note_of(a, (uintptr_t)p - a->base) : NULL;
+    if (n) n->dead = TRUE;
+    return NULL;
+  }
+  if (!p) return arena_take(a, size, mrb ? 16 : 64);          /* the state itself: line-aligned */
+  size_t old = *(size_t *)((char *)p - 16);
+  if (size <= old) return p;
+  alloc_note *was = note_of(a, (uintptr_t)p - a->base);
+  size_t wi = was ? (size_t)(was - a->notes) : SIZE_MAX;      /* an index: the log may move */
+  void *n = arena_take(a, size, 16);
+  if (n) { memcpy(n, p, old); if (wi != SIZE_MAX) a->notes[wi].dead = TRUE; }
+  return n;
+}
+
+static arena *arena_map(uintptr_t at) {
+  void *m = mmap((void *)at, ARENA_BYTES, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (m == MAP_FAILED || (uintptr_t)m != at) { if (m != MAP_FAILED) munmap(m, ARENA_BYTES); return NULL; }
+  arena *a = m;
+  a->base = at;
+  a->used = (sizeof *a + 63) & ~(size_t)63;
+  return a;
+}
+
+static void arena_unmap(arena *a) {
+  free(a->notes);
+  munmap((void *)a->base, ARENA_BYTES);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uintptr_t rel(void *pc) {
+  Dl_info info;
+  return pc && dladdr(pc, &info) ? (uintptr_t)pc - (uintptr_t)info.dli_fbase : (uintptr_t)pc;
+}
+
+int mnrb_snapshot_mode(void) {
+  static int mode = -1;
+  if (mode < 0) {
+    const char *e = getenv("MNRB_SNAPSHOT");
+    mode = e && !strcmp(e, "check") ? 1 : 0;
+  }
+  return mode;
+}
+
+/* Boots two templates with open(allocf, ud) and compares them (see the top). Once per process. */
+void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
+  static int done;
+  if (done) return;
+  done = 1;
+  /* B's base: A's plus two arenas plus a skew (MNRB_SNAPSHOT_SKEW, bytes, page-aligned: 0x3000 by
+   * default, so that a table hashed on any address bit above the page's shows as differing) */
+  const char *sk = getenv("MNRB_SNAPSHOT_SKEW");
+  uintptr_t skew = sk ? strtoul(sk, NULL, 0) & ~(uintptr_t)4095 : 0x3000;
+  uintptr_t delta = 2 * ARENA_BYTES + skew;
+  arena *a = arena_map(ARENA_HINT), *b = arena_map(ARENA_HINT + delta);
+  arena *c = arena_map(ARENA_HINT + 2 * delta);
+  if (!a || !b || !c) { fprintf(stderr, "snapshot: no arenas\n"); return; }
+
+  /* a warm-up boot first (a process' first boot fills shared tables: 0077, 0087), then the two */
+  mrb_state *w = open(mnrb_state_allocf, NULL);
+  if (w) close(w);
+  uint64_t t0 = now_ns();
+  mrb_state *ma = open(arena_allocf, a);
+  uint64_t t1 = now_ns();
+  mrb_state *mb = open(arena_allocf, b);
+  uint64_t t2 = now_ns();
+  if (!ma || !mb) { fprintf(stderr, "snapshot: a template boot failed\n"); return; }
+  fprintf(stderr, "snapshot: bases %#lx apart; arena A %zu bytes in %zu blocks, B %zu bytes in %zu blocks; "
+          "boots %.1f us, %.1f us\n", (unsigned long)delta, a->used, a->blocks, b->used, b->blocks,
+          (t1 - t0) / 1e3, (t2 - t1) / 1e3);
+  if (a->used != b->used) fprintf(stderr, "snapshot: the boots allocated differently\n");
+
+  /* word by word, past the headers (their base, counts and log pointer differ by design) */
+  size_t used = a->used < b->used ? a->used : b->used;
+  size_t words = used / sizeof(uintptr_t), first = ((sizeof *a + 63) & ~(size_t)63) / sizeof(uintptr_t);
+  const uintptr_t *wa = (const uintptr_t *)a->base, *wb = (const uintptr_t *)b->base;
+  uint64_t *reloc = calloc(words / 64 + 1, sizeof *reloc);
+  size_t nreloc = 0, nequal = 0, nother = 0, shown = 0;
+  size_t ndead = 0, dead_bytes = 0, live_bytes = 0;
+  for (size_t k = 0; k < a->nnotes; k++) {
+    if (a->notes[k].dead) dead_bytes += a->notes[k].size; else live_bytes += a->notes[k].size;
+  }
+  for (size_t i = first; i < words; i++) {
+    size_t off = i * sizeof(uintptr_t);
+    alloc_note *n = note_of(a, off);
+    if (n && n->dead && off >= n->off && off < n->off + n->size) { ndead++; continue; }   /* a hole: never read */
+    if (wa[i] == wb[i]) { nequal++; continue; }
+    if (wb[i] - wa[i] == delta && wa[i] - a->base < a->used) {
+      reloc[i / 64] |= (uint64_t)1 << (i % 64);
+      nreloc++;
+      continue;
+    }
+    nother++;
+    if (n) n->diffs++;
+    if (shown++ < 1000)
+      fprintf(stderr, "snapshot: differs at +%zu: %#lx / %#lx (block at +%zu, +%zu of %zu)\n",
+              off, (unsigned long)wa[i], (unsigned long)wb[i], n ? n->off : 0, n ? off - n->off : 0, n ? n->size : 0);
+  }
+  for (size_t k = 0; k < a->nnotes; k++) {
+    alloc_note *n = &a->notes[k];
+    if (n->diffs)
+      fprintf(stderr, "snapshot: block at +%zu (%zu bytes): %zu words differ; allocated from %#lx %#lx %#lx %#lx\n",
+              n->off, n->size, n->diffs, (unsigned long)rel(n->caller[0]), (unsigned long)rel(n->caller[1]),
+              (unsigned long)rel(n->caller[2]), (unsigned long)rel(n->caller[3]));
+  }
+  fprintf(stderr, "snapshot: live blocks %zu bytes, holes (freed or moved) %zu bytes, %zu words in holes\n",
+          live_bytes, dead_bytes, ndead);
+  /* the copy's cost: A's bytes to C, its pointers moved by C - A (not run: timed only) */
+  uint64_t best = UINT64_MAX;
+  for (int rep = 0; rep < 20; rep++) {
+    uint64_t s = now_ns();
+    memcpy((void *)c->base, (void *)a->base, a->used);
+    uintptr_t *wc = (uintptr_t *)c->base, d = c->base - a->base;
+    for (size_t k = 0; k <= words / 64; k++)
+      for (uint64_t m = reloc[k]; m; m &= m - 1) wc[k * 64 + __builtin_ctzll(m)] += d;
+    uint64_t e = now_ns() - s;
+    if (e < best) best = e;
+  }
+  uint64_t boot_best = UINT64_MAX;
+  for (int rep = 0; rep < 5; rep++) {
+    uint64_t s = now_ns();
+    mrb_state *x = open(mnrb_state_allocf, NULL);
+    uint64_t e = now_ns() - s;
+    if (x) close(x);
+    if (e < boot_best) boot_best = e;
+  }
+  fprintf(stderr, "snapshot: copy and relocate %zu bytes: best %.1f us; a boot (mrb_open, state_alloc's): best %.1f us\n",
+          a->used, best / 1e3, boot_best / 1e3);
+  free(reloc);
+  close(ma);
+  close(mb);
+  arena_unmap(a);
+  arena_unmap(b);
+  arena_unmap(c);
+}
