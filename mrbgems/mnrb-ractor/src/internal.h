@@ -172,6 +172,12 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
  * template (off otherwise): opens templates with open, closes them with close */
 int mnrb_snapshot_mode(void);
 void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
+/* MNRB_SNAPSHOT=copy: a state copied from the template (made at the first call), or NULL (boot one);
+ * its Ractor is the template's record's until the caller adopts it (registry.c). Under the open lock. */
+mrb_state *mnrb_snapshot_open(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
+/* a copy's memory, to give back with mnrb_snapshot_release once the state is closed (NULL: none) */
+void *mnrb_snapshot_arena(mrb_state *mrb);
+void mnrb_snapshot_release(void *arena);
 /* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
 void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */

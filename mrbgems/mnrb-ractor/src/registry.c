@@ -358,7 +358,9 @@ void mnrb_registry_reap(void) {
     r->state = MNRB_R_CLOSED;
     r->mrb = NULL;
     pthread_mutex_unlock(&r->lock);
+    void *arena = mnrb_snapshot_arena(mrb);
     mnrb_vm_close(mrb);
+    mnrb_snapshot_release(arena);      /* a copied state's memory (MNRB_SNAPSHOT=copy), after its close */
     mnrb_ractor_decref(r);             /* the registry's */
   }
 }
@@ -393,8 +395,19 @@ static mrb_value wrap_body(mrb_state *mrb, void *r) { return mnrb_ractor_wrap(mr
 
 /* state_snapshot.c's check (MNRB_SNAPSHOT=check): template states are opened for a record of their
  * own, never linked, never freed (open_lock held) */
-static mnrb_ractor_rec template_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 0x7fffffff, .is_main = TRUE,
-                                           .refs = 1 << 30 };
+static mnrb_ractor_rec template_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 0x7fffffff, .refs = 1 << 30 };
+/* A copy of the template is r's state: its own Ractor object (the template's, of template_record,
+ * is left to the GC), as registry_state_opened made it */
+static mrb_value adopt_body(mrb_state *mrb, void *r) {
+  mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
+  st->self = r;
+  st->objects = mrb_nil_value();
+  return mnrb_ractor_wrap(mrb, r);
+}
+static void adopt(mrb_state *child, mnrb_ractor_rec *r) {
+  mrb_bool failed;
+  mrb_protect_error(child, adopt_body, r, &failed);   /* out of memory: st->self is r already */
+}
 static mrb_state *template_open(mrb_allocf f, void *ud) {
   opening = &template_record;
   mrb_state *s = mrb_open_allocf_mc(f, ud, RACTOR_MC_SETS);
@@ -426,10 +439,17 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   }
 
   pthread_mutex_lock(&open_lock);
-  if (mnrb_snapshot_mode()) mnrb_snapshot_check(template_open, mnrb_vm_close);
-  opening = r;
-  mrb_state *child = mrb_open_allocf_mc(mnrb_state_allocf, mnrb_state_block_ud(r), RACTOR_MC_SETS);
-  opening = NULL;
+  mrb_state *child = NULL;
+  if (mnrb_snapshot_mode()) {
+    mnrb_snapshot_check(template_open, mnrb_vm_close);
+    child = mnrb_snapshot_open(template_open, mnrb_vm_close);
+    if (child) adopt(child, r);
+  }
+  if (!child) {
+    opening = r;
+    child = mrb_open_allocf_mc(mnrb_state_allocf, mnrb_state_block_ud(r), RACTOR_MC_SETS);
+    opening = NULL;
+  }
   pthread_mutex_unlock(&open_lock);
   if (!child) {
     free_arguments(start_args);

@@ -34,6 +34,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <dlfcn.h>
+#include <unistd.h>
+#include <mruby/internal.h>
 
 #define ARENA_BYTES ((size_t)64 << 20)
 #define ARENA_HINT ((uintptr_t)0x200000000000)
@@ -41,6 +43,9 @@
 typedef struct arena {
   uintptr_t base;              /* this header's address */
   size_t used;                 /* bytes handed out, this header included */
+  size_t limit;                /* its bytes: ARENA_BYTES for a template, `used` for a copy */
+  mrb_bool sealed;             /* a copy: what its state allocates now comes from malloc */
+  mrb_bool logged;             /* callers noted (check mode) */
   size_t blocks;
   /* the allocation log (check mode): each block's offset and its caller, outside the arena */
   struct alloc_note *notes;
@@ -60,9 +65,12 @@ static void note(arena *a, size_t off, size_t size) {
   n->size = size;
   n->dead = FALSE;
   n->diffs = 0;
-  void *bt[8];
-  int k = backtrace(bt, 8);
-  for (int i = 0; i < 4; i++) n->caller[i] = i + 3 < k ? bt[i + 3] : NULL;   /* past note, arena_take, allocf */
+  memset(n->caller, 0, sizeof n->caller);
+  if (a->logged) {
+    void *bt[8];
+    int k = backtrace(bt, 8);
+    for (int i = 0; i < 4; i++) n->caller[i] = i + 3 < k ? bt[i + 3] : NULL;   /* past note, arena_take, allocf */
+  }
 }
 
 static void *arena_take(arena *a, size_t size, size_t align) {
@@ -84,13 +92,21 @@ static alloc_note *note_of(const arena *a, size_t off) {
   return a->nnotes && a->notes[lo].off <= off ? &a->notes[lo] : NULL;
 }
 
-static mrb_bool in_arena(const arena *a, const void *p) { return (uintptr_t)p - a->base < ARENA_BYTES; }
+static mrb_bool in_arena(const arena *a, const void *p) { return (uintptr_t)p - a->base < a->limit; }
 
 static void *arena_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
   arena *a = ud;
-  if (p && !in_arena(a, p)) {
+  if (p ? !in_arena(a, p) : a->sealed) {
     if (size == 0) { free(p); return NULL; }
     return realloc(p, size);
+  }
+  if (a->sealed) {                                            /* a copy's block: stays, or moves out */
+    if (size == 0) return NULL;
+    size_t old = *(size_t *)((char *)p - 16);
+    if (size <= old) return p;
+    void *n = malloc(size);
+    if (n) memcpy(n, p, old);
+    return n;
   }
   if (size == 0) {                                            /* a free: a hole */
     alloc_note *n = p ? note_of(a, (uintptr_t)p - a->base) : NULL;
@@ -113,6 +129,7 @@ static arena *arena_map(uintptr_t at) {
   if (m == MAP_FAILED || (uintptr_t)m != at) { if (m != MAP_FAILED) munmap(m, ARENA_BYTES); return NULL; }
   arena *a = m;
   a->base = at;
+  a->limit = ARENA_BYTES;
   a->used = (sizeof *a + 63) & ~(size_t)63;
   return a;
 }
@@ -137,7 +154,7 @@ int mnrb_snapshot_mode(void) {
   static int mode = -1;
   if (mode < 0) {
     const char *e = getenv("MNRB_SNAPSHOT");
-    mode = e && !strcmp(e, "check") ? 1 : 0;
+    mode = !e ? 0 : !strcmp(e, "check") ? 1 : !strcmp(e, "copy") ? 2 : 0;
   }
   return mode;
 }
@@ -145,7 +162,7 @@ int mnrb_snapshot_mode(void) {
 /* Boots two templates with open(allocf, ud) and compares them (see the top). Once per process. */
 void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
   static int done;
-  if (done) return;
+  if (done || mnrb_snapshot_mode() != 1) return;
   done = 1;
   /* B's base: A's plus two arenas plus a skew (MNRB_SNAPSHOT_SKEW, bytes, page-aligned: 0x3000 by
    * default, so that a table hashed on any address bit above the page's shows as differing) */
@@ -155,6 +172,7 @@ void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(m
   arena *a = arena_map(ARENA_HINT), *b = arena_map(ARENA_HINT + delta);
   arena *c = arena_map(ARENA_HINT + 2 * delta);
   if (!a || !b || !c) { fprintf(stderr, "snapshot: no arenas\n"); return; }
+  a->logged = b->logged = TRUE;
 
   /* a warm-up boot first (a process' first boot fills shared tables: 0077, 0087), then the two */
   mrb_state *w = open(mnrb_state_allocf, NULL);
@@ -233,3 +251,98 @@ void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(m
   arena_unmap(b);
   arena_unmap(c);
 }
+
+/* ---------------- MNRB_SNAPSHOT=copy: ractors' states copied from the template ---------------- */
+
+/* The template, made at the first Ractor.new (guarded by the registry's open lock, as every use) */
+static struct {
+  int tried;                   /* made, or found unusable (then every ractor boots) */
+  pid_t pid;                   /* the process that booted it: a forked child boots ($$, fork state) */
+  arena *a;                    /* the template's arena: never closed, never started */
+  mrb_state *mrb;
+  uint64_t *reloc;             /* a bit a word of a->used: a pointer into the arena */
+  size_t words;
+} snap;
+
+static mrb_bool word_in(const arena *a, uintptr_t w) { return w - a->base < a->used; }
+
+/* The template: booted twice, compared (see the top); the second boot closed. Live blocks only
+ * (a hole is never read); the made-methods table (mruby 0092: mrb->mt_made, keyed by addresses)
+ * is classified by the value's range instead, and rehashed in each copy (0169). Any other
+ * difference makes the template unusable: it names per-state data this file does not fix up. */
+static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
+  snap.tried = 1;
+  uintptr_t delta = 2 * ARENA_BYTES + 0x3000;
+  arena *a = arena_map(ARENA_HINT), *b = arena_map(ARENA_HINT + delta);
+  if (!a || !b) { if (a) arena_unmap(a); if (b) arena_unmap(b); return; }
+  mrb_state *w = open(mnrb_state_allocf, NULL);   /* warm-up: a process' first boot fills shared tables */
+  if (w) close(w);
+  mrb_state *ma = open(arena_allocf, a), *mb = open(arena_allocf, b);
+  size_t words = a->used / sizeof(uintptr_t), first = ((sizeof *a + 63) & ~(size_t)63) / sizeof(uintptr_t);
+  uint64_t *reloc = calloc(words / 64 + 1, sizeof *reloc);
+  mrb_bool ok = ma && mb && reloc && a->used == b->used;
+  uintptr_t made_lo = 0, made_hi = 0;
+  if (ok && ma->mt_made) {
+    alloc_note *n = note_of(a, (uintptr_t)ma->mt_made - a->base);
+    made_lo = n->off; made_hi = n->off + n->size;
+  }
+  const uintptr_t *wa = (const uintptr_t *)a->base, *wb = (const uintptr_t *)b->base;
+  size_t outside = 0;
+  for (size_t i = first; ok && i < words; i++) {
+    size_t off = i * sizeof(uintptr_t);
+    alloc_note *n = note_of(a, off);
+    if (n && n->dead && off >= n->off && off < n->off + n->size) continue;
+    if (off >= made_lo && off < made_hi) {
+      if (word_in(a, wa[i])) reloc[i / 64] |= (uint64_t)1 << (i % 64);
+      continue;
+    }
+    if (wa[i] == wb[i]) continue;
+    if (wb[i] - wa[i] == delta && word_in(a, wa[i])) { reloc[i / 64] |= (uint64_t)1 << (i % 64); continue; }
+    outside++;                 /* mrb->ud, the main thread's vm, GVLTools' record: fixed by mnrb_vm_copied */
+  }
+  if (ok && outside != 3) {
+    fprintf(stderr, "mnrb: MNRB_SNAPSHOT=copy: %zu words of a boot differ that no fix-up names (3 expected): ractors boot\n", outside);
+    ok = FALSE;
+  }
+  if (mb) close(mb);
+  arena_unmap(b);
+  if (!ok) { free(reloc); if (ma) close(ma); arena_unmap(a); return; }
+  free(a->notes);              /* the template keeps no log: `dead` is not needed any more */
+  a->notes = NULL;
+  a->nnotes = a->notes_capa = 0;
+  snap.a = a;
+  snap.mrb = ma;
+  snap.reloc = reloc;
+  snap.words = words;
+  snap.pid = getpid();
+}
+
+mrb_state *mnrb_snapshot_open(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
+  if (mnrb_snapshot_mode() != 2) return NULL;
+  if (!snap.tried) snap_make(open, close);
+  if (!snap.a || snap.pid != getpid()) return NULL;
+  const arena *t = snap.a;
+  arena *c;
+  if (posix_memalign((void **)&c, 4096, t->used)) return NULL;
+  memcpy(c, t, t->used);
+  uintptr_t delta = (uintptr_t)c - t->base, *w = (uintptr_t *)c;
+  for (size_t k = 0; k <= snap.words / 64; k++)
+    for (uint64_t m = snap.reloc[k]; m; m &= m - 1) w[k * 64 + __builtin_ctzll(m)] += delta;
+  c->base = (uintptr_t)c;
+  c->limit = t->used;
+  c->sealed = TRUE;
+  mrb_state *mrb = (mrb_state *)((uintptr_t)snap.mrb + delta);
+  if (!mrb_mt_made_rehash(mrb) || !mnrb_vm_copied(mrb, t->base, t->base + t->used, (intptr_t)delta)) {
+    free(c);
+    return NULL;
+  }
+  return mrb;
+}
+
+/* After mnrb_vm_close of a state: its arena, if it was a copy */
+void *mnrb_snapshot_arena(mrb_state *mrb) {
+  if (mrb->allocf != arena_allocf) return NULL;
+  arena *a = mrb->allocf_ud;
+  return a->sealed ? a : NULL;
+}
+void mnrb_snapshot_release(void *arena_) { free(arena_); }
