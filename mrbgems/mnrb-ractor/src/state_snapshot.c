@@ -94,6 +94,8 @@ static alloc_note *note_of(const arena *a, size_t off) {
 
 static mrb_bool in_arena(const arena *a, const void *p) { return (uintptr_t)p - a->base < a->limit; }
 
+static size_t copy_block_size(const arena *a, const void *p);
+
 static void *arena_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
   arena *a = ud;
   if (p ? !in_arena(a, p) : a->sealed) {
@@ -102,7 +104,7 @@ static void *arena_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
   }
   if (a->sealed) {                                            /* a copy's block: stays, or moves out */
     if (size == 0) return NULL;
-    size_t old = *(size_t *)((char *)p - 16);
+    size_t old = copy_block_size(a, p);
     if (size <= old) return p;
     void *n = malloc(size);
     if (n) memcpy(n, p, old);
@@ -254,17 +256,117 @@ void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(m
 
 /* ---------------- MNRB_SNAPSHOT=copy: ractors' states copied from the template ---------------- */
 
-/* The template, made at the first Ractor.new (guarded by the registry's open lock, as every use) */
+/* The template, made at the first Ractor.new (guarded by the registry's open lock, as every use).
+ * The booted arena stays mapped (its state is never closed nor started; its VM record keeps its
+ * addresses); what a copy copies is its image: the arena's live blocks packed (the boot's holes,
+ * 37% of its bytes, left out), each pointer into the arena made one into the image. */
 static struct {
   int tried;                   /* made, or found unusable (then every ractor boots) */
   pid_t pid;                   /* the process that booted it: a forked child boots ($$, fork state) */
-  arena *a;                    /* the template's arena: never closed, never started */
-  mrb_state *mrb;
-  uint64_t *reloc;             /* a bit a word of a->used: a pointer into the arena */
-  size_t words;
+  arena *a;                    /* the booted template */
+  size_t hdr;                  /* the arena header's bytes: the same offsets in the image */
+  size_t nblk, *blk_off, *blk_new;   /* its live blocks: offset in the arena, in the image (ascending) */
+  size_t *blk_size;
+  uint8_t *image;              /* its pointers as if the image were the state (relocated by where a copy is) */
+  size_t bytes, words;
+  uint64_t *reloc;             /* a bit an image word: a pointer into the image */
+  size_t mrb_off;              /* the state's offset in the image */
+  size_t dangling;             /* pointers into holes, made NULL (image_make) */
 } snap;
 
 static mrb_bool word_in(const arena *a, uintptr_t w) { return w - a->base < a->used; }
+
+/* An offset into the booted arena -> the image's, or SIZE_MAX if it lies in a hole */
+static size_t image_off(size_t u) {
+  if (u < snap.hdr) return u;
+  size_t lo = 0, hi = snap.nblk;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (snap.blk_off[mid] <= u) lo = mid; else hi = mid;
+  }
+  if (snap.nblk == 0 || snap.blk_off[lo] > u || u > snap.blk_off[lo] + snap.blk_size[lo]) return SIZE_MAX;
+  return snap.blk_new[lo] + (u - snap.blk_off[lo]);
+}
+
+/* A copied block's size: its place in the image's layout, which every copy shares */
+static size_t copy_block_size(const arena *a, const void *p) {
+  size_t off = (uintptr_t)p - a->base, lo = 0, hi = snap.nblk;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (snap.blk_new[mid] <= off) lo = mid; else hi = mid;
+  }
+  if (snap.nblk == 0 || snap.blk_new[lo] != off) abort();   /* not a block's start: a bug */
+  return snap.blk_size[lo];
+}
+
+/* mnrb_vm_copied's map: an address in the booted arena -> in the copy at base arg */
+static uintptr_t copy_map(uintptr_t old, void *base) {
+  return (uintptr_t)base + image_off(old - snap.a->base);
+}
+
+/* The image of the booted arena a, from its relocation bits (arena words); FALSE if a pointer
+ * leads into a hole (it must not: a hole is never read) or out of memory */
+static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_state *ma) {
+  size_t n = 0;
+  for (size_t k = 0; k < a->nnotes; k++) n += !a->notes[k].dead;
+  snap.hdr = (sizeof *a + 63) & ~(size_t)63;
+  snap.blk_off = malloc(n * sizeof(size_t));
+  snap.blk_new = malloc(n * sizeof(size_t));
+  snap.blk_size = malloc(n * sizeof(size_t));
+  if (!snap.blk_off || !snap.blk_new || !snap.blk_size) return FALSE;
+  size_t cur = snap.hdr;
+  for (size_t k = 0, j = 0; k < a->nnotes; k++) {
+    const alloc_note *b = &a->notes[k];
+    if (b->dead) continue;
+    /* no size header: a copy finds a block's size in blk_size (copy_block_size); 8-byte aligned as
+       state_alloc.c's slabs are, the state line-aligned */
+    size_t align = a->base + b->off == (uintptr_t)ma ? 64 : 8;
+    size_t at = (cur + align - 1) & ~(align - 1);
+    snap.blk_off[j] = b->off;
+    snap.blk_new[j] = at;
+    snap.blk_size[j] = b->size;
+    cur = (at + b->size + 7) & ~(size_t)7;
+    j++;
+  }
+  snap.nblk = n;
+  snap.bytes = cur;
+  snap.words = cur / sizeof(uintptr_t);
+  if (posix_memalign((void **)&snap.image, 4096, cur)) return FALSE;
+  memset(snap.image, 0, cur);
+  snap.reloc = calloc(snap.words / 64 + 1, sizeof *snap.reloc);
+  if (!snap.reloc) return FALSE;
+  memcpy(snap.image, (void *)a->base, snap.hdr);
+  for (size_t j = 0; j < n; j++) {
+    memcpy(snap.image + snap.blk_new[j], (void *)(a->base + snap.blk_off[j]), snap.blk_size[j]);
+  }
+  size_t bad = 0;
+  uintptr_t *iw = (uintptr_t *)snap.image;
+  const uintptr_t *aw = (const uintptr_t *)a->base;
+  for (size_t i = 0; i < words; i++) {
+    if (!(reloc[i / 64] >> (i % 64) & 1)) continue;
+    size_t at = image_off(i * sizeof(uintptr_t)), to = image_off(aw[i] - a->base);
+    if (at == SIZE_MAX) { bad++; continue; }
+    if (to == SIZE_MAX) {
+      /* into a hole: seen only in the GC's free object slots (a collected Array's or String's
+       * buffer, freed with it), which nothing reads; made NULL, so that a live one would fault */
+      iw[at / sizeof(uintptr_t)] = 0;
+      snap.dangling++;
+      if (a->logged) {
+        const alloc_note *f = note_of(a, i * sizeof(uintptr_t)), *t = note_of(a, aw[i] - a->base);
+        fprintf(stderr, "snapshot: word +%zu (block +%zu of %zu at +%zu, from %#lx %#lx) -> a hole +%zu (block +%zu of %zu, from %#lx %#lx)\n",
+                i * sizeof(uintptr_t), i * sizeof(uintptr_t) - f->off, f->size, f->off,
+                (unsigned long)rel(f->caller[0]), (unsigned long)rel(f->caller[1]),
+                (size_t)(aw[i] - a->base), aw[i] - a->base - t->off, t->size,
+                (unsigned long)rel(t->caller[0]), (unsigned long)rel(t->caller[1]));
+      }
+      continue;
+    }
+    iw[at / sizeof(uintptr_t)] = (uintptr_t)snap.image + to;
+    snap.reloc[at / sizeof(uintptr_t) / 64] |= (uint64_t)1 << (at / sizeof(uintptr_t) % 64);
+  }
+  snap.mrb_off = image_off((uintptr_t)ma - a->base);
+  return bad == 0;
+}
 
 /* The template: booted twice, compared (see the top); the second boot closed. Live blocks only
  * (a hole is never read); the made-methods table (mruby 0092: mrb->mt_made, keyed by addresses)
@@ -275,6 +377,7 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
   uintptr_t delta = 2 * ARENA_BYTES + 0x3000;
   arena *a = arena_map(ARENA_HINT), *b = arena_map(ARENA_HINT + delta);
   if (!a || !b) { if (a) arena_unmap(a); if (b) arena_unmap(b); return; }
+  a->logged = getenv("MNRB_SNAPSHOT_LOG") != NULL;
   mrb_state *w = open(mnrb_state_allocf, NULL);   /* warm-up: a process' first boot fills shared tables */
   if (w) close(w);
   mrb_state *ma = open(arena_allocf, a), *mb = open(arena_allocf, b);
@@ -306,33 +409,37 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
   }
   if (mb) close(mb);
   arena_unmap(b);
-  if (!ok) { free(reloc); if (ma) close(ma); arena_unmap(a); return; }
-  free(a->notes);              /* the template keeps no log: `dead` is not needed any more */
-  a->notes = NULL;
-  a->nnotes = a->notes_capa = 0;
+  if (ok && !image_make(a, reloc, words, ma)) {
+    fprintf(stderr, "mnrb: MNRB_SNAPSHOT=copy: a pointer of the template leads into a hole: ractors boot\n");
+    ok = FALSE;
+  }
+  free(reloc);
+  if (!ok) return;             /* the template is left as it is (never closed: it may be half made) */
   snap.a = a;
-  snap.mrb = ma;
-  snap.reloc = reloc;
-  snap.words = words;
   snap.pid = getpid();
+  if (getenv("MNRB_SNAPSHOT_LOG"))
+    fprintf(stderr, "snapshot: image %zu bytes (arena %zu), %zu blocks, %zu pointers into holes made NULL\n",
+            snap.bytes, a->used, snap.nblk, snap.dangling);
 }
 
 mrb_state *mnrb_snapshot_open(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
   if (mnrb_snapshot_mode() != 2) return NULL;
   if (!snap.tried) snap_make(open, close);
   if (!snap.a || snap.pid != getpid()) return NULL;
-  const arena *t = snap.a;
   arena *c;
-  if (posix_memalign((void **)&c, 4096, t->used)) return NULL;
-  memcpy(c, t, t->used);
-  uintptr_t delta = (uintptr_t)c - t->base, *w = (uintptr_t *)c;
+  if (posix_memalign((void **)&c, 64, snap.bytes)) return NULL;
+  memcpy(c, snap.image, snap.bytes);
+  uintptr_t delta = (uintptr_t)c - (uintptr_t)snap.image, *w = (uintptr_t *)c;
   for (size_t k = 0; k <= snap.words / 64; k++)
     for (uint64_t m = snap.reloc[k]; m; m &= m - 1) w[k * 64 + __builtin_ctzll(m)] += delta;
   c->base = (uintptr_t)c;
-  c->limit = t->used;
+  c->used = c->limit = snap.bytes;
   c->sealed = TRUE;
-  mrb_state *mrb = (mrb_state *)((uintptr_t)snap.mrb + delta);
-  if (!mrb_mt_made_rehash(mrb) || !mnrb_vm_copied(mrb, t->base, t->base + t->used, (intptr_t)delta)) {
+  c->logged = FALSE;
+  c->notes = NULL;
+  c->nnotes = c->notes_capa = 0;
+  mrb_state *mrb = (mrb_state *)((uintptr_t)c + snap.mrb_off);
+  if (!mrb_mt_made_rehash(mrb) || !mnrb_vm_copied(mrb, snap.a->base, snap.a->base + snap.a->used, copy_map, c)) {
     free(c);
     return NULL;
   }

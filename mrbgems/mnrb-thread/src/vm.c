@@ -691,16 +691,16 @@ MRB_API mrb_bool mnrb_vm_copy_hook_add(mnrb_vm_copy_hook *fn) {
 }
 
 /* The template's VM record, copied: its words that point into the template (the state, its
- * classes, the main thread's record, the kill token, the binding's data) moved by delta; a record
+ * classes, the main thread's record, the kill token, the binding's data) mapped; a record
  * of mnrb_vm holds no integer that could lie in [lo, hi) (a user-space arena's addresses). */
-MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, intptr_t delta) {
+MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg) {
   const mnrb_vm *t = copy->ud;
   mnrb_vm *vm = malloc(sizeof *vm);
   if (!vm) return FALSE;
   memcpy(vm, t, sizeof *vm);
   uintptr_t *w = (uintptr_t *)vm;
   for (size_t i = 0; i < sizeof *vm / sizeof *w; i++)
-    if (w[i] - lo < hi - lo) w[i] += (uintptr_t)delta;
+    if (w[i] - lo < hi - lo) w[i] = map(w[i], arg);
   vm->ractor = mn_ractor_new(&vm_ops, vm);
   if (!vm->ractor) { free(vm); return FALSE; }
   copy->ud = vm;
