@@ -172,9 +172,12 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
  * template (off otherwise): opens templates with open, closes them with close */
 int mnrb_snapshot_mode(void);
 void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
-/* MNRB_SNAPSHOT=copy: a state copied from the template (made at the first call), or NULL (boot one);
- * its Ractor is the template's record's until the caller adopts it (registry.c). Under the open lock. */
-mrb_state *mnrb_snapshot_open(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
+/* MNRB_SNAPSHOT=copy: whether Ractor.new copies states (the template made at the first call, with
+ * open and close); then a state copied from the template, or NULL when out of memory (boot one,
+ * without a block); its Ractor is the template's record's until the caller adopts it (registry.c).
+ * Both under the open lock. */
+mrb_bool mnrb_snapshot_ready(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
+mrb_state *mnrb_snapshot_open(void);
 /* a copy's memory, to give back with mnrb_snapshot_release once the state is closed (NULL: none) */
 void *mnrb_snapshot_arena(mrb_state *mrb);
 void mnrb_snapshot_release(void *arena);

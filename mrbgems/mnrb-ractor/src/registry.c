@@ -77,8 +77,12 @@ void mnrb_ractor_decref(mnrb_ractor_rec *r) {
   if (atomic_fetch_sub(&r->refs, 1) == 1 && !r->is_main) record_free(r);
 }
 
-static mnrb_ractor_rec *record_new(mrb_value name, const char *loc) {
-  mnrb_ractor_rec *r = mnrb_state_block_new();   /* zeroed, line-aligned (internal.h) */
+/* small: the record alone (a state copied from the template lives in a block of its own:
+ * MNRB_SNAPSHOT=copy), freed by mnrb_state_block_free as a block outside the chunks */
+static mnrb_ractor_rec *record_new(mrb_value name, const char *loc, mrb_bool small) {
+  mnrb_ractor_rec *r = NULL;
+  if (!small) r = mnrb_state_block_new();   /* zeroed, line-aligned (internal.h) */
+  else if (!posix_memalign((void **)&r, 64, sizeof *r)) memset(r, 0, sizeof *r);
   if (!r) return NULL;
   pthread_mutex_init(&r->lock, NULL);
   r->refs = 1;   /* the registry's */
@@ -419,7 +423,14 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   mnrb_code_check_isolated(mrb, block, E_ARGUMENT_ERROR);   /* CRuby 4.0: ArgumentError */
   mnrb_registry_reap();
   mnrb_msg *start_args = copy_arguments(mrb, args);
-  mnrb_ractor_rec *r = record_new(name, loc);
+  mrb_bool copied = FALSE;                  /* a state copied from the template (MNRB_SNAPSHOT=copy) */
+  if (mnrb_snapshot_mode()) {
+    pthread_mutex_lock(&open_lock);
+    mnrb_snapshot_check(template_open, mnrb_vm_close);
+    copied = mnrb_snapshot_ready(template_open, mnrb_vm_close);
+    pthread_mutex_unlock(&open_lock);
+  }
+  mnrb_ractor_rec *r = record_new(name, loc, copied);
   if (!r) { free_arguments(start_args); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
   r->start_args = start_args;
 
@@ -439,15 +450,11 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   }
 
   pthread_mutex_lock(&open_lock);
-  mrb_state *child = NULL;
-  if (mnrb_snapshot_mode()) {
-    mnrb_snapshot_check(template_open, mnrb_vm_close);
-    child = mnrb_snapshot_open(template_open, mnrb_vm_close);
-    if (child) adopt(child, r);
-  }
-  if (!child) {
+  mrb_state *child = copied ? mnrb_snapshot_open() : NULL;
+  if (child) adopt(child, r);
+  else {
     opening = r;
-    child = mrb_open_allocf_mc(mnrb_state_allocf, mnrb_state_block_ud(r), RACTOR_MC_SETS);
+    child = mrb_open_allocf_mc(mnrb_state_allocf, copied ? NULL : mnrb_state_block_ud(r), RACTOR_MC_SETS);
     opening = NULL;
   }
   pthread_mutex_unlock(&open_lock);
@@ -461,7 +468,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 
   setup s = { mrb, block, r };
   mrb_value err = mrb_protect_error(child, setup_body, &s, &failed);
-  mnrb_state_block_booted(r);
+  if (!copied) mnrb_state_block_booted(r);
   mrb_bool started = !failed && mnrb_vm_start(child, ractor_body, ractor_end, r);
   if (!started) {
     mrb_value msg = failed ? mrb_funcall(child, err, "message", 0) : mrb_str_new_cstr(child, strerror(errno));

@@ -422,10 +422,14 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
             snap.bytes, a->used, snap.nblk, snap.dangling);
 }
 
-mrb_state *mnrb_snapshot_open(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
-  if (mnrb_snapshot_mode() != 2) return NULL;
+mrb_bool mnrb_snapshot_ready(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
+  if (mnrb_snapshot_mode() != 2) return FALSE;
   if (!snap.tried) snap_make(open, close);
-  if (!snap.a || snap.pid != getpid()) return NULL;
+  return snap.a && snap.pid == getpid();
+}
+
+mrb_state *mnrb_snapshot_open(void) {
+  if (!snap.a) return NULL;
   arena *c;
   if (posix_memalign((void **)&c, 64, snap.bytes)) return NULL;
   memcpy(c, snap.image, snap.bytes);
