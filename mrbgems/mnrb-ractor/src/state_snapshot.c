@@ -1,29 +1,41 @@
 /*
  * A ractor's state from a copy of a booted one (issue 20, helper clone20): a measured prototype,
- * off unless MNRB_SNAPSHOT=check (docs/PERFORMANCE.md "Ractor states copied from a booted
- * template").
+ * off unless MNRB_SNAPSHOT=check or MNRB_SNAPSHOT=copy (docs/PERFORMANCE.md "Ractor states copied
+ * from a booted template").
  *
  * The question: can Ractor.new copy a booted state (as V8 starts an isolate from a snapshot) instead
- * of booting one (~2,040K instructions)? The template's every allocation would live in one arena;
- * a copy is the arena's bytes moved to a new base, its pointers into the arena relocated. Which
- * words are those pointers is found without a type-aware walker: the template is booted twice, into
- * arenas at bases that differ by two arenas and a skew (MNRB_SNAPSHOT_SKEW, page-aligned: a table
- * hashed on address bits shows as differing), and the two are compared word by word (blocks freed
- * or moved by a realloc, holes, aside):
+ * of booting one (~2,040K instructions)? The template's every allocation lives in one arena; a copy
+ * is the arena's bytes moved to a new base, its pointers into the arena relocated. Which words are
+ * those pointers is found without a type-aware walker: the template is booted twice, into arenas at
+ * bases that differ by two arenas and a skew (MNRB_SNAPSHOT_SKEW, page-aligned: a table hashed on
+ * address bits shows as differing), and the two are compared word by word (blocks freed or moved by
+ * a realloc, holes, aside: nothing reads them):
  *   - a word that differs by exactly the bases' difference: a pointer into the arena (relocated);
  *   - an equal word: data, or a pointer outside the arena (static ireps, C functions, the process'
- *     shared method tables, malloc'd records shared by both boots): copied as it is;
- *   - any other difference: per-state data outside the arena (each boot's malloc'd VM record, core
- *     ractor, thread records...), which a copy would have to make anew with named code.
+ *     shared method tables, the template's record): copied as it is;
+ *   - any other difference: per-state data outside the arena. A boot has three such words, all
+ *     fixed up by name: mrb->ud and the main thread's vm (the malloc'd VM record, with its core
+ *     ractor: mnrb-thread's mnrb_vm_copied makes the copy its own) and GVLTools' ractor record (a
+ *     copy hook of mnrb-gvltools). The made-methods table (mruby 0092) hashes its keys' addresses:
+ *     its words are classified by range, and each copy rehashes it (mruby 0169).
+ *
  * MNRB_SNAPSHOT=check does this once, at the first Ractor.new (under the registry's open lock, the
  * lock every state's boot takes), prints the counts and the differing words (with the allocation
- * that holds each, by its caller's address: `addr2line -f -e bin/mnrb ADDR`) to stderr, then copies
- * and relocates the template into a third arena and times that against a boot, and closes the
- * templates. Nothing else changes: every ractor is still booted.
+ * that holds each, by its caller's address: `addr2line -f -e bin/mnrb ADDR`) to stderr, times a
+ * copy against a boot, and closes the templates. Every ractor is still booted.
  *
- * The arena's allocator: a bump pointer; each block has its size in the 16 bytes before it; free
- * is a no-op (a hole), a realloc that grows moves the block. The arena's header (its bump pointer)
- * is inside the arena, so the state's allocf_ud relocates like any other pointer.
+ * MNRB_SNAPSHOT=copy keeps the first template (never started, never closed) and packs its live
+ * blocks into an image (76 KiB of the arena's 144: the boot's holes left out; pointers into holes,
+ * which only the GC's free object slots hold, made NULL). Each Ractor.new then copies the image
+ * into one malloc'd block, relocates it, rehashes, gives it a VM record, and adopts its ractor
+ * record (registry.c). The copy's allocator: its blocks are never freed one by one (a free is a
+ * no-op, a realloc that grows moves the block to malloc; a block's size is in the image's layout),
+ * what it allocates later comes from malloc, and the whole block is freed after the state's close.
+ * A forked child boots (its template would carry the parent's process state).
+ *
+ * The template arena's allocator: a bump pointer; each block has its size in the 16 bytes before
+ * it; free is a no-op (a hole), a realloc that grows moves the block. The arena's header (its bump
+ * pointer) is inside the arena, so the state's allocf_ud relocates like any other pointer.
  */
 #define _GNU_SOURCE 1                    /* dladdr, MAP_FIXED_NOREPLACE */
 #include "internal.h"
@@ -34,6 +46,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <mruby/internal.h>
 
@@ -422,6 +435,61 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
             snap.bytes, a->used, snap.nblk, snap.dangling);
 }
 
+/* Copies' blocks (all of one size, snap.bytes rounded to a line): carved from 2 MiB mappings, kept
+ * on a free list when their state is closed (never returned to the system: the resident set is
+ * bounded by the most ractors alive at once, as state_alloc.c's blocks), so that a copy is neither
+ * a glibc chunk nor an mmap of its own. Under ASan or TSan a copy is an ordinary malloc. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define COPIES_POOLED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define COPIES_POOLED 0
+#endif
+#endif
+#ifndef COPIES_POOLED
+#define COPIES_POOLED 1
+#endif
+#if COPIES_POOLED
+#define COPIES_CHUNK ((size_t)2 << 20)
+static pthread_mutex_t copies_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *copies_free;                /* guarded by copies_lock, linked by their first word */
+static char *copies_next, *copies_end;   /* guarded by copies_lock: the current mapping's rest */
+static void copies_after_fork(void) { pthread_mutex_init(&copies_lock, NULL); }
+
+static void *copy_take(void) {
+  size_t bytes = (snap.bytes + 63) & ~(size_t)63;
+  pthread_mutex_lock(&copies_lock);
+  void *b = copies_free;
+  if (b) copies_free = *(void **)b;
+  else {
+    if ((size_t)(copies_end - copies_next) < bytes) {
+      void *m = mmap(NULL, COPIES_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m != MAP_FAILED) {
+        if (!copies_next) pthread_atfork(NULL, NULL, copies_after_fork);
+        copies_next = m;
+        copies_end = copies_next + COPIES_CHUNK;
+      }
+    }
+    if ((size_t)(copies_end - copies_next) >= bytes) { b = copies_next; copies_next += bytes; }
+  }
+  pthread_mutex_unlock(&copies_lock);
+  return b;
+}
+
+static void copy_give(void *b) {
+  pthread_mutex_lock(&copies_lock);
+  *(void **)b = copies_free;
+  copies_free = b;
+  pthread_mutex_unlock(&copies_lock);
+}
+#else
+static void *copy_take(void) {
+  void *b;
+  return posix_memalign(&b, 64, snap.bytes) ? NULL : b;
+}
+static void copy_give(void *b) { free(b); }
+#endif
+
 mrb_bool mnrb_snapshot_ready(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *)) {
   if (mnrb_snapshot_mode() != 2) return FALSE;
   if (!snap.tried) snap_make(open, close);
@@ -430,8 +498,8 @@ mrb_bool mnrb_snapshot_ready(mrb_state *(*open)(mrb_allocf, void *), void (*clos
 
 mrb_state *mnrb_snapshot_open(void) {
   if (!snap.a) return NULL;
-  arena *c;
-  if (posix_memalign((void **)&c, 64, snap.bytes)) return NULL;
+  arena *c = copy_take();
+  if (!c) return NULL;
   memcpy(c, snap.image, snap.bytes);
   uintptr_t delta = (uintptr_t)c - (uintptr_t)snap.image, *w = (uintptr_t *)c;
   for (size_t k = 0; k <= snap.words / 64; k++)
@@ -444,7 +512,7 @@ mrb_state *mnrb_snapshot_open(void) {
   c->nnotes = c->notes_capa = 0;
   mrb_state *mrb = (mrb_state *)((uintptr_t)c + snap.mrb_off);
   if (!mrb_mt_made_rehash(mrb) || !mnrb_vm_copied(mrb, snap.a->base, snap.a->base + snap.a->used, copy_map, c)) {
-    free(c);
+    copy_give(c);
     return NULL;
   }
   return mrb;
@@ -456,4 +524,4 @@ void *mnrb_snapshot_arena(mrb_state *mrb) {
   arena *a = mrb->allocf_ud;
   return a->sealed ? a : NULL;
 }
-void mnrb_snapshot_release(void *arena_) { free(arena_); }
+void mnrb_snapshot_release(void *arena_) { if (arena_) copy_give(arena_); }
