@@ -168,8 +168,9 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
 mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v);
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name);   /* Ractor::<name> */
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc);
-/* state_snapshot.c: MNRB_SNAPSHOT=check, a measured prototype of states copied from a booted
- * template (off otherwise): opens templates with open, closes them with close */
+/* state_snapshot.c: ractors' states copied from a booted template (MNRB_SNAPSHOT: copy, the
+ * default; boot; check: boots, and prints the comparison of two template boots). The mode (0 boot,
+ * 1 check, 2 copy); the check, which opens templates with open and closes them with close */
 int mnrb_snapshot_mode(void);
 void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
 /* MNRB_SNAPSHOT=copy: whether Ractor.new copies states (the template made at the first call, with

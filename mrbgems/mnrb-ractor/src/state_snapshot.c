@@ -1,7 +1,7 @@
 /*
- * A ractor's state from a copy of a booted one (issue 20, helper clone20): a measured prototype,
- * off unless MNRB_SNAPSHOT=check or MNRB_SNAPSHOT=copy (docs/PERFORMANCE.md "Ractor states copied
- * from a booted template").
+ * A ractor's state from a copy of a booted one (issue 20, helper clone20), on by default:
+ * MNRB_SNAPSHOT=boot boots every ractor's state as before, MNRB_SNAPSHOT=check boots them and
+ * prints the comparison below (docs/PERFORMANCE.md "Ractor states copied from a booted template").
  *
  * The question: can Ractor.new copy a booted state (as V8 starts an isolate from a snapshot) instead
  * of booting one (~2,040K instructions)? The template's every allocation lives in one arena; a copy
@@ -24,7 +24,7 @@
  * that holds each, by its caller's address: `addr2line -f -e bin/mnrb ADDR`) to stderr, times a
  * copy against a boot, and closes the templates. Every ractor is still booted.
  *
- * MNRB_SNAPSHOT=copy keeps the first template (never started, never closed) and packs its live
+ * MNRB_SNAPSHOT=copy (the default) keeps the first template (never started, never closed) and packs its live
  * blocks into an image (76 KiB of the arena's 144: the boot's holes left out; pointers into holes,
  * which only the GC's free object slots hold, made NULL). Each Ractor.new then copies the image
  * into one malloc'd block, relocates it, rehashes, gives it a VM record, and adopts its ractor
@@ -171,7 +171,7 @@ int mnrb_snapshot_mode(void) {
   static int mode = -1;
   if (mode < 0) {
     const char *e = getenv("MNRB_SNAPSHOT");
-    mode = !e ? 0 : !strcmp(e, "check") ? 1 : !strcmp(e, "copy") ? 2 : 0;
+    mode = !e ? 2 : !strcmp(e, "check") ? 1 : !strcmp(e, "boot") ? 0 : 2;   /* copies by default */
   }
   return mode;
 }
