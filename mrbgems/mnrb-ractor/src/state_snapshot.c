@@ -47,6 +47,7 @@
 #include <time.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #include <mruby/internal.h>
 
@@ -168,12 +169,14 @@ static uintptr_t rel(void *pc) {
 }
 
 int mnrb_snapshot_mode(void) {
-  static int mode = -1;
-  if (mode < 0) {
+  static _Atomic int mode = -1;          /* any ractor's Ractor.new: each computes the same value */
+  int m = atomic_load_explicit(&mode, memory_order_relaxed);
+  if (m < 0) {
     const char *e = getenv("MNRB_SNAPSHOT");
-    mode = !e ? 2 : !strcmp(e, "check") ? 1 : !strcmp(e, "boot") ? 0 : 2;   /* copies by default */
+    m = !e ? 2 : !strcmp(e, "check") ? 1 : !strcmp(e, "boot") ? 0 : 2;   /* copies by default */
+    atomic_store_explicit(&mode, m, memory_order_relaxed);
   }
-  return mode;
+  return m;
 }
 
 /* Boots two templates with open(allocf, ud) and compares them (see the top). Once per process. */
