@@ -144,9 +144,16 @@ static mrb_value native_stats_reset(mrb_state *mrb, mrb_value self) {
 
 void gvl_define_runtime_stats(mrb_state *mrb, struct RClass *native);   /* runtime_stats.c */
 
+/* A state copied from a template (mnrb_vm_copied): its own record, as its boot would have attached */
+static void gvl_state_copied(mrb_state *mrb) {
+  gvl_ractor *rs = gvl_ractor_attach(mnrb_ractor(mrb));
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, OWN_RECORD), rs ? mrb_cptr_value(mrb, rs) : mrb_nil_value());
+}
+
 void mrb_mnrb_gvltools_gem_init(mrb_state *mrb) {
   gvl_recorder_init();
   mnrb_thread_free_hook_add(gvl_thread_forget);
+  mnrb_vm_copy_hook_add(gvl_state_copied);
   gvl_ractor *rs = gvl_ractor_attach(mnrb_ractor(mrb));   /* NULL when out of memory: Stats stay 0 */
   if (rs) mrb_gv_set(mrb, mrb_intern_lit(mrb, OWN_RECORD), mrb_cptr_value(mrb, rs));
 

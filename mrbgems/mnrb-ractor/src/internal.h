@@ -168,6 +168,20 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
 mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v);
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name);   /* Ractor::<name> */
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc);
+/* state_snapshot.c: ractors' states copied from a booted template (MNRB_SNAPSHOT: copy, the
+ * default; boot; check: boots, and prints the comparison of two template boots). The mode (0 boot,
+ * 1 check, 2 copy); the check, which opens templates with open and closes them with close */
+int mnrb_snapshot_mode(void);
+void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
+/* MNRB_SNAPSHOT=copy: whether Ractor.new copies states (the template made at the first call, with
+ * open and close); then a state copied from the template, or NULL when out of memory (boot one,
+ * without a block); its Ractor is the template's record's until the caller adopts it (registry.c).
+ * Both under the open lock. */
+mrb_bool mnrb_snapshot_ready(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_state *));
+mrb_state *mnrb_snapshot_open(void);
+/* a copy's memory, to give back with mnrb_snapshot_release once the state is closed (NULL: none) */
+void *mnrb_snapshot_arena(mrb_state *mrb);
+void mnrb_snapshot_release(void *arena);
 /* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
 void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */

@@ -77,8 +77,12 @@ void mnrb_ractor_decref(mnrb_ractor_rec *r) {
   if (atomic_fetch_sub(&r->refs, 1) == 1 && !r->is_main) record_free(r);
 }
 
-static mnrb_ractor_rec *record_new(mrb_value name, const char *loc) {
-  mnrb_ractor_rec *r = mnrb_state_block_new();   /* zeroed, line-aligned (internal.h) */
+/* small: the record alone (a state copied from the template lives in a block of its own:
+ * MNRB_SNAPSHOT=copy), freed by mnrb_state_block_free as a block outside the chunks */
+static mnrb_ractor_rec *record_new(mrb_value name, const char *loc, mrb_bool small) {
+  mnrb_ractor_rec *r = NULL;
+  if (!small) r = mnrb_state_block_new();   /* zeroed, line-aligned (internal.h) */
+  else if (!posix_memalign((void **)&r, 64, sizeof *r)) memset(r, 0, sizeof *r);
   if (!r) return NULL;
   pthread_mutex_init(&r->lock, NULL);
   r->refs = 1;   /* the registry's */
@@ -358,7 +362,9 @@ void mnrb_registry_reap(void) {
     r->state = MNRB_R_CLOSED;
     r->mrb = NULL;
     pthread_mutex_unlock(&r->lock);
+    void *arena = mnrb_snapshot_arena(mrb);
     mnrb_vm_close(mrb);
+    mnrb_snapshot_release(arena);      /* a copied state's memory (MNRB_SNAPSHOT=copy), after its close */
     mnrb_ractor_decref(r);             /* the registry's */
   }
 }
@@ -391,11 +397,40 @@ static mnrb_msg *copy_arguments(mrb_state *mrb, mrb_value args) {
 
 static mrb_value wrap_body(mrb_state *mrb, void *r) { return mnrb_ractor_wrap(mrb, r); }
 
+/* state_snapshot.c's check (MNRB_SNAPSHOT=check): template states are opened for a record of their
+ * own, never linked, never freed (open_lock held) */
+static mnrb_ractor_rec template_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 0x7fffffff, .refs = 1 << 30 };
+/* A copy of the template is r's state: its own Ractor object (the template's, of template_record,
+ * is left to the GC), as registry_state_opened made it */
+static mrb_value adopt_body(mrb_state *mrb, void *r) {
+  mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
+  st->self = r;
+  st->objects = mrb_nil_value();
+  return mnrb_ractor_wrap(mrb, r);
+}
+static void adopt(mrb_state *child, mnrb_ractor_rec *r) {
+  mrb_bool failed;
+  mrb_protect_error(child, adopt_body, r, &failed);   /* out of memory: st->self is r already */
+}
+static mrb_state *template_open(mrb_allocf f, void *ud) {
+  opening = &template_record;
+  mrb_state *s = mrb_open_allocf_mc(f, ud, RACTOR_MC_SETS);
+  opening = NULL;
+  return s;
+}
+
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
   mnrb_code_check_isolated(mrb, block, E_ARGUMENT_ERROR);   /* CRuby 4.0: ArgumentError */
   mnrb_registry_reap();
   mnrb_msg *start_args = copy_arguments(mrb, args);
-  mnrb_ractor_rec *r = record_new(name, loc);
+  mrb_bool copied = FALSE;                  /* a state copied from the template (MNRB_SNAPSHOT=copy) */
+  if (mnrb_snapshot_mode()) {
+    pthread_mutex_lock(&open_lock);
+    mnrb_snapshot_check(template_open, mnrb_vm_close);
+    copied = mnrb_snapshot_ready(template_open, mnrb_vm_close);
+    pthread_mutex_unlock(&open_lock);
+  }
+  mnrb_ractor_rec *r = record_new(name, loc, copied);
   if (!r) { free_arguments(start_args); mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory"); }
   r->start_args = start_args;
 
@@ -415,9 +450,13 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
   }
 
   pthread_mutex_lock(&open_lock);
-  opening = r;
-  mrb_state *child = mrb_open_allocf_mc(mnrb_state_allocf, mnrb_state_block_ud(r), RACTOR_MC_SETS);
-  opening = NULL;
+  mrb_state *child = copied ? mnrb_snapshot_open() : NULL;
+  if (child) adopt(child, r);
+  else {
+    opening = r;
+    child = mrb_open_allocf_mc(mnrb_state_allocf, copied ? NULL : mnrb_state_block_ud(r), RACTOR_MC_SETS);
+    opening = NULL;
+  }
   pthread_mutex_unlock(&open_lock);
   if (!child) {
     free_arguments(start_args);
@@ -429,7 +468,7 @@ mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb
 
   setup s = { mrb, block, r };
   mrb_value err = mrb_protect_error(child, setup_body, &s, &failed);
-  mnrb_state_block_booted(r);
+  if (!copied) mnrb_state_block_booted(r);
   mrb_bool started = !failed && mnrb_vm_start(child, ractor_body, ractor_end, r);
   if (!started) {
     mrb_value msg = failed ? mrb_funcall(child, err, "message", 0) : mrb_str_new_cstr(child, strerror(errno));

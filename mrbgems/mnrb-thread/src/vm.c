@@ -20,6 +20,7 @@
  */
 #include "internal.h"
 #include <errno.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -679,6 +680,40 @@ MRB_API void mnrb_close(mrb_state *mrb) {
 }
 
 /* Gem init: the state's VM binding and its main thread (the one running mrb_open). */
+static _Atomic(mnrb_vm_copy_hook *) copy_hooks[MNRB_VM_COPY_HOOKS];
+
+MRB_API mrb_bool mnrb_vm_copy_hook_add(mnrb_vm_copy_hook *fn) {
+  for (int i = 0; i < MNRB_VM_COPY_HOOKS; i++) {
+    mnrb_vm_copy_hook *seen = NULL;
+    if (atomic_compare_exchange_strong(&copy_hooks[i], &seen, fn) || seen == fn) return TRUE;
+  }
+  return FALSE;
+}
+
+/* The template's VM record, copied: its words that point into the template (the state, its
+ * classes, the main thread's record, the kill token, the binding's data) mapped; a record
+ * of mnrb_vm holds no integer that could lie in [lo, hi) (a user-space arena's addresses). */
+MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg) {
+  const mnrb_vm *t = copy->ud;
+  mnrb_vm *vm = malloc(sizeof *vm);
+  if (!vm) return FALSE;
+  memcpy(vm, t, sizeof *vm);
+  uintptr_t *w = (uintptr_t *)vm;
+  for (size_t i = 0; i < sizeof *vm / sizeof *w; i++)
+    if (w[i] - lo < hi - lo) w[i] = map(w[i], arg);
+  vm->ractor = mn_ractor_new(&vm_ops, vm);
+  if (!vm->ractor) { free(vm); return FALSE; }
+  copy->ud = vm;
+  for (mnrb_thread *th = vm->all; th; th = th->all_next) th->vm = vm;
+  vm->main->vm = vm;
+  for (int i = 0; i < MNRB_VM_COPY_HOOKS; i++) {
+    mnrb_vm_copy_hook *fn = atomic_load_explicit(&copy_hooks[i], memory_order_acquire);
+    if (!fn) break;
+    fn(copy);
+  }
+  return TRUE;
+}
+
 void mnrb_vm_init(mrb_state *mrb) {
   mnrb_vm *vm = calloc(1, sizeof *vm);
   if (!vm) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");

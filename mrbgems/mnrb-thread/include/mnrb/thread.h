@@ -97,6 +97,18 @@ MRB_API mn_thread *mnrb_thread_core(mrb_state *mrb, mrb_value thread);
 typedef void mnrb_thread_free_hook(mn_thread *core);
 MRB_API mrb_bool mnrb_thread_free_hook_add(mnrb_thread_free_hook *fn);
 
+/* ---- a state copied from a booted template (mnrb-ractor's state_snapshot.c, a prototype) ----
+ * copy is a byte copy of a booted, never started state whose memory [lo, hi) was moved (every
+ * pointer into it relocated; map(old address, arg) is where an old address went): gives it a VM
+ * record and a core ractor of its own (the
+ * template's are outside [lo, hi), shared by the copy until now), then calls every copy hook, which
+ * redoes what a gem's init keeps outside the state (GVLTools' ractor record). FALSE when out of
+ * memory (the copy must then be dropped without mnrb_vm_close). Hooks: process-wide, as above. */
+#define MNRB_VM_COPY_HOOKS 4
+typedef void mnrb_vm_copy_hook(mrb_state *copy);
+MRB_API mrb_bool mnrb_vm_copy_hook_add(mnrb_vm_copy_hook *fn);
+MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg);
+
 /* ---- blocking, for gems that wrap system calls (mrbgems/mnrb-io) ----
  *
  * Both functions let the ractor's other threads run while the calling Ruby thread waits, and raise
