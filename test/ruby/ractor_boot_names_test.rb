@@ -113,7 +113,8 @@ class RactorBootNamesTest < MnTest::Case
   # already named class (it is not renamed); a dup'd or cloned one (anonymous until a constant
   # names it, the original keeping its name); classes defined below built-in ones after the boot
   # (their paths start with the outer's name), with the class keyword and const_set; an anonymous
-  # module and its class named later by a constant of a built-in module. The same in main, in a
+  # module and its class named later by a constant of a built-in module; constants set in an
+  # included module after the include (a built-in one and an anonymous one). The same in main, in a
   # ractor and in a ractor's ractor; each run names its own constants (the tag), the results read
   # with the tag as "T".
   CLASS_NAMES = <<~'RUBY'
@@ -145,6 +146,18 @@ class RactorBootNamesTest < MnTest::Case
       an.const_set(:Inner, Class.new)
       Errno.const_set(:"BootNamesAnon#{tag}", an)
       r << an.name << an::Inner.name
+    # constants set after an include are seen through the including class: a built-in module's
+    # (the include class shares the module's table) and an anonymous one's
+    Comparable.const_set(:"BootNamesConst#{tag}", 5)
+    r << Integer.const_get(:"BootNamesConst#{tag}") << [1, 2].index(2) << [4, 5].count
+    anon = Module.new
+    incl = Class.new { include anon }
+    anon.const_set(:BootNamesK, 1)
+    r << incl::BootNamesK << incl.const_get(:BootNamesK)
+    Process::Status.prepend(Module.new)
+    Process::Status.const_set(:"BootNamesP#{tag}", 7)
+    r << Process::Status.const_get(:"BootNamesP#{tag}") << Class.new(Process::Status).const_get(:"BootNamesP#{tag}")
+    r << Process::Status.name << Process::Status.ancestors.find { |a| a.name == "Process::Status" }.equal?(Process::Status)
       GC.start
       r << [File::Stat.name, Errno::ENOENT.name, Process::Status::BootNamesK::Deeper.name]
       r.inspect.gsub(tag, "T")
@@ -169,7 +182,8 @@ class RactorBootNamesTest < MnTest::Case
                 "File::Stat", "File::Stat", "Errno::EPIPE", "Errno::EPIPE",
                 nil, "File::BootNamesCopyT", "File::BootNamesCopyT", "Process::Status", nil, nil, :anonymous,
                 "Process::Status::BootNamesK", "Process::Status::BootNamesK::Deeper", "Errno::BootNamesE",
-                "File::Stat::BootNamesCT", "Errno::BootNamesAnonT", "Errno::BootNamesAnonT::Inner",
+                "File::Stat::BootNamesCT", "Errno::BootNamesAnonT", "Errno::BootNamesAnonT::Inner", 5, 1, 2, 1, 1,
+                7, 7, "Process::Status", true,
                 ["File::Stat", "Errno::ENOENT", "Process::Status::BootNamesK::Deeper"]]
     assert_equal expected, eval(main), "main"
     assert_equal expected, eval(r1), "a ractor"

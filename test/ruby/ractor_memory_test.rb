@@ -29,7 +29,7 @@ class RactorMemoryTest < MnTest::Case
   # aside (0133's body map, 0135's procs): 400 -> 4,384 bytes.
   MT_BOUND = 9 * 1024
   # And by 0161 (a ractor's boot classes named from bytes kept once per process, not a
-  # `__classname__` ivar each: 14,444 bytes in 248 tables -> 11,280 in 135).
+  # `__classname__` ivar each: 14,444 bytes in 248 tables -> 11,448 in 141).
   IV_BOUND = 12 * 1024
   # And by 0146 (the made-methods table grows at 7/8 used: its ~51 entries in 64 slots, not 128):
   # 4,400 -> 2,864 bytes with the body map.
