@@ -105,4 +105,88 @@ class RactorBootNamesTest < MnTest::Case
     IO.send(:remove_method, :__boot_names_write) rescue nil
     IO.send(:remove_method, :__boot_names_fileno) rescue nil
   end
+
+  # A ractor's built-in classes and modules are named as the first boot named the class of their
+  # number (mruby patch 0161: the names are kept once per process, not as an ivar table per class
+  # and a path String per nested class in every ractor). Module#name, to_s, inspect and
+  # interpolation of top-level and nested ones; constant lookup by path; a constant assigned an
+  # already named class (it is not renamed); a dup'd or cloned one (anonymous until a constant
+  # names it, the original keeping its name); classes defined below built-in ones after the boot
+  # (their paths start with the outer's name), with the class keyword and const_set; an anonymous
+  # module and its class named later by a constant of a built-in module; constants set in an
+  # included module after the include (a built-in one and an anonymous one). The same in main, in a
+  # ractor and in a ractor's ractor; each run names its own constants (the tag), the results read
+  # with the tag as "T".
+  CLASS_NAMES = <<~'RUBY'
+      r = []
+      GC.start
+      r << [File::Stat, Process::Status, Errno::ENOENT, File::Constants, Math::DomainError, Comparable, Float,
+            Struct, Encoding::CompatibilityError, FloatDomainError, IO::WaitReadable].map { |c| [c.name, c.to_s, c.inspect, "#{c}"] }
+      r << Object.const_get("File::Stat").equal?(File::Stat) << Errno.const_get(:ENOENT).name << File.const_get(:Stat).name
+      r << Math::DomainError.ancestors.take_while { |m| m != Object }.map(&:name)
+      # a constant naming an already named class does not rename it
+      Object.const_set(:"BootNamesAlias#{tag}", File::Stat)
+      Process.const_set(:"BootNamesAlias#{tag}", Errno::EPIPE)
+      r << Object.const_get(:"BootNamesAlias#{tag}").name << File::Stat.name << Process.const_get(:"BootNamesAlias#{tag}").name << Errno::EPIPE.name
+      # a copy is anonymous until a constant names it; the original keeps its name
+      d = Process::Status.dup
+      r << d.name
+      File.const_set(:"BootNamesCopy#{tag}", d)
+      r << d.name << d.to_s << Process::Status.name << Process::Status.dup.name
+      m = File::Constants.clone
+      r << m.name << (m.to_s.start_with?("#<Module:") ? :anonymous : m.to_s)
+      # classes defined below built-in ones after the boot
+      class Process::Status::BootNamesK; class Deeper; end; end
+      module Errno; class BootNamesE < SystemCallError; end; end
+      File::Stat.const_set(:"BootNamesC#{tag}", Class.new)
+      r << Process::Status::BootNamesK.name << Process::Status::BootNamesK::Deeper.inspect << Errno::BootNamesE.name
+      r << File::Stat.const_get(:"BootNamesC#{tag}").name
+      # anonymous outer, named later
+      an = Module.new
+      an.const_set(:Inner, Class.new)
+      Errno.const_set(:"BootNamesAnon#{tag}", an)
+      r << an.name << an::Inner.name
+    # constants set after an include are seen through the including class: a built-in module's
+    # (the include class shares the module's table) and an anonymous one's
+    Comparable.const_set(:"BootNamesConst#{tag}", 5)
+    r << Integer.const_get(:"BootNamesConst#{tag}") << [1, 2].index(2) << [4, 5].count
+    anon = Module.new
+    incl = Class.new { include anon }
+    anon.const_set(:BootNamesK, 1)
+    r << incl::BootNamesK << incl.const_get(:BootNamesK)
+    Process::Status.prepend(Module.new)
+    Process::Status.const_set(:"BootNamesP#{tag}", 7)
+    r << Process::Status.const_get(:"BootNamesP#{tag}") << Class.new(Process::Status).const_get(:"BootNamesP#{tag}")
+    r << Process::Status.name << Process::Status.ancestors.find { |a| a.name == "Process::Status" }.equal?(Process::Status)
+      GC.start
+      r << [File::Stat.name, Errno::ENOENT.name, Process::Status::BootNamesK::Deeper.name]
+      r.inspect.gsub(tag, "T")
+  RUBY
+
+  def test_built_in_class_names_in_main_and_ractors
+    program = <<~RUBY
+      body = #{CLASS_NAMES.dump}
+      take = ->(r) { r.respond_to?(:value) ? r.value : r.take }
+      main = eval("tag = 'Main'\n" + body)
+      r1 = take.(Ractor.new(body) { |b| eval("tag = 'Rone'\n" + b) })
+      r2 = take.(Ractor.new(body) { |b| Ractor.new(b) { |c| eval("tag = 'Rtwo'\n" + c) }.take })
+      p [main, r1, r2]
+    RUBY
+    out = IO.popen([RbConfig.ruby, "-W0", "-e", program], err: [:child, :out], &:read)
+    assert out.lines.last.to_s.start_with?("["), out[-2000..] || out
+    main, r1, r2 = eval(out.lines.last)
+    builtins = [["File::Stat"] * 4, ["Process::Status"] * 4, ["Errno::ENOENT"] * 4, ["File::Constants"] * 4,
+                ["Math::DomainError"] * 4, ["Comparable"] * 4, ["Float"] * 4, ["Struct"] * 4,
+                ["Encoding::CompatibilityError"] * 4, ["FloatDomainError"] * 4, ["IO::WaitReadable"] * 4]
+    expected = [builtins, true, "Errno::ENOENT", "File::Stat", ["Math::DomainError", "StandardError", "Exception"],
+                "File::Stat", "File::Stat", "Errno::EPIPE", "Errno::EPIPE",
+                nil, "File::BootNamesCopyT", "File::BootNamesCopyT", "Process::Status", nil, nil, :anonymous,
+                "Process::Status::BootNamesK", "Process::Status::BootNamesK::Deeper", "Errno::BootNamesE",
+                "File::Stat::BootNamesCT", "Errno::BootNamesAnonT", "Errno::BootNamesAnonT::Inner", 5, 1, 2, 1, 1,
+                7, 7, "Process::Status", true,
+                ["File::Stat", "Errno::ENOENT", "Process::Status::BootNamesK::Deeper"]]
+    assert_equal expected, eval(main), "main"
+    assert_equal expected, eval(r1), "a ractor"
+    assert_equal expected, eval(r2), "a ractor's ractor"
+  end
 end

@@ -28,7 +28,9 @@ class RactorMemoryTest < MnTest::Case
   # them the 228 headers, and one table of its own); the made-methods table grows with what went
   # aside (0133's body map, 0135's procs): 400 -> 4,384 bytes.
   MT_BOUND = 9 * 1024
-  IV_BOUND = 16 * 1024
+  # And by 0161 (a ractor's boot classes named from bytes kept once per process, not a
+  # `__classname__` ivar each: 14,444 bytes in 248 tables -> 11,448 in 141).
+  IV_BOUND = 12 * 1024
   # And by 0146 (the made-methods table grows at 7/8 used: its ~51 entries in 64 slots, not 128):
   # 4,400 -> 2,864 bytes with the body map.
   MADE_BOUND = 3584
@@ -252,8 +254,22 @@ class RactorMemoryTest < MnTest::Case
   # state_alloc.c), not glibc, and a ractor's mrb_state has 64 method cache sets, 4 KiB (mruby patch
   # 0145), so that its block with its record is two pages. Set at 85 KiB resident and 8.5 KiB of
   # glibc chunks per waiting ractor (main before: 98 KiB and 35.5 KiB); the bounds have margin.
-  RSS_BOUND = 90          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 200 ractors)
+  # Lowered by mem20d: mruby patches 0161 (a ractor's boot classes keep no name ivar table nor path
+  # String) and 0162 (a ractor's third heap page 192 slots): 84-85 -> 77-78 KiB (500 ractors).
+  RSS_BOUND = 81          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
+  RSS_RACTORS = 500
   GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
+
+  # mem20d (mruby patch 0162): a ractor's boot takes a third heap page of 192 slots, not 256, and
+  # its block starts with about as many free slots as before (0161 made ~60 Strings fewer): 704
+  # slots, 116 free (main before: 768, 120 free).
+  def test_a_fresh_ractor_heap_is_two_pages_and_three_quarters
+    skip "one state per ractor is mnrb's" unless MNRB
+    out = run_child('p Ractor.new { c = ObjectSpace.count_objects; [c[:TOTAL], c[:FREE]] }.take')
+    total, free = eval(out)
+    assert total <= 704, "a fresh ractor's heap: #{total} slots (bound 704)"
+    assert free >= 80, "a fresh ractor's free slots at its block's start: #{free} of #{total}"
+  end
 
   def test_a_ractor_state_has_half_the_method_cache
     skip "one state per ractor is mnrb's" unless MNRB
@@ -265,9 +281,9 @@ class RactorMemoryTest < MnTest::Case
     skip "one state per ractor is mnrb's" unless MNRB
     skip "sanitizer build (no slabs, no pooling)" if ENV["MNRB_SANITIZER"]
     skip "no /proc" unless File.exist?("/proc/self/status")
-    out = IO.popen({ "RUBY_MAX_PROC" => "1", "RUBY_MN_THREADS" => nil }, [RbConfig.ruby, "-e", <<~'RUBY'], err: [:child, :out], &:read)
+    out = IO.popen({ "RUBY_MAX_PROC" => "1", "RUBY_MN_THREADS" => nil }, [RbConfig.ruby, "-e", <<~'RUBY', RSS_RACTORS.to_s], err: [:child, :out], &:read)
       def rss = File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
-      n = 200
+      n = ARGV[0].to_i
       GC.start
       rss0, glibc0 = rss, MNRB.malloc_bytes
       rs = n.times.map { Ractor.new { Ractor.receive } }
