@@ -2,7 +2,8 @@
 # Time.now(in:), #getlocal/#localtime with an offset, #utc_offset and #zone (nil), to_s/inspect
 # ("+0900", microseconds in inspect), strftime's %z, arithmetic and rounding keep the offset,
 # comparison and hashing by the instant, CRuby's ArgumentErrors for bad offsets, and the users of
-# it: DateTime#to_time, YAML timestamps with an offset, Marshal. Checked on CRuby 3.1 and 3.3.8.
+# it: DateTime#to_time, Time.parse/iso8601, YAML timestamps with an offset, Marshal. Checked on
+# CRuby 3.1 and 3.3.8.
 require "date"
 begin
   require "yaml"
@@ -82,6 +83,7 @@ class TimeFixedOffsetTest < MnTest::Case
     assert_equal "1970-01-01 09:00:01.0005 +0900", Time.at(1, 500, :usec, in: "+09:00").inspect
     assert_equal "1970-01-01 09:00:01 +0900", Time.at(1.5, in: "+09:00").to_s
     assert_equal "1970-01-01 00:00:01.25 UTC", Time.at(1, 250, :millisecond).utc.inspect
+    assert_equal [1, 999998], [Time.at(1, 1500, :nsec).usec, Time.at(1, -1500, :nsec).usec]
   end
 
   def test_strftime_offsets
@@ -113,6 +115,14 @@ class TimeFixedOffsetTest < MnTest::Case
     t = DateTime.new(2024, 1, 2, 3, 4, 5, "+09:00").to_time
     assert_equal ["2024-01-02 03:04:05 +0900", 32400], [t.to_s, t.utc_offset]
     assert_equal "2024-01-02 03:04:05 -0500", DateTime.new(2024, 1, 2, 3, 4, 5, "-05:00").to_time.to_s
+  end
+
+  def test_time_parse_keeps_the_offset
+    require "time"
+    t = Time.parse("2024-01-02 03:04:05 +09:00")
+    assert_equal ["2024-01-02 03:04:05 +0900", 32400], [t.to_s, t.utc_offset]
+    assert_equal "2024-01-02 03:04:05 +0530", Time.iso8601("2024-01-02T03:04:05+05:30").to_s
+    assert_equal "2024-01-02T03:04:05+05:30", Time.iso8601("2024-01-02T03:04:05+05:30").iso8601
   end
 
   def test_yaml_timestamp_keeps_the_offset

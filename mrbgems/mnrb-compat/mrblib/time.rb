@@ -21,7 +21,7 @@ class Time
         usec = case unit
                when :microsecond, :usec then subsec
                when :millisecond then subsec * 1000
-               when :nanosecond, :nsec then subsec / 1000.0
+               when :nanosecond, :nsec then subsec.is_a?(Integer) ? subsec / 1000 : subsec / 1000.0
                else raise ArgumentError, "unexpected unit: #{unit.inspect}"
                end
         t = __mnrb_at(sec, usec)
