@@ -1,13 +1,12 @@
 # Time#strftime and #nsec, which mruby's Time lacks (scripts stamp their logs with strftime), and
-# CRuby's zone arguments: Time.new's seventh argument and Time.new/at/now's `in:` name a zone (nil
+# CRuby's zone arguments: Time.new's seventh argument and Time.new/at's `in:` name a zone (nil
 # local, "UTC"/"Z", an offset "+09:00" or seconds, as Time#localtime takes them: patch 0178 gives
-# mruby's Time fixed offsets). strftime has CRuby's directives and flags: - (no padding), _
+# mruby's Time fixed offsets, and Time.now(in:) in C: it stays a C call). strftime has CRuby's directives and flags: - (no padding), _
 # (spaces), 0 (zeros), ^ (upper case), # (swap case), a width, and : / :: for %z. mruby keeps
 # microseconds: %N's digits past the sixth are zeros.
 class Time
   class << self
     alias __mnrb_at at
-    alias __mnrb_now now
 
     # Time.at(time), Time.at(sec, subsec = 0, unit = :microsecond, in: zone)
     def at(sec, subsec = (no_subsec = true; 0), unit = :microsecond, **kw)
@@ -27,11 +26,6 @@ class Time
         t = __mnrb_at(sec, usec)
       end
       zone.nil? ? t : t.localtime(zone)
-    end
-
-    def now(**kw)
-      zone = __mnrb_zone_kw(kw)
-      zone.nil? ? __mnrb_now : __mnrb_now.localtime(zone)
     end
 
     def __mnrb_zone_kw(kw)
