@@ -43,6 +43,6 @@ class Time
     unit = 10**(6 - ndigits)
     total = yield(to_i * 1_000_000 + usec, unit)
     t = Time.at(total / 1_000_000, total % 1_000_000)
-    utc? ? t.utc : t
+    utc? ? t.utc : (zone.nil? ? t.localtime(utc_offset) : t)   # in this Time's zone or fixed offset
   end
 end

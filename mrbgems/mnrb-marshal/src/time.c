@@ -5,7 +5,8 @@
  *   s = min<<26 | sec<<20 | usec
  * then instance variables: offset (seconds east of UTC, for a local Time) and zone (its name).
  * mnrb's Time (mruby-time) has neither _dump nor _load, so Marshal does this itself; a loaded local
- * Time is the same instant in this machine's zone (mruby's Time cannot carry another offset).
+ * Time is the same instant in this machine's zone, or at its fixed offset when it has no zone
+ * name (CRuby writes a nil zone for one: mruby patch 0178).
  */
 #include <time.h>
 #include <mruby.h>
@@ -55,6 +56,9 @@ mrb_value mnrb_marshal_time_dump(mrb_state *mrb, mrb_value t, mrb_value ivars) {
     if (mrb_str_ascii_only_p(zone)) RSTR_SET_ENC(mrb_str_ptr(zone), MRB_STR_ENC_US_ASCII);   /* as CRuby's */
     mrb_ary_push(mrb, ivars, mrb_assoc_new(mrb, mrb_symbol_value(MRB_SYM(zone)), zone));
   }
+  else if (!utc) {   /* a fixed offset: CRuby writes a nil zone */
+    mrb_ary_push(mrb, ivars, mrb_assoc_new(mrb, mrb_symbol_value(MRB_SYM(zone)), mrb_nil_value()));
+  }
   mrb_value bytes = mrb_str_new(mrb, b, 8);
   RSTR_SET_ENC(mrb_str_ptr(bytes), MRB_STR_ENC_BINARY);
   return bytes;
@@ -78,6 +82,12 @@ mrb_value mnrb_marshal_time_load(mrb_state *mrb, struct RClass *c, mrb_value byt
   mrb_value t = mrb_funcall_argv(mrb, cv, MRB_SYM(utc), 7, args);
   if (p & (1UL << 30)) return t;
   mrb_value at[2] = { mrb_funcall_id(mrb, t, MRB_SYM(to_i), 0), args[6] };   /* local */
-  (void)ivars;
-  return mrb_funcall_argv(mrb, cv, MRB_SYM(at), 2, at);
+  mrb_value local = mrb_funcall_argv(mrb, cv, MRB_SYM(at), 2, at);
+  /* an offset without a zone name is a fixed offset (CRuby's Time#localtime("+09:00")) */
+  if (mrb_hash_p(ivars)) {
+    mrb_value off = mrb_hash_get(mrb, ivars, mrb_symbol_value(MRB_SYM(offset)));
+    mrb_value zone = mrb_hash_get(mrb, ivars, mrb_symbol_value(MRB_SYM(zone)));
+    if (mrb_integer_p(off) && mrb_nil_p(zone)) local = mrb_funcall_id(mrb, local, MRB_SYM(localtime), 1, off);
+  }
+  return local;
 }

@@ -560,9 +560,9 @@ class DateTime < Date
     self
   end
 
-  # The same instant as a Time (mnrb's Time keeps no fixed offset: it is shown in local time).
+  # The same instant as a Time at this DateTime's offset (CRuby's: "+0900", "UTC" not).
   def to_time
-    Time.at((@jd - Date::UNIX_EPOCH_JD) * 86400 + @df, @sf / 1000.0)
+    Time.at((@jd - Date::UNIX_EPOCH_JD) * 86400 + @df, @sf / 1000.0).localtime(@of)
   end
 
   def deconstruct_keys(keys)

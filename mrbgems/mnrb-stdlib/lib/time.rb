@@ -7,9 +7,8 @@
 # to Time.__make_time__, which fills missing fields as CRuby does (fields above the first one
 # given come from `now`, those below it take their least value), checks ranges with CRuby's
 # ArgumentError messages, and makes the Time: local time when no zone was given, UTC for Z, UTC,
-# UT and -0000, else the instant at that offset. mnrb's Time has no fixed-offset form yet
-# (getlocal(3600) gives local time), so there the instant is right but shown in local time;
-# when Time#getlocal(offset) works, the result carries the offset as in CRuby.
+# UT and -0000, else the instant at that offset, carrying it (a fixed offset, mruby patch 0178;
+# FIXED_OFFSETS is false only on a Time without them: the instant, shown in local time).
 # Time.parse understands ISO 8601 dates and times (also compact and with "/"), RFC 2822 and
 # ctime forms, month names with a day and/or year, dd/mm/yyyy, mm/dd, yyyy.mm.dd, times with
 # am/pm, and zones right after the time as +hh:mm, +hhmm, +hh or names (UTC GMT EST ...; unknown

@@ -352,9 +352,8 @@ module Psych
       string
     end
 
-    # A timestamp: UTC with "Z" or without a zone, else the instant it names. mnrb's Time
-    # has microseconds and no fixed offsets: a "+05:30" time is the same instant in local time
-    # (CRuby keeps the offset), and digits past the sixth fraction digit are dropped.
+    # A timestamp: UTC with "Z" or without a zone, else the instant it names at that fixed
+    # offset (as CRuby). mnrb's Time has microseconds: digits past the sixth are dropped.
     def parse_time(string)
       klass = class_loader.load("Time")
       date, time = string.split(RX20, 2)
@@ -368,7 +367,7 @@ module Psych
       tz = md[3].match(RX23)[1..-1].compact.map { |digit| Integer(digit, 10) }
       offset = tz.first * 3600
       offset += (offset < 0 ? -1 : 1) * ((tz[1] || 0) * 60)
-      klass.at(utc.to_i - offset, us)
+      klass.at(utc.to_i - offset, us).localtime(offset)
     end
 
     private
