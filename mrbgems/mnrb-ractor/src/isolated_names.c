@@ -16,6 +16,7 @@
  */
 #include "internal.h"
 #include <mruby/array.h>
+#include <mruby/class.h>
 #include <mruby/compile.h>
 #include <mruby/hash.h>
 #include <mruby/irep.h>
@@ -23,8 +24,12 @@
 #include <mruby/proc.h>
 #include <mruby/variable.h>
 
+/* The table, made when `make`; nil when there is none, or no Ractor class (the hook is the
+ * process's, and a state built without mnrb-ractor, mrbtest's, parses too: nothing may raise). */
 static mrb_value table_get(mrb_state *mrb, mrb_bool make) {
-  struct RClass *ractor = mrb_class_get(mrb, "Ractor");
+  if (!mrb_class_defined_id(mrb, MRB_SYM(Ractor))) return mrb_nil_value();
+  struct RClass *ractor = mrb_class_get_id(mrb, MRB_SYM(Ractor));
+  if (ractor->tt != MRB_TT_CLASS) return mrb_nil_value();
   mrb_value t = mrb_obj_iv_get(mrb, (struct RObject *)ractor, MRB_SYM(__mnrb_isolated__));
   if (mrb_nil_p(t) && make) {
     t = mrb_hash_new(mrb);
@@ -46,8 +51,8 @@ void mnrb_isolated_names_record(mrb_state *from, const struct RProc *outer, mrb_
     }
     if (MRB_PROC_SCOPE_P(u)) break;
   }
-  if (!mrb_nil_p(entry))
-    mrb_hash_set(to, table_get(to, TRUE), mrb_int_value(to, (mrb_int)(intptr_t)isolated->body.irep), entry);
+  mrb_value t = mrb_nil_p(entry) ? entry : table_get(to, TRUE);
+  if (mrb_hash_p(t)) mrb_hash_set(to, t, mrb_int_value(to, (mrb_int)(intptr_t)isolated->body.irep), entry);
   mrb_gc_arena_restore(to, ai);
 }
 
