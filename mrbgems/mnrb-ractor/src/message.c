@@ -457,6 +457,25 @@ static void write_anon_ref(mrb_state *mrb, writer *w, struct RClass *c) {
   if (w->m->len > at + 1) w->m->buf[at] = 1;
 }
 
+/* A plain object whose state is in hidden ivars: a Method or UnboundMethod made shareable (frozen,
+ * as CRuby 4.0 copies only those) whose holder is a leaf, so that the method is made at once on the
+ * other side (an SCLASS is nobody's by name); anything else cannot cross. */
+static void write_method_object(mrb_state *mrb, writer *w, mrb_value v, uint8_t flags) {
+  mrb_bool unbound;
+  if (!method_object_p(mrb, v, &unbound)) cannot_copy(mrb, w, v);
+  mrb_value holder = method_holder(mrb, v, unbound);
+  mrb_value name = mrb_iv_get(mrb, v, MRB_SYM(_name));
+  if (!MRB_FROZEN_P(mrb_basic_ptr(v)) || !mrb_symbol_p(name) ||
+      !(mrb_immediate_p(holder) || mrb_class_p(holder) || mrb_module_p(holder)))
+    cannot_copy(mrb, w, v);
+  put_u8(mrb, w->m, T_METHOD);
+  put_u8(mrb, w->m, flags | (unbound ? M_UNBOUND : 0));
+  mrb_int len;
+  const char *p = mrb_sym_name_len(mrb, mrb_symbol(name), &len);
+  put_bytes(mrb, w->m, p, (size_t)len);
+  write_value(mrb, w, holder);
+}
+
 /* Writes v's header; a container's children follow (its frame is pushed). */
 static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   struct RBasic *b = mrb_basic_ptr(v);
@@ -558,26 +577,8 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     push_frame(mrb, w, v, W_LIST, W_IVARS_START, mrb_ary_new_from_values(mrb, 1, &bt), 0);
     return;
   }
-  case MRB_TT_OBJECT: {
-    mrb_bool unbound;
-    if (has_hidden_ivars(mrb, v) && method_object_p(mrb, v, &unbound)) {
-      mrb_value holder = method_holder(mrb, v, unbound);
-      mrb_value name = mrb_iv_get(mrb, v, MRB_SYM(_name));
-      /* only a shareable one (Ractor.make_shareable: frozen), as CRuby 4.0; its holder a leaf, so
-       * that the method is made at once on the other side (an SCLASS is nobody's by name) */
-      if (!MRB_FROZEN_P(b) || !mrb_symbol_p(name) ||
-          !(mrb_immediate_p(holder) || mrb_class_p(holder) || mrb_module_p(holder)))
-        cannot_copy(mrb, w, v);
-      put_u8(mrb, w->m, T_METHOD);
-      put_u8(mrb, w->m, flags | (unbound ? M_UNBOUND : 0));
-      mrb_int len;
-      const char *p = mrb_sym_name_len(mrb, mrb_symbol(name), &len);
-      put_bytes(mrb, w->m, p, (size_t)len);
-      write_value(mrb, w, holder);
-      return;
-    }
-  }
-    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, w, v);
+  case MRB_TT_OBJECT:
+    if (has_hidden_ivars(mrb, v)) { write_method_object(mrb, w, v, flags); return; }
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_OBJ);
     write_class(mrb, w, c, NULL);
