@@ -1,4 +1,5 @@
-# Process-level names seen from a ractor (issue 20, "Isolation"): $-W, autoload, STDERR, GC.compact.
+# Process-level names seen from a ractor (issue 20, "Isolation"): $-W, autoload, STDERR, GC.compact,
+# GC.verify_internal_consistency.
 # Expected values from CRuby 3.1.2 and 3.3.8; CRuby 4.0's (autoload works in a ractor) checked on
 # mnrb or RUBY_VERSION >= 4.0; mnrb's documented differences (docs/DESIGN.md) where CRuby differs.
 class RactorProcessGlobalsTest < MnTest::Case
@@ -74,6 +75,20 @@ class RactorProcessGlobalsTest < MnTest::Case
     assert_equal [0, 1, 2], Ractor.new { [$stdin.fileno, $stdout.fileno, $stderr.fileno] }.take
   end
 
+  # CRuby's bootstraptest L1967: an instance of a class a ractor autoloaded goes back to a ractor
+  # that only registered the autoload (CRuby shares the class; mnrb's receiver loads it then)
+  def test_an_instance_of_an_autoloaded_class_crosses_back
+    skip "CRuby 3.x refuses autoload in a ractor (UnsafeError)" unless ractor4?
+    path = tmp_path("ractor_autoload_back")
+    File.write(path, "class RactorAutoloadBack; attr_reader :v; def initialize = @v = [1, :two]; end\n")
+    Object.autoload(:RactorAutoloadBack, path)
+    o = Ractor.new { RactorAutoloadBack.new }.take
+    assert_equal [RactorAutoloadBack, [1, :two]], [o.class, o.v]
+    assert_nil Object.autoload?(:RactorAutoloadBack)
+  ensure
+    File.delete(path) if path && File.exist?(path)
+  end
+
   # Exception#full_message in a ractor (it looked STDERR up to choose colours): no colours, as CRuby's
   # non-main ractor, whose $stderr is never the original
   def test_full_message_in_a_ractor
@@ -88,5 +103,11 @@ class RactorProcessGlobalsTest < MnTest::Case
     e = assert_raise(NotImplementedError) { GC.compact }
     assert_equal "compact() function is unimplemented on this machine", e.message
     assert_equal :unsupported, Ractor.new { begin; GC.compact; rescue NotImplementedError; :unsupported; end }.take
+  end
+
+  # CRuby's bootstraptest L2573 calls it in a child forked after ractors ran: nil on a sound heap
+  def test_gc_verify_internal_consistency
+    assert_nil GC.verify_internal_consistency
+    assert_nil Ractor.new { Array.new(1000) { |i| "s#{i}" }; GC.verify_internal_consistency }.take
   end
 end

@@ -14,8 +14,12 @@
 ** GC.compact raises NotImplementedError, CRuby's error where compaction is unsupported (MMTk,
 ** WebAssembly): mruby's GC never moves an object, so there is nothing to compact, and programs that
 ** compact (before fork, in tests) already rescue that error (docs/DESIGN.md, "GC.compact").
+** GC.verify_internal_consistency (CRuby: a debugging check that raises or aborts on a broken heap,
+** else nil) collects, then walks every slot of this heap checking each live object's type and
+** class pointer: nil, or a RuntimeError naming the first bad slot.
 */
 #include <mruby.h>
+#include <mruby/class.h>
 #include <mruby/gc.h>
 #include <mruby/hash.h>
 #include <mruby/presym.h>
@@ -27,6 +31,36 @@ static mrb_value
 gc_compact(mrb_state *mrb, mrb_value self)
 {
   mrb_raise(mrb, mrb_class_get(mrb, "NotImplementedError"), "compact() function is unimplemented on this machine");
+  return mrb_nil_value();
+}
+
+typedef struct verify { mrb_int bad; enum mrb_vtype tt; } verify;
+
+static int
+verify_object(mrb_state *mrb, struct RBasic *obj, void *data)
+{
+  verify *v = (verify *)data;
+  switch (obj->tt) {
+  case MRB_TT_FREE: case MRB_TT_ENV: case MRB_TT_BREAK: case MRB_TT_PROC:
+    return MRB_EACH_OBJ_OK;          /* free slots, VM records, procs (a method's may have no class) */
+  default: break;
+  }
+  if (obj->tt >= MRB_TT_MAXDEFINE || obj->c == NULL || obj->c->tt == MRB_TT_FREE) {
+    v->bad++;
+    if (v->bad == 1) v->tt = obj->tt;
+  }
+  return MRB_EACH_OBJ_OK;
+}
+
+static mrb_value
+gc_verify_internal_consistency(mrb_state *mrb, mrb_value self)
+{
+  verify v = {0, MRB_TT_FALSE};
+  mrb_full_gc(mrb);
+  mrb_objspace_each_objects(mrb, verify_object, &v);
+  if (v.bad)
+    mrb_raisef(mrb, E_RUNTIME_ERROR, "GC.verify_internal_consistency: %i broken objects (the first of type %d)",
+               v.bad, (int)v.tt);
   return mrb_nil_value();
 }
 
@@ -127,5 +161,6 @@ mnrb_compat_gc_init(mrb_state *mrb)
   mrb_define_class_method(mrb, gc, "stress", gc_stress, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, gc, "stress=", gc_set_stress, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, gc, "compact", gc_compact, MRB_ARGS_NONE());
+  mrb_define_class_method(mrb, gc, "verify_internal_consistency", gc_verify_internal_consistency, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, mrb_define_module(mrb, "ObjectSpace"), "garbage_collect", gc_start, MRB_ARGS_ANY());
 }

@@ -60,6 +60,17 @@ static inline mrb_bool mnrb_msg_word_p(mrb_value v) {
 mnrb_msg *mnrb_msg_word_new(mrb_value v);
 /* The class or module named "A::B::C" (n bytes at p) in mrb, or NULL. */
 struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n);
+/* Anonymous classes in messages (anon_class.c): c's process-wide number (given and recorded in this
+ * heap's table at its first send), the class this heap knows by a number (or NULL), and a class
+ * built from a description recorded under its number. */
+int64_t mnrb_anon_xid(mrb_state *mrb, struct RClass *c);
+struct RClass *mnrb_anon_find(mrb_state *mrb, int64_t xid);
+void mnrb_anon_register(mrb_state *mrb, struct RClass *c, int64_t xid);
+/* isolated_names.c: records, in `to`, the names of the variables of the scopes from `outer` (in
+ * `from`) under the irep of `isolated` (in `to`), an isolated proc, for eval's SyntaxError; init: the
+ * parser's hook (mruby patch 0174). */
+void mnrb_isolated_names_record(mrb_state *from, const struct RProc *outer, mrb_state *to, struct RProc *isolated);
+void mnrb_isolated_names_init(mrb_state *mrb);
 /* Deeply frozen, or immutable by nature (CRuby's Ractor.shareable?). */
 mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);

@@ -93,11 +93,39 @@ struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n) {
   return c;
 }
 
+static struct RClass *read_anon(mrb_state *mrb, reader *r);
+
+/* The class at a path, as mnrb_class_at, or loaded by an autoload registered here for a part of the
+ * path that is not defined yet (CRuby's classes are shared: an instance of a class that a ractor
+ * autoloaded arrives in a ractor that only registered the autoload; here that one loads it). */
+static struct RClass *class_at_loading(mrb_state *mrb, const char *p, size_t n) {
+  struct RClass *c = mnrb_class_at(mrb, p, n);
+  if (c) return c;
+  c = mrb->object_class;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && p[j] != ':') j++;
+    mrb_sym sym = mrb_intern(mrb, p + i, j - i);
+    if (!mrb_const_defined_at(mrb, mrb_obj_value(c), sym) &&
+        !mrb_test(mrb_funcall_id(mrb, mrb_obj_value(c), MRB_SYM_Q(autoload), 2, mrb_symbol_value(sym), mrb_false_value())))
+      return NULL;
+    mrb_value v = mrb_const_get(mrb, mrb_obj_value(c), sym);     /* requires the file */
+    if (!mrb_class_p(v) && !mrb_module_p(v)) return NULL;
+    c = mrb_class_ptr(v);
+    i = j + 2;
+  }
+  return c;
+}
+
 static struct RClass *read_class(mrb_state *mrb, reader *r, struct RClass *builtin) {
   size_t n;
+  if (r->pos + 4 <= r->m->len && memcmp(r->m->buf + r->pos, &(uint32_t){ ANON_REF }, 4) == 0) {
+    r->pos += 4;
+    return read_anon(mrb, r);
+  }
   const char *p = get_bytes(mrb, r, &n);
   if (n == 0) return builtin;
-  struct RClass *c = mnrb_class_at(mrb, p, n);
+  struct RClass *c = class_at_loading(mrb, p, n);
   if (!c)
     mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
                "can not copy an instance of %v: no such class in this ractor (classes defined after "
@@ -149,6 +177,7 @@ static mrb_bool ivars_or_leaf(mrb_state *mrb, reader *r, mrb_value obj, uint8_t 
 }
 
 static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v);
+static void read_methods(mrb_state *mrb, reader *r, struct RClass *sc);
 
 /* A singleton method copied from a block that used outer variables: CRuby's error for calling a
  * method defined with an un-shareable Proc from another ractor. */
@@ -188,6 +217,13 @@ static void read_singleton(mrb_state *mrb, reader *r, mrb_value obj) {
     r->pos = first;
     for (uint32_t i = 0; i < nmods; i++) { size_t n; get_bytes(mrb, r, &n); }
   }
+  read_methods(mrb, r, sc);
+  if (frozen) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(obj));
+}
+
+/* A list of methods (message.c's write_method_cb), defined in sc (or skipped: sc NULL). */
+static void read_methods(mrb_state *mrb, reader *r, struct RClass *sc) {
+  mrb_bool apply = sc != NULL;
   uint32_t nmethods = get_u32(mrb, r);
   for (uint32_t i = 0; i < nmethods; i++) {
     size_t n;
@@ -239,7 +275,62 @@ static void read_singleton(mrb_state *mrb, reader *r, mrb_value obj) {
     }
     if (apply) mrb_define_method_raw(mrb, sc, mrb_intern(mrb, name, n), m);
   }
-  if (frozen) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(obj));
+}
+
+/* An anonymous class after ANON_REF (anon_class.c): the class this heap has under its xid, else
+ * the one built from its description. A description of a class known here is read and dropped. */
+static struct RClass *read_anon(mrb_state *mrb, reader *r) {
+  int64_t xid;
+  get(mrb, r, &xid, 8);
+  struct RClass *c = mnrb_anon_find(mrb, xid);
+  if (!get_u8(mrb, r)) {
+    if (!c) truncated(mrb);
+    return c;
+  }
+  mrb_bool module = get_u8(mrb, r) != 0;
+  uint8_t tt = get_u8(mrb, r), undef_alloc = get_u8(mrb, r);
+  if (tt >= MRB_TT_MAXDEFINE) truncated(mrb);
+  uint32_t nmods = get_u32(mrb, r);
+  if (nmods > r->m->len - r->pos) truncated(mrb);
+  int ai = mrb_gc_arena_save(mrb);
+  mrb_value mods = mrb_ary_new_capa(mrb, nmods);
+  for (uint32_t i = 0; i < nmods; i++) {
+    mrb_value mod;
+    if (!read_start(mrb, r, &mod) || !mrb_module_p(mod)) truncated(mrb);
+    mrb_ary_push(mrb, mods, mod);
+  }
+  mrb_value super;
+  if (!read_start(mrb, r, &super) || !(mrb_nil_p(super) || mrb_class_p(super))) truncated(mrb);
+  mrb_bool build = c == NULL;
+  if (build) {
+    c = module ? mrb_module_new(mrb) : mrb_class_new(mrb, mrb_nil_p(super) ? NULL : mrb_class_ptr(super));
+    mnrb_anon_register(mrb, c, xid);      /* rooted from here on */
+    if (!module) {
+      MRB_SET_INSTANCE_TT(c, (enum mrb_vtype)tt);
+      if (undef_alloc) MRB_UNDEF_ALLOCATOR(c);
+      else MRB_DEFINE_ALLOCATOR(c);
+    }
+    for (mrb_int k = RARRAY_LEN(mods); k > 0; k--) mrb_include_module(mrb, c, mrb_class_ptr(RARRAY_PTR(mods)[k - 1]));
+  }
+  uint32_t nmembers = get_u32(mrb, r);
+  if (nmembers > r->m->len - r->pos) truncated(mrb);
+  mrb_value members = mrb_ary_new_capa(mrb, nmembers);
+  for (uint32_t i = 0; i < nmembers; i++) {
+    size_t n;
+    const char *p = get_bytes(mrb, r, &n);
+    mrb_ary_push(mrb, members, mrb_symbol_value(mrb_intern(mrb, p, n)));
+  }
+  if (build && nmembers > 0) {
+    MRB_SET_FROZEN_FLAG(mrb_basic_ptr(members));     /* as mruby's Struct.new keeps them */
+    mrb_obj_iv_set(mrb, (struct RObject *)c, MRB_SYM(__members__), members);
+  }
+  read_methods(mrb, r, build ? c : NULL);
+  if (get_u8(mrb, r)) {
+    if (get_u8(mrb, r) != T_SINGLETON) truncated(mrb);
+    read_singleton(mrb, r, build ? mrb_obj_value(c) : mrb_nil_value());
+  }
+  mrb_gc_arena_restore(mrb, ai);
+  return c;
 }
 
 /* Reads a value's header. An immediate or a leaf: TRUE and *v. A container: FALSE, its frame pushed
@@ -347,8 +438,13 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
   case T_CLASS:
   case T_MODULE: {
     size_t n;
+    if (r->pos + 4 <= r->m->len && memcmp(r->m->buf + r->pos, &(uint32_t){ ANON_REF }, 4) == 0) {
+      r->pos += 4;
+      *v = mrb_obj_value(read_anon(mrb, r));
+      return TRUE;
+    }
     const char *p = get_bytes(mrb, r, &n);
-    struct RClass *c = mnrb_class_at(mrb, p, n);
+    struct RClass *c = class_at_loading(mrb, p, n);
     if (!c)
       mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"),
                  "can not copy %v: not defined in this ractor (definitions made after Ractor.new are "
@@ -396,6 +492,17 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
     if (mrb_nil_p(md)) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy MatchData object.");
     if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(md));
     *v = md;
+    return TRUE;
+  }
+  case T_METHOD: {                      /* looked up again on its holder, a leaf */
+    uint8_t flags = get_u8(mrb, r);
+    size_t n;
+    const char *p = get_bytes(mrb, r, &n);
+    mrb_value name = mrb_symbol_value(mrb_intern(mrb, p, n));
+    mrb_value holder;
+    if (!read_start(mrb, r, &holder)) truncated(mrb);
+    *v = mrb_funcall_id(mrb, holder, (flags & M_UNBOUND) ? MRB_SYM(instance_method) : MRB_SYM(method), 1, name);
+    if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(*v));
     return TRUE;
   }
   case T_XREF: *v = mnrb_xref_in(mrb, r->m, get_u32(mrb, r)); return TRUE;

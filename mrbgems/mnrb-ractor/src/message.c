@@ -9,7 +9,11 @@
  *                  the built-in one, else its path, resolved by name in the receiver), a frozen bit,
  *                  the contents, then the instance variables (@names only)
  *   REF n          the n-th object of this message again: cycles and shared references survive
- *   CLASS/MODULE   by path (anonymous ones cannot be copied)
+ *   CLASS/MODULE   by path; an anonymous one (here and as an object's class) as ANON_REF, its xid
+ *                  and, the first time, its description: module flag, included modules (values,
+ *                  the nearest first), superclass (a value), Struct members (count, names),
+ *                  instance methods (as SINGLETON's), then a flag and a SINGLETON section for its
+ *                  own methods (anon_class.c)
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
  *   REGEXP         frozen bit, options, source (rebuilt by Regexp.new; mnrb's Regexp is C data)
@@ -18,6 +22,9 @@
  *   XREF i         xrefs[i]: a Ractor::Port, a shareable Proc or an IO, by reference (xref.c)
  *   RATIONAL       numerator and denominator; COMPLEX: real and imaginary parts (values: immutable,
  *                  so they are neither numbered nor REFed)
+ *   METHOD         a Method (its receiver) or UnboundMethod (the class it was taken from): flags, the
+ *                  name, then that holder, a leaf (a class, a module, an immediate); looked up again
+ *                  by the receiver (a value: not numbered)
  *   SINGLETON      before an object with a singleton class: the modules it was extended with (by
  *                  path, the nearest first), then its methods (name, then S_IREP: dumped bytecode;
  *                  S_CFUNC: a C function's address, the same in every state; S_CLOSURE: that and its
@@ -141,6 +148,7 @@ typedef struct writer {
                                   first one, when the arena mark `ai` moves above it */
   int ai;
   mrb_bool move;               /* move: true (the error says which) */
+  seen classes;                /* anonymous classes described in this message (not numbered) */
 } writer;
 
 static void keep(mrb_state *mrb, writer *w, mrb_value v) {
@@ -174,12 +182,15 @@ static void refuse_moved(mrb_state *mrb, mrb_value path) {
     mrb_raise(mrb, E_TYPE_ERROR, "allocator undefined for Ractor::MovedObject");
 }
 
+static void write_anon_ref(mrb_state *mrb, writer *w, struct RClass *c);
+
+/* A moved object met again: copying it is CRuby's TypeError; moving it again moves the husk (the
+ * receiver gets a Ractor::MovedObject, as CRuby 4.0). */
 static void write_class(mrb_state *mrb, writer *w, struct RClass *c, struct RClass *builtin) {
   if (c == builtin) { put_u32(mrb, w->m, 0); return; }
   mrb_value path = mrb_class_path(mrb, c);
-  if (mrb_nil_p(path))
-    mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an instance of an anonymous class (%C)", c);
-  refuse_moved(mrb, path);
+  if (mrb_nil_p(path)) { write_anon_ref(mrb, w, c); return; }
+  if (!w->move) refuse_moved(mrb, path);
   put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
 }
 
@@ -281,6 +292,20 @@ static mrb_bool has_hidden_ivars(mrb_state *mrb, mrb_value obj) {
   mrb_bool found = FALSE;
   mrb_iv_foreach(mrb, obj, hidden_ivar_cb, &found);
   return found;
+}
+
+/* A Method or UnboundMethod (mruby-method's: a plain object whose state is in hidden ivars). */
+static mrb_bool method_object_p(mrb_state *mrb, mrb_value v, mrb_bool *unbound) {
+  if (!mrb_iv_defined(mrb, v, MRB_SYM(_name))) return FALSE;
+  if (mrb_class_defined(mrb, "Method") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "Method"))) *unbound = FALSE;
+  else if (mrb_class_defined(mrb, "UnboundMethod") && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, "UnboundMethod"))) *unbound = TRUE;
+  else return FALSE;
+  return TRUE;
+}
+
+/* What a Method is looked up on again: its receiver, or an UnboundMethod's class. */
+static mrb_value method_holder(mrb_state *mrb, mrb_value v, mrb_bool unbound) {
+  return mrb_iv_get(mrb, v, unbound ? MRB_SYM(_klass) : MRB_SYM(_recv));
 }
 
 /* An object that cannot cross (a Thread, a Mutex, a Queue, a Proc that is not shareable, a Method):
@@ -390,6 +415,67 @@ static void write_singleton(mrb_state *mrb, writer *w, struct RClass *sc) {
   memcpy(w->m->buf + at, &sw.count, 4);
 }
 
+/* An anonymous class or module where a path would be (ANON_REF, anon_class.c): its xid, and the
+ * first time in this message its description. Its parts are leaves (classes, symbols, methods), so
+ * the description is complete before whatever follows it. */
+static void write_anon_ref(mrb_state *mrb, writer *w, struct RClass *c) {
+  int64_t xid = mnrb_anon_xid(mrb, c);
+  put_u32(mrb, w->m, ANON_REF);
+  put(mrb, w->m, &xid, 8);
+  if (seen_find(&w->classes, c) != UINT32_MAX) { put_u8(mrb, w->m, 0); return; }
+  seen_add(mrb, &w->classes, c);
+  put_u8(mrb, w->m, 1);
+  if (c->flags & MRB_FL_CLASS_IS_PREPENDED)
+    mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an anonymous class with prepended modules (%C)", c);
+  put_u8(mrb, w->m, c->tt == MRB_TT_MODULE ? 1 : 0);
+  put_u8(mrb, w->m, (uint8_t)MRB_INSTANCE_TT(c));       /* Struct.new's: MRB_TT_STRUCT, allocatable */
+  put_u8(mrb, w->m, MRB_UNDEF_ALLOCATOR_P(c) ? 1 : 0);
+  uint32_t nmods = 0;
+  struct RClass *s;
+  for (s = c->super; s && s->tt == MRB_TT_ICLASS; s = s->super) nmods++;
+  put_u32(mrb, w->m, nmods);
+  for (s = c->super; s && s->tt == MRB_TT_ICLASS; s = s->super) write_value(mrb, w, mrb_obj_value(s->c));
+  write_value(mrb, w, s && c->tt == MRB_TT_CLASS ? mrb_obj_value(s) : mrb_nil_value());
+  mrb_value members = mrb_obj_iv_get(mrb, (struct RObject *)c, MRB_SYM(__members__));
+  if (!mrb_array_p(members)) put_u32(mrb, w->m, 0);
+  else {
+    put_u32(mrb, w->m, (uint32_t)RARRAY_LEN(members));
+    for (mrb_int i = 0; i < RARRAY_LEN(members); i++) {
+      mrb_int len;
+      const char *name = mrb_sym_name_len(mrb, mrb_symbol(RARRAY_PTR(members)[i]), &len);
+      put_bytes(mrb, w->m, name, (size_t)len);
+    }
+  }
+  size_t at = w->m->len;
+  put_u32(mrb, w->m, 0);
+  sing_writer sw = { w, 0 };
+  mrb_mt_foreach(mrb, c, write_method_cb, &sw);
+  memcpy(w->m->buf + at, &sw.count, 4);
+  at = w->m->len;
+  put_u8(mrb, w->m, 0);
+  if (c->c && c->c->tt == MRB_TT_SCLASS) write_singleton(mrb, w, c->c);
+  if (w->m->len > at + 1) w->m->buf[at] = 1;
+}
+
+/* A plain object whose state is in hidden ivars: a Method or UnboundMethod made shareable (frozen,
+ * as CRuby 4.0 copies only those) whose holder is a leaf, so that the method is made at once on the
+ * other side (an SCLASS is nobody's by name); anything else cannot cross. */
+static void write_method_object(mrb_state *mrb, writer *w, mrb_value v, uint8_t flags) {
+  mrb_bool unbound;
+  if (!method_object_p(mrb, v, &unbound)) cannot_copy(mrb, w, v);
+  mrb_value holder = method_holder(mrb, v, unbound);
+  mrb_value name = mrb_iv_get(mrb, v, MRB_SYM(_name));
+  if (!MRB_FROZEN_P(mrb_basic_ptr(v)) || !mrb_symbol_p(name) ||
+      !(mrb_immediate_p(holder) || mrb_class_p(holder) || mrb_module_p(holder)))
+    cannot_copy(mrb, w, v);
+  put_u8(mrb, w->m, T_METHOD);
+  put_u8(mrb, w->m, flags | (unbound ? M_UNBOUND : 0));
+  mrb_int len;
+  const char *p = mrb_sym_name_len(mrb, mrb_symbol(name), &len);
+  put_bytes(mrb, w->m, p, (size_t)len);
+  write_value(mrb, w, holder);
+}
+
 /* Writes v's header; a container's children follow (its frame is pushed). */
 static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   struct RBasic *b = mrb_basic_ptr(v);
@@ -492,7 +578,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     return;
   }
   case MRB_TT_OBJECT:
-    if (has_hidden_ivars(mrb, v)) cannot_copy(mrb, w, v);
+    if (has_hidden_ivars(mrb, v)) { write_method_object(mrb, w, v, flags); return; }
     seen_add(mrb, &w->seen, b);
     put_u8(mrb, w->m, T_OBJ);
     write_class(mrb, w, c, NULL);
@@ -502,9 +588,9 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   case MRB_TT_CLASS:
   case MRB_TT_MODULE: {
     mrb_value path = mrb_class_path(mrb, mrb_class_ptr(v));
-    if (mrb_nil_p(path)) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy an anonymous %C", c);
     put_u8(mrb, w->m, mrb_type(v) == MRB_TT_CLASS ? T_CLASS : T_MODULE);
-    put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
+    if (mrb_nil_p(path)) write_anon_ref(mrb, w, mrb_class_ptr(v));
+    else put_bytes(mrb, w->m, RSTRING_PTR(path), RSTRING_LEN(path));
     return;
   }
   case MRB_TT_DATA: {
@@ -710,6 +796,8 @@ static mnrb_msg *copy_out_graph(mrb_state *mrb, mrb_value v, mrb_bool move) {
   if (co.w.stack != co.w.small) free(co.w.stack);
   free(co.w.seen.keys);
   free(co.w.seen.vals);
+  free(co.w.classes.keys);
+  free(co.w.classes.vals);
   if (failed) {
     mnrb_msg_free(co.m);
     mrb_exc_raise(mrb, err);
@@ -771,9 +859,18 @@ static void walk_value(mrb_state *mrb, walk *w, mrb_value v) {
   case MRB_TT_STRING: case MRB_TT_ARRAY: case MRB_TT_HASH: case MRB_TT_RANGE: case MRB_TT_STRUCT:
   case MRB_TT_EXCEPTION:
     break;
-  case MRB_TT_OBJECT:                     /* not a Method / UnboundMethod (state in hidden ivars), */
+  case MRB_TT_OBJECT: {                   /* not a Method / UnboundMethod (state in hidden ivars), */
+    mrb_bool unbound;
     if (!has_hidden_ivars(mrb, v) && !enumerator_p(mrb, v)) break;   /* not an Enumerator: CRuby's C data */
-    goto refused;
+    if (!method_object_p(mrb, v, &unbound)) goto refused;
+    /* a Method is shareable once frozen if its receiver is (CRuby does not make the receiver
+     * shareable for it); an UnboundMethod, once frozen */
+    if (!unbound && !mnrb_shareable_p(mrb, method_holder(mrb, v, FALSE))) goto refused;
+    if (w->freeze) mrb_obj_freeze(mrb, v);
+    else if (!MRB_FROZEN_P(b)) w->ok = FALSE;
+    w->depth--;
+    return;
+  }
   case MRB_TT_DATA:
     if (leaf_data_p(mrb, v)) break;       /* a Regexp, a Time: shareable once frozen, as CRuby */
     /* fall through */

@@ -10,9 +10,14 @@ enum {
   T_RATIONAL, T_COMPLEX,
   T_REGEXP, T_MATCH,
   T_SINGLETON,       /* before an object with a singleton class: its modules and methods (message.c) */
+  T_METHOD,          /* a Method / UnboundMethod: flags (F_FROZEN, M_UNBOUND), name, holder (a leaf) */
 };
 /* a singleton method's body in T_SINGLETON */
 enum { S_IREP, S_CFUNC, S_CLOSURE, S_UNSHAREABLE };
+/* where a class's path (u32 length, bytes) would be: an anonymous class (anon_class.c), then its
+ * xid (i64), whether its description follows (u8: the first time in a message), the description */
+#define ANON_REF 0xFFFFFFFFu
+enum { M_UNBOUND = 2 };
 enum { F_FROZEN = 1, F_DEFAULT = 2, F_IDENTITY = 4 /* a Hash's compare_by_identity */ };
 
 #endif

@@ -151,6 +151,7 @@ static mrb_value shareable_proc(mrb_state *mrb, mrb_bool lambda) {
   check_self(mrb, self, "self should be shareable: %v", mrb_inspect(mrb, self));
   mrb_value levels = snapshot_levels(mrb, src, self, TRUE);
   struct RProc *p = proc_of_irep(mrb, src->body.irep, lambda ? MRB_PROC_STRICT : 0);
+  mnrb_isolated_names_record(mrb, src->upper, mrb, p);   /* for eval (isolated_names.c) */
   isolate_levels(mrb, p, levels, MRB_PROC_TARGET_CLASS(src) ? MRB_PROC_TARGET_CLASS(src) : mrb->object_class, lambda);
   return mrb_obj_value(p);
 }
@@ -239,6 +240,7 @@ mrb_value mnrb_proc_make_shareable(mrb_state *mrb, mrb_value v) {
   check_self(mrb, self, "Proc's self is not shareable: %v", mrb_inspect(mrb, v));
   mrb_value levels = snapshot_levels(mrb, p, self, FALSE);
   struct RClass *tc = MRB_PROC_TARGET_CLASS(p);
+  mnrb_isolated_names_record(mrb, p->upper, mrb, p);     /* for eval (isolated_names.c) */
   isolate_levels(mrb, p, levels, tc ? tc : mrb->object_class, MRB_PROC_STRICT_P(p));
   return v;
 }
