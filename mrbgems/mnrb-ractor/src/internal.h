@@ -154,8 +154,9 @@ typedef struct mnrb_ractor_state {
   uint32_t testing;
   /* The lines its last hand-off to a receiver read (the Ractor object, the target's record, its
    * waiter, its core thread and core ractor records): noted by the state's running thread (wait.c
-   * mnrb_rwaiter_note_ahead), prefetched by whoever wakes it next. Only ever prefetched: a stale
-   * address (a record freed since) costs nothing. */
+   * mnrb_rwaiter_note_ahead), prefetched by whoever wakes it next: a stale address (a record freed
+   * since) costs nothing. ahead[0] and ahead[1] (the Ractor object and its record) are also read by
+   * #send (ractor.c send_target): that pair is cleared when the object is freed (wrapper_free). */
   const void *ahead[MNRB_AHEAD];
   /* ---- the rest ---- */
   struct RClass *ractor_class;

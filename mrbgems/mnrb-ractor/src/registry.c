@@ -106,7 +106,15 @@ static void registry_link(mnrb_ractor_rec *r) {
 
 /* ---------------- Ractor objects: one per record and state ---------------- */
 
-static void wrapper_free(mrb_state *mrb, void *p) { if (p) mnrb_ractor_decref(p); }
+static void wrapper_free(mrb_state *mrb, void *p) {
+  if (!p) return;
+  /* ractor.c send_target reads a noted (object, record) pair: not once the object is gone. One
+   * Ractor object per record and state, so its record names it. (At the state's close, the state's
+   * data is gone before its objects: nothing sends any more.) */
+  mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
+  if (st && st->ahead[1] == p) st->ahead[0] = st->ahead[1] = NULL;
+  mnrb_ractor_decref(p);
+}
 static const struct mrb_data_type wrapper_type = { "Ractor", wrapper_free };
 
 mnrb_ractor_rec *mnrb_ractor_unwrap(mrb_state *mrb, mrb_value v) {
