@@ -1,13 +1,12 @@
-# A state's VM record, its main thread's record and the core scheduler's ractor record and main
-# thread record share one block (mrbgems/mnrb-thread/src/vm.c, "A VM's records in one block"): the
-# main thread's record is not freed by its Thread object, the core frees neither of its records, and
-# the block goes when the VM is closed, after the core thread's exiting switch is done. These tests
-# drive that life: ractors whose main thread ends while threads of theirs still wait (they are
-# killed and joined), ractors creating ractors (blocks freed on other native threads), the main
-# thread's record read and written from Ruby (Thread.main's locals, name, status), a ring whose
-# receiving thread is not the ractor's main thread, and churn that reuses the freed blocks. A record
-# freed as an ordinary one (thread.c, sched.c) aborts in glibc's free ("invalid pointer"); freed
-# too early, ASan reports a heap-use-after-free.
+# The life of a state's VM record, its main thread's record and the core scheduler's ractor and
+# thread records (mrbgems/mnrb-thread/src/vm.c), and Ractor#send's noted (object, record) pair
+# (ractor.c send_target, cleared when the Ractor object is freed). These tests drive them: ractors
+# whose main thread ends while threads of theirs still wait (they are killed and joined), ractors
+# creating ractors (records freed on other native threads), the main thread's record read and
+# written from Ruby (Thread.main's locals, name, status), a ring whose receiving thread is not the
+# ractor's main thread, churn that reuses freed records, and sends to a new ractor whose Ractor
+# object takes a collected one's slot (a stale pair would send to the old record). Helper hop20g
+# also put the records in one block; that was measured but not merged (docs/PERFORMANCE.md).
 
 class RactorVmRecordsTest < MnTest::Case
   def value_of(r) = r.respond_to?(:value) ? r.value : r.take
