@@ -3,11 +3,8 @@
 # to the first call all get the same object); Klass.new raises NoMethodError;
 # the instance's clone and dup raise TypeError "can't clone (dup) instance of singleton Klass";
 # a subclass, or a clone of the class, has an instance of its own. Marshal round-trips the
-# instance to itself (_dump is empty, _load answers Klass.instance).
-#
-# mnrb does not enforce method visibility, so making new private (CRuby's way) would not stop a
-# caller: new is replaced by a method that raises CRuby's NoMethodError, and the instance is made
-# with Class#new taken from Class itself. allocate stays callable (mruby's Class#new calls it).
+# instance to itself (_dump is empty, _load answers Klass.instance). new and allocate are made
+# private class methods, as CRuby does.
 module Singleton
   def clone
     raise TypeError, "can't clone instance of singleton #{self.class}"
@@ -28,10 +25,6 @@ module Singleton
       end
     end
 
-    def new(*)
-      raise NoMethodError.new("private method 'new' called for class #{self}", :new)
-    end
-
     def clone
       Singleton.__init__(super)
     end
@@ -46,11 +39,8 @@ module Singleton
     end
   end
 
-  CLASS_NEW = Class.instance_method(:new)
-  private_constant :CLASS_NEW if respond_to?(:private_constant, true)
-
   def self.__make__(klass)
-    CLASS_NEW.bind(klass).call
+    klass.send(:new)
   end
 
   def self.__init__(klass)
@@ -68,6 +58,7 @@ module Singleton
 
   def self.included(klass)
     super
+    klass.private_class_method :new, :allocate
     klass.extend(SingletonClassMethods)
     Singleton.__init__(klass)
   end
