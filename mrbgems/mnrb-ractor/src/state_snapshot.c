@@ -432,6 +432,7 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
     ok = FALSE;
   }
   free(reloc);
+  if (ma) mnrb_vm_template_detach(ma);   /* never run: not a live ractor of the scheduler */
   if (!ok) return;             /* the template is left as it is (never closed: it may be half made) */
   snap.a = a;
   snap.pid = getpid();

@@ -714,6 +714,13 @@ MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uin
   return TRUE;
 }
 
+MRB_API void mnrb_vm_template_detach(mrb_state *template_state) {
+  mnrb_vm *vm = template_state->ud;
+  if (!vm || !vm->ractor) return;
+  mn_ractor_free(vm->ractor);
+  vm->ractor = NULL;       /* each copy makes its own (mnrb_vm_copied) */
+}
+
 void mnrb_vm_init(mrb_state *mrb) {
   mnrb_vm *vm = calloc(1, sizeof *vm);
   if (!vm) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");

@@ -108,6 +108,10 @@ MRB_API mrb_bool mnrb_thread_free_hook_add(mnrb_thread_free_hook *fn);
 typedef void mnrb_vm_copy_hook(mrb_state *copy);
 MRB_API mrb_bool mnrb_vm_copy_hook_add(mnrb_vm_copy_hook *fn);
 MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg);
+/* The template itself is never run: its core ractor leaves the scheduler's registry, so that it is
+ * not counted as a ractor still alive when the main thread ends (which would end the process at
+ * once, as when a ractor will not finish, before the main thread's own end is traced). */
+MRB_API void mnrb_vm_template_detach(mrb_state *template_state);
 
 /* ---- blocking, for gems that wrap system calls (mrbgems/mnrb-io) ----
  *
