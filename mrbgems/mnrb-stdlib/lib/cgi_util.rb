@@ -68,18 +68,12 @@ class CGI
 
     # Escapes the whole of each tag named in +elements+ (case-insensitive), and nothing else.
     def escapeElement(string, *elements)
-      elements = elements.flatten
-      return string if elements.empty?
-      tags = Regexp.new("</?(?:#{elements.join("|")})(?!\\w)(?:.)*?>", Regexp::IGNORECASE | Regexp::MULTILINE)
-      string.gsub(tags) { |tag| escapeHTML(tag) }
+      Util.__mnrb_cgi_tags(string, elements, "<", ">") { |tag| escapeHTML(tag) }
     end
 
     # Unescapes the escaped tags named in +elements+.
     def unescapeElement(string, *elements)
-      elements = elements.flatten
-      return string if elements.empty?
-      tags = Regexp.new("&lt;/?(?:#{elements.join("|")})(?!\\w)(?:.)*?&gt;", Regexp::IGNORECASE | Regexp::MULTILINE)
-      string.gsub(tags) { |tag| unescapeHTML(tag) }
+      Util.__mnrb_cgi_tags(string, elements, "&lt;", "&gt;") { |tag| unescapeHTML(tag) }
     end
 
     # "Thu, 01 Jan 1970 00:00:00 GMT"
@@ -121,6 +115,14 @@ class CGI
       return obj.to_str if obj.respond_to?(:to_str)
       name = obj.nil? ? "nil" : obj == true ? "true" : obj == false ? "false" : obj.class.to_s
       raise TypeError, "no implicit conversion of #{name} into String"
+    end
+
+    # each tag named in elements (opened and closed by open and close) replaced by the block's value
+    def self.__mnrb_cgi_tags(string, elements, open, close, &block)
+      elements = elements.flatten
+      return string if elements.empty?
+      tags = Regexp.new("#{open}/?(?:#{elements.join("|")})(?!\\w)(?:.)*?#{close}", Regexp::IGNORECASE | Regexp::MULTILINE)
+      string.gsub(tags, &block)
     end
 
     def self.__mnrb_cgi_percent(bytes, unsafe)
