@@ -1,7 +1,9 @@
 # Float#round, #floor, #ceil and #truncate to a number of digits, and Integer's to negative digits,
 # as CRuby 3.1 (mnrb-compat: src/float_round.c, mrblib/rounding.rb): a Float for digits after the
 # point, scaled with CRuby's nudge (1.005.round(2) is 1.01); an exact Integer for digits before it;
-# halves away from zero. test/float-compare.sh compares random cases with CRuby.
+# halves away from zero unless round's half: says :even or :down (CRuby 3.3's rules; 3.1 rounds some
+# inexact halves differently: 1.145.round(2, half: :even) is 1.14 there, 1.15 in 3.3).
+# test/float-compare.sh compares random cases with CRuby.
 
 class RoundingTest < MnTest::Case
   def test_round_to_digits_after_the_point
@@ -82,5 +84,59 @@ class RoundingTest < MnTest::Case
     assert_equal(-118 * 10**19, (-x).truncate(-19))
     assert_equal 18446744073709551700, (2**64 + 50).round(-2)
     assert_equal 10**19, (5 * 10**18).round(-19)
+  end
+
+  def test_round_half_even_and_down_at_exact_halves
+    assert_equal [2, 4, -2, -4], [2.5, 3.5, -2.5, -3.5].map { |x| x.round(half: :even) }
+    assert_equal [2, 3, -2, -3], [2.5, 3.5, -2.5, -3.5].map { |x| x.round(half: :down) }
+    assert_equal [3, 4, -3, -4], [2.5, 3.5, -2.5, -3.5].map { |x| x.round(half: :up) }
+    assert_equal 3, 2.5.round(half: nil)
+    assert_equal 0.12, 0.125.round(2, half: :even)
+    assert_equal 0.38, 0.375.round(2, half: :even)
+    assert_equal 0.12, 0.125.round(2, half: :down)
+    assert_equal 2.5, 2.5.round(1, half: :even)
+    assert_kind_of Integer, 2.5.round(half: :even)
+    assert_kind_of Float, 2.25.round(1, half: :even)
+  end
+
+  def test_round_half_even_of_an_inexact_half_follows_cruby_3_3
+    assert_equal 2.68, 2.675.round(2, half: :even)   # 2.67499999999999982236431605997495353221893310546875
+    assert_equal 0.55, 0.545.round(2, half: :even)   # a little above the half
+    assert_equal 1.1, 1.05.round(1, half: :even)
+    assert_equal 1.15, 1.145.round(2, half: :even)
+    assert_equal 1.0, 1.05.round(1, half: :down)
+    assert_equal 0.0, -0.005.round(2, half: :down)
+    assert_equal "0.0", -0.005.round(2, half: :down).to_s
+    assert_equal "-0.0", -0.005.round(2, half: :even).to_s
+  end
+
+  def test_round_half_beyond_fourteen_digits_is_exact
+    assert_equal 7.6293945312e-06, (2.0**-17).round(16, half: :even)   # ...3125: the 2 is even
+    assert_equal 7.6293945312e-06, (2.0**-17).round(16, half: :down)
+    assert_equal 7.6293945313e-06, (2.0**-17).round(16, half: :up)
+  end
+
+  def test_integer_round_half
+    assert_equal [20, 40, -20, -40], [25, 35, -25, -35].map { |i| i.round(-1, half: :even) }
+    assert_equal [20, 30, -20, -30], [25, 35, -25, -35].map { |i| i.round(-1, half: :down) }
+    assert_equal [30, 40, -30, -40], [25, 35, -25, -35].map { |i| i.round(-1, half: :up) }
+    assert_equal 30, 26.round(-1, half: :down)
+    assert_equal 2 * 10**20, (2 * 10**20 + 5 * 10**19).round(-20, half: :even)
+    assert_equal 20, 25.5.round(-1, half: :even)   # a Float to digits before the point: to_i first
+    assert_equal 10, 15.5.round(-1, half: :down)
+  end
+
+  def test_round_half_errors
+    e = assert_raise(ArgumentError) { 2.5.round(half: :foo) }
+    assert_equal "invalid rounding mode: foo", e.message
+    e = assert_raise(ArgumentError) { 25.round(0, half: 3) }
+    assert_equal "invalid rounding mode: 3", e.message
+    assert_equal 25, 25.round(half: :foo)            # no digits given: self, the mode unread
+    assert_equal 2, 2.5.round(half: "even")
+    e = assert_raise(TypeError) { 2.5.round(nil) }
+    assert_equal "no implicit conversion from nil to integer", e.message
+    assert_raise(TypeError) { 25.round(nil) }
+    assert_raise(TypeError) { 2.5.floor(nil) }
+    assert_raise(ArgumentError) { 2.5.round(1, bad: 2) }
   end
 end

@@ -231,16 +231,6 @@ class Rational < Numeric
     @numerator < 0 ? -q : q
   end
 
-  def __half_mode(half)
-    case half
-    when nil, :up, "up" then :up
-    when :even, "even" then :even
-    when :down, "down" then :down
-    when Symbol, String then raise ArgumentError, "invalid rounding mode: #{half}"
-    else raise ArgumentError, "invalid rounding mode: #{half.inspect}"
-    end
-  end
-
   def __round_to(digits)
     return yield(self) if digits.nil?
     raise TypeError, "not an integer" unless digits.is_a?(Integer)
