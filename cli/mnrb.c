@@ -171,6 +171,25 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
   o->argc = argc - i;
 }
 
+/* DATA, as CRuby: when the parser stopped at a line `__END__` of a script read from a file, the
+   file opened for reading at the line after it. The parser leaves its read position just past
+   that line (or at the end, for a last line without a newline). */
+static void define_data(mrb_state *mrb, script *s, struct mrb_parser_state *p) {
+  static const char end[] = "__END__";
+  size_t n = sizeof end - 1;
+  if (!strcmp(s->name, "-e") || !strcmp(s->name, "-") || !p->s) return;
+  size_t off = (size_t)(p->s - s->code);
+  if (off > (size_t)s->len) return;
+  size_t at = off > 0 && s->code[off - 1] == '\n' ? off - 1 : off;   /* the end of the line */
+  if (at < n || memcmp(s->code + at - n, end, n) != 0) return;
+  if (at > n && s->code[at - n - 1] != '\n') return;
+  mrb_value file = mrb_funcall(mrb, mrb_obj_value(mrb_class_get(mrb, "File")), "open", 1,
+                               mrb_str_new_cstr(mrb, s->name));
+  if (mrb->exc) { mrb->exc = NULL; return; }
+  mrb_funcall(mrb, file, "seek", 1, mrb_fixnum_value((mrb_int)off));
+  mrb_define_global_const(mrb, "DATA", file);
+}
+
 /* Parses and runs one file in the main thread. A syntax error is reported as `ruby` does. */
 static mrb_value run_script(mrb_state *mrb, script *s) {
   mrbc_context *cx = mrbc_context_new(mrb);
@@ -187,6 +206,7 @@ static mrb_value run_script(mrb_state *mrb, script *s) {
     fflush(stdout);
     _Exit(1);
   }
+  define_data(mrb, s, p);
   mrb_value v = mrb_load_exec(mrb, p, cx);
   mrbc_context_free(mrb, cx);
   return v;

@@ -62,4 +62,17 @@ check "--trace to a bad path"    2 "cannot trace to"      -- "$BIN" --trace=/non
 check "--trace-flight needs --trace" 2 "needs --trace"    -- "$BIN" --trace-flight=4 -e 'nil'
 check "--trace-flight rejects 0" 2 "invalid value"        -- "$BIN" --trace="$tmp/f.pftrace" --trace-flight=0 -e 'nil'
 
+printf 'p DATA.read\np DATA.class, DATA.path.end_with?("data.rb")\n__END__\nline 1\nline 2\n' > "$tmp/data.rb"
+printf 'p DATA.read\n__END__' > "$tmp/data_eof.rb"
+printf 'x = <<~T\n  __END__\nT\np defined?(DATA), x\n' > "$tmp/no_data.rb"
+printf 'p defined?(DATA)\ns = "\n__END__\n"\n' > "$tmp/no_data2.rb"
+check "DATA reads after __END__" 0 '"line 1\nline 2\n"' -- "$BIN" "$tmp/data.rb"
+check "DATA is the script's File" 0 'File
+true'                                                   -- "$BIN" "$tmp/data.rb"
+check "DATA at a last __END__"   0 '""'                   -- "$BIN" "$tmp/data_eof.rb"
+check "no DATA without __END__"  0 'nil
+"__END__\n"'                                             -- "$BIN" "$tmp/no_data.rb"
+check "no DATA from a string"    0 'nil'                  -- "$BIN" "$tmp/no_data2.rb"
+check "no DATA for -e"           0 'nil'                  -- "$BIN" -e 'p defined?(DATA)'
+
 check_summary

@@ -30,6 +30,19 @@ class FilePathArgsTest < MnTest::Case
     io.close
   end
 
+  # File.foreach is IO.foreach: an Enumerator without a block, with IO's separator, limit and chomp:
+  def test_file_foreach_without_a_block_is_an_enumerator
+    e = File.foreach(@file)
+    assert_kind_of Enumerator, e
+    assert_equal [["a\n", 1], ["b\n", 2]], e.with_index(1).to_a
+    assert_equal ["a", "b"], File.foreach(@file, chomp: true).to_a
+    assert_equal ["a\nb", "\n"], File.foreach(@file, "b").to_a
+    assert_equal ["a", "\n", "b", "\n"], File.foreach(@file, 1).to_a
+    lines = []
+    assert_nil File.foreach(@file) { |l| lines << l }
+    assert_equal ["a\n", "b\n"], lines
+  end
+
   def test_names
     assert_equal "#{@dir}/x", File.join(P.new(@dir), "x")
     assert_equal "f.txt", File.basename(P.new(@file))

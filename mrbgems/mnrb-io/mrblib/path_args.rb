@@ -36,6 +36,12 @@ class << IO
   def binwrite(path, *a, **kw) = __mnrb_pathless_binwrite(MNRB::PathArgs.path(path), *a, **kw)
 end
 
+# mruby-io's File.foreach hid IO.foreach: without a block it answered a File, not an Enumerator, and
+# it took no separator, limit or chomp:.
+class << File
+  remove_method :foreach
+end
+
 class File
   alias __mnrb_pathless_initialize initialize
   def initialize(path, *a, **kw, &b) = __mnrb_pathless_initialize(MNRB::PathArgs.path(path), *a, **kw, &b)
