@@ -32,13 +32,21 @@ class SetTest < MnTest::Case
     refute a.hash == b.hash, "#{a.inspect} and #{b.inspect} should hash apart"
   end
 
+  # CRuby 4.0's form (Set became a core class; 3.x: "#<Set: {1, 2}>")
   def test_inspect_and_to_s
-    assert_equal "#<Set: {1, \"a\", [2]}>", Set[1, "a", [2]].inspect
-    assert_equal "#<Set: {}>", Set[].inspect
-    assert_equal "#<Set: {#<Set: {1}>}>", Set[Set[1]].to_s
+    assert_equal "Set[1, \"a\", [2]]", Set[1, "a", [2]].inspect
+    assert_equal "Set[]", Set[].inspect
+    assert_equal "Set[Set[1]]", Set[Set[1]].to_s
     s = Set[1]
     s << s
-    assert_equal "#<Set: {1, #<Set: {...}>}>", s.inspect
+    assert_equal "Set[1, Set[...]]", s.inspect
+    set1 = Set[1, 2]
+    set2 = Set[Set[0], 1, 2, set1]
+    set1.add(set2)
+    assert_equal "Set[Set[0], 1, 2, Set[1, 2, Set[...]]]", set2.inspect
+    sub = Class.new(Set)
+    MnTest.const_set(:InspectedSet, sub) unless MnTest.const_defined?(:InspectedSet)
+    assert_equal "MnTest::InspectedSet[1, 2]", MnTest::InspectedSet[1, 2].inspect
   end
 
   def test_equality_and_eql

@@ -4,9 +4,17 @@
 # What mruby-set lacks or does otherwise: frozen sets refuse changes (@hash is frozen with them),
 # #^ and #reset as CRuby, #intersect?/#disjoint? with any Enumerable, #merge of several enumerables (3.3), #divide with a two-argument block,
 # #to_set, Enumerable#to_set, #compare_by_identity. Set#hash is order-independent through
-# Hash#hash (hash.rb). CRuby 4.0 made Set a core class and changed #inspect to "Set[1, 2]"; mnrb
-# keeps 3.x's "#<Set: {1, 2}>", the RUBY_VERSION it reports.
+# Hash#hash (hash.rb). #inspect is CRuby 4.0's, where Set became a core class (Features #21216,
+# #21389): "Set[1, 2]", a subclass's name in front ("MySet[1]"), "Set[...]" for the set inside
+# itself; 3.x printed "#<Set: {1, 2}>".
 class Set
+  def inspect
+    return "#{self.class}[...]" if __inspect_recursive?
+    "#{self.class}[#{map(&:inspect).join(", ")}]"
+  end
+
+  alias to_s inspect
+
   def freeze
     @hash.freeze
     super
