@@ -45,7 +45,11 @@ class Time
   # the fields are read in the zone given (a fixed offset, "UTC"), else in local time. A
   # fractional sec gives the microseconds.
   def initialize(*args, **kw)
+    kw = kw.reject { |k, _| k == :precision } if kw.key?(:precision)
     zone = Time.__mnrb_zone_kw(kw)
+    if args.size == 1 && args[0].is_a?(String)
+      args, zone = Time.__mnrb_parse(args[0], zone)
+    end
     raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 0..7)" if args.size > 7
     if args.size == 7
       raise ArgumentError, "timezone argument given as positional and keyword arguments" if kw.key?(:in)
