@@ -21,14 +21,35 @@
 
 enum { MNRB_BLOCK_CI = 8, MNRB_BLOCK_STACK = 64 };   /* vm.c's CI_INIT and STACK_INIT */
 
+/* The parts sit at fixed offsets, not just in order: within the block, where each part falls
+ * against the 128-byte pairs the L2 fetches moved the 10,000-thread ring by ~25% (docs/PERFORMANCE.md,
+ * "One block per thread"), and this layout (the record's room 576 bytes, then the core record, the
+ * context, its frames and its stack back to back: the stack's registers one pair, ci[1] and ci[2]
+ * one) measured fastest of those tried. Fixed rooms keep every later part where it is when an
+ * earlier struct grows: if one outgrows its room, the assertions below fail; grow the room by 128
+ * (the pairs' phase stays) and measure again. */
+enum { MNRB_BLOCK_RECORD_ROOM = 576, MNRB_BLOCK_CONTEXT_ROOM = 80 };
+
 typedef struct mnrb_thread_block {
-  mnrb_thread th;                              /* first: its hot bytes lead the block */
+  union {
+    mnrb_thread th;                            /* first: its hot bytes lead the block */
+    unsigned char th_room[MNRB_BLOCK_RECORD_ROOM];
+  };
   _Alignas(64) unsigned char core[MN_THREAD_RECORD_BYTES];   /* the core's hot bytes first too */
-  _Alignas(64) struct mrb_context ctx;         /* then what a hop's interpreter reads, in order */
+  union {
+    struct mrb_context ctx;                    /* then what a hop's interpreter reads, in order */
+    unsigned char ctx_room[MNRB_BLOCK_CONTEXT_ROOM];
+  };
   mrb_callinfo ci[MNRB_BLOCK_CI];
   mrb_value stack[MNRB_BLOCK_STACK];
   _Atomic int refs;                            /* parts not let go yet (cold: creation and frees) */
 } mnrb_thread_block;
+
+_Static_assert(sizeof(mnrb_thread) <= MNRB_BLOCK_RECORD_ROOM, "the record outgrew its room: see above");
+_Static_assert(sizeof(struct mrb_context) <= MNRB_BLOCK_CONTEXT_ROOM, "the context outgrew its room: see above");
+_Static_assert(offsetof(mnrb_thread_block, core) == MNRB_BLOCK_RECORD_ROOM, "the core record's place");
+_Static_assert(offsetof(mnrb_thread_block, ci) == MNRB_BLOCK_RECORD_ROOM + MN_THREAD_RECORD_BYTES +
+               MNRB_BLOCK_CONTEXT_ROOM, "the frames' place");
 
 enum { MNRB_BLOCK_BYTES = (sizeof(mnrb_thread_block) + 127) / 128 * 128 };
 
