@@ -122,9 +122,11 @@ typedef enum mn_state {
 
 struct mn_thread {
   /* The fields a hand-off touches (waking, parking, switching) come first: at 10,000 threads every
-   * line of a thread's record a hop reads is a miss. The record is malloc'd (16-byte aligned: 64-byte
-   * alignment made the ring slower), so they may span three lines; make_ready prefetches the later
-   * ones, which the switch to the thread reads. */
+   * line of a thread's record a hop reads is a miss. mn_thread_new's record is malloc'd (16-byte
+   * aligned); mn_thread_new_at's sits where its owner puts it (mnrb-thread: 64-aligned, inside the
+   * thread's block; what slowed the ring with an aligned_alloc'd record was the stride between
+   * threads, docs/PERFORMANCE.md "One block per thread"), so they may span three lines;
+   * make_ready prefetches the later ones, which the switch to the thread reads. */
   mn_ractor *ractor;        /* immutable */
   /* guarded by ractor->lock */
   mn_state state;
@@ -185,6 +187,7 @@ struct mn_thread {
    * collecting garbage). MN_FINISH_DONE: the switch is complete; MN_FINISH_FREED: the owner freed it
    * first, so the finishing native thread frees the record. Exchanged atomically by both sides. */
   _Atomic int finish;
+  mn_thread_release_fn *release;  /* immutable: the owner's storage (mn_thread_new_at); NULL: malloc'd */
 };
 enum { MN_FINISH_PENDING, MN_FINISH_DONE, MN_FINISH_FREED };
 

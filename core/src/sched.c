@@ -468,9 +468,9 @@ static void thread_entry(void *arg) {
   mn_thread_exit(t);
 }
 
-mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
-  mn_thread *t = malloc(sizeof *t);
-  if (!t) { errno = ENOMEM; return NULL; }
+_Static_assert(sizeof(mn_thread) <= MN_THREAD_RECORD_BYTES, "mn_thread_new_at's storage holds a record");
+
+static mn_thread *init_record(mn_thread *t, mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   memset(t, 0, sizeof *t);
   t->ractor = r;
   t->id = atomic_fetch_add(&next_thread_id, 1) + 1;
@@ -480,6 +480,19 @@ mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   t->state = MN_CREATED;
   t->heap_index = SIZE_MAX;
   t->fresh = true;                   /* its stack is taken when it first runs (prepare_carrier) */
+  return t;
+}
+
+mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
+  mn_thread *t = malloc(sizeof *t);
+  if (!t) { errno = ENOMEM; return NULL; }
+  return init_record(t, r, fn, arg, user);
+}
+
+mn_thread *mn_thread_new_at(void *storage, mn_thread_release_fn *release, mn_ractor *r, mn_thread_fn fn,
+                            void *arg, void *user) {
+  mn_thread *t = init_record(storage, r, fn, arg, user);
+  t->release = release;
   return t;
 }
 
@@ -513,7 +526,8 @@ bool mn_thread_start(mn_thread *t) {
 
 static void free_record(mn_thread *t) {
   free(t->name);
-  free(t);
+  if (t->release) t->release(t);     /* the owner's storage (mn_thread_new_at) */
+  else free(t);
 }
 
 void mn_thread_free(mn_thread *t) {

@@ -108,6 +108,15 @@ typedef void (*mn_thread_fn)(mn_thread *self, void *arg);
 /* Creates a thread of ractor `r` that will run fn(self, arg) on its own stack. Returns NULL when no
  * stack can be had (errno set). `user` is the binding's per-thread data. */
 mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user);
+/* The same in storage its caller owns (at least MN_THREAD_RECORD_BYTES, aligned to 16): the core
+ * record sits where the binding wants it (mnrb-thread: inside the thread's one block, so the stride
+ * between threads is fixed). When the core is done with the record (mn_thread_free, or the exiting
+ * switch that finishes after it: possibly on another native thread) it calls release(storage),
+ * once; the storage is the caller's again from then on. Never fails. */
+typedef void mn_thread_release_fn(void *storage);
+#define MN_THREAD_RECORD_BYTES 320
+mn_thread *mn_thread_new_at(void *storage, mn_thread_release_fn *release, mn_ractor *r, mn_thread_fn fn,
+                            void *arg, void *user);
 /* Makes a created thread ready to run. False (errno set) when its dedicated native thread cannot
  * be created (1:1 mode): the thread stays CREATED and may be freed. */
 bool mn_thread_start(mn_thread *t);

@@ -99,6 +99,8 @@ struct mnrb_thread {
   mrb_value deferred;       /* interrupts a mask deferred, oldest first: [kind, exception] pairs */
 
   mrb_bool started, finished, killed, wakeup;
+  mrb_bool in_block;        /* carved from a thread block (thread_block.h); a main thread's record is
+                               the state's (a ractor's state is a copy of a snapshot that holds it) */
   mrb_bool report_on_exception, abort_on_exception;
   mrb_bool kw;              /* args' last value is keywords for the block (Thread.new(k: 1) { |k:| }) */
   int priority;

@@ -3,6 +3,7 @@
  * Thread#[] storage is per thread, not per fiber; Thread.handle_interrupt is not implemented yet.
  */
 #include "internal.h"
+#include "thread_block.h"
 #include <stdio.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -29,7 +30,8 @@ static void thread_free(mrb_state *mrb, void *p) {
   }
   if (th->arena && th != vm->main) mrb_free(mrb, th->arena);   /* main's is mruby's own */
   if (th->block_irep) mrb_irep_decref(mrb, th->block_irep);
-  mrb_free(mrb, th);
+  if (th->in_block) mnrb_block_drop(mnrb_block_of_thread(th));   /* the record's part (thread_block.h) */
+  else mrb_free(mrb, th);
 }
 
 const struct mrb_data_type mnrb_thread_type = { "Thread", thread_free };
@@ -700,6 +702,7 @@ void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm) {
   mrb_define_method(mrb, t, "native_thread_locked?", thread_native_locked_p, MRB_ARGS_NONE());
   mrb_define_method(mrb, t, "native_thread_id", thread_native_id, MRB_ARGS_NONE());
 
+  mnrb_block_init();
   /* the main thread: the one running mrb_open */
   struct RData *d = mrb_data_object_alloc(mrb, t, NULL, &mnrb_thread_type);
   mnrb_thread *main = mnrb_thread_alloc(mrb, d);

@@ -19,6 +19,7 @@
  * and the running thread yields there.
  */
 #include "internal.h"
+#include "thread_block.h"
 #include <errno.h>
 #include <stdatomic.h>
 #include <math.h>
@@ -39,7 +40,7 @@
 #include "mnrb/compat.h"
 #include "mnrb/trace.h"
 
-enum { ARENA_INIT = 32, STACK_INIT = 64, CI_INIT = 8 };
+enum { ARENA_INIT = 32 };   /* the first frames and stack: thread_block.h */
 
 /* ---------------- interpreter state per thread ---------------- */
 
@@ -334,7 +335,15 @@ static void mark_roots(mrb_state *mrb) {
 
 mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
-  mnrb_thread *th = mrb_calloc(mrb, 1, sizeof *th);
+  mnrb_thread *th;
+  if (!vm->main) {                          /* the main thread's: in the state's allocator */
+    th = mrb_calloc(mrb, 1, sizeof *th);
+  } else {                                  /* one block per thread (thread_block.h) */
+    mnrb_thread_block *b = mnrb_block_new();
+    if (!b) mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
+    th = &b->th;
+    th->in_block = TRUE;
+  }
   th->vm = vm;
   th->obj = obj;
   th->proc = th->args = th->value = th->error = th->locals = th->variables = mrb_nil_value();
@@ -402,11 +411,14 @@ static void thread_main(mn_thread *core, void *arg) {
 
 void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
   mnrb_vm *vm = th->vm;
-  struct mrb_context *c = mrb_calloc(mrb, 1, sizeof *c);
-  c->stbase = mrb_calloc(mrb, STACK_INIT, sizeof(mrb_value));   /* zero bits are nil */
-  c->stend = c->stbase + STACK_INIT;
-  c->cibase = mrb_calloc(mrb, CI_INIT, sizeof(mrb_callinfo));
-  c->ciend = c->cibase + CI_INIT;
+  mnrb_thread_block *b = mnrb_block_of_thread(th);   /* zeroed: zero bits are nil */
+  struct mrb_context *c = &b->ctx;
+  c->placed = c->stack_placed = c->ci_placed = TRUE;   /* let go by the Fiber's free (mruby 0185) */
+  mnrb_block_hold(b);
+  c->stbase = b->stack;
+  c->stend = c->stbase + MNRB_BLOCK_STACK;
+  c->cibase = b->ci;
+  c->ciend = c->cibase + MNRB_BLOCK_CI;
   c->ci = c->cibase;
   c->ci->u.target_class = mrb->object_class;
   c->ci->stack = c->stbase;
@@ -418,7 +430,8 @@ void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th) {
   th->arena = mrb_malloc(mrb, ARENA_INIT * sizeof(struct RBasic *));
   th->arena_idx = 0;
   th->arena_capa = ARENA_INIT;
-  th->core = mn_thread_new(vm->ractor, thread_main, th, th);
+  mnrb_block_hold(b);                 /* let go by the core's release */
+  th->core = mn_thread_new_at(b->core, mnrb_block_release_core, vm->ractor, thread_main, th, th);
   if (!th->core) {
     mrb_free(mrb, th->arena);
     th->arena = NULL;
