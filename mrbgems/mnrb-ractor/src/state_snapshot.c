@@ -58,6 +58,7 @@
 #include <unistd.h>
 #include <stddef.h>
 #include <mruby/internal.h>
+#include <mruby/variable.h>
 
 #define ARENA_BYTES ((size_t)64 << 20)
 #define ARENA_HINT ((uintptr_t)0x200000000000)
@@ -558,6 +559,14 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
   mrb_state *w = open(mnrb_state_allocf, NULL);   /* warm-up: a process' first boot fills shared tables */
   if (w) close(w);
   mrb_state *ma = open(arena_allocf, a), *mb = open(arena_allocf, b);
+  /* the hidden globals every ractor's setup sets (registry.c setup_body, definitions.c), set in the
+   * templates (alike): a copy's sets then find their names, where the first grew the full globals
+   * table into a malloc'd one (768 bytes a ractor, the image's table left behind) */
+  static const char *const setup_globals[] = { "_ractor_unshareable_consts_", "_ractor_block_" };
+  for (int i = 0; i < 2; i++) {
+    if (ma) mrb_gv_set(ma, mrb_intern_cstr(ma, setup_globals[i]), mrb_nil_value());
+    if (mb) mrb_gv_set(mb, mrb_intern_cstr(mb, setup_globals[i]), mrb_nil_value());
+  }
   if (ma) mrb_full_gc(ma);     /* the boot's garbage collected (both alike): the heap is packed below */
   if (mb) mrb_full_gc(mb);
   size_t words = a->used / sizeof(uintptr_t), first = ((sizeof *a + 63) & ~(size_t)63) / sizeof(uintptr_t);
