@@ -73,6 +73,52 @@ class RactorSnapshotTest < MnTest::Case
     assert_equal "1\ntrue\ntrue\n", out
   end
 
+  # mem20e (mruby patch 0195): a copy's heap is the template's packed: the objects of its smallest
+  # page past the slack were moved into free slots of the others and the page shortened (a copy
+  # carries ~48 free slots, not ~113). Built-in classes, constants, class methods, lazy Ruby methods
+  # and procs of the boot (wherever they were moved) in copies, before and after collections, with
+  # thousands of objects allocated past the shortened page, definitions on built-in classes, frozen
+  # objects and object ids kept across collections.
+  PACKED = <<~'RUBY'
+    def work
+      r = [File.join("a", "b"), Integer.sqrt(17), Comparable.instance_method(:clamp).owner.name]
+      r << [3, 1, 2].sort << { b: 1 }.map { |k, v| [k, v] } << "%05.1f" % 2.5 << (1..4).each_slice(2).to_a
+      r << Float::INFINITY.infinite? << Math::PI.round(2) << File::SEPARATOR << Errno::ENOENT.new.message
+      r << Struct.new(:a).new(1).a << Encoding::UTF_8.name << Process::Status.name << 7.clamp(1, 3)
+      r << String.singleton_class.inspect << Kernel.instance_method(:then).owner.name << [1, [2]].flatten
+      r << (begin; Integer("x"); rescue ArgumentError => e; e.class.name; end)
+      r << (begin; :sym.to_proc.call("ab"); rescue NoMethodError => e; e.class.name; end)
+      r
+    end
+    def round
+      a = work
+      ids = [String, Kernel, Comparable, Float::INFINITY].map(&:object_id)
+      GC.start
+      keep = Array.new(5000) { |i| "s#{i}" * 2 }
+      20000.times { |i| [i, i.to_s] }
+      GC.start
+      String.class_eval { def mem20e_twice = self * 2 }
+      s = "ab".freeze
+      [a == work, ids == [String, Kernel, Comparable, Float::INFINITY].map(&:object_id), keep.size,
+       keep[4999], "x".mem20e_twice, s.frozen?, (begin; s << "c"; rescue FrozenError; :frozen; end), a]
+    end
+  RUBY
+
+  def test_copies_with_a_packed_heap
+    out = run_copied(PACKED + <<~'RUBY')
+      rs = 3.times.map { Ractor.new { Ractor.receive; round } }
+      rs.each { |r| r << 1 }
+      v = rs.map(&:take)
+      p v.uniq.size, v[0][0..6], v[0][7]
+    RUBY
+    assert_equal %(1
+[true, true, 5000, "s4999s4999", "xx", true, :frozen]
+) +
+                 %(["a/b", 4, "Comparable", [1, 2, 3], [[:b, 1]], "002.5", [[1, 2], [3, 4]], 1, 3.14, "/", ) +
+                 %("No such file or directory", 1, "UTF-8", "Process::Status", 3, "#<Class:String>", "Kernel", ) +
+                 %([1, 2], "ArgumentError", "NoMethodError"]\n), out
+  end
+
   def test_booted_states_as_before_when_asked
     out = run_copied('p 20.times.sum { |i| Ractor.new(i) { |k| k + 1 }.take }', "boot")
     assert_equal "210\n", out

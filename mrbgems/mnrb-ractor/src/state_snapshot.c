@@ -33,6 +33,13 @@
  * what it allocates later comes from malloc, and the whole block is freed after the state's close.
  * A forked child boots (its template would carry the parent's process state).
  *
+ * The image's heap is packed (issue 20, helper mem20e; mruby patch 0195): the template's garbage is
+ * collected after its boot (both templates, alike), and the objects of its smallest heap page past
+ * what a slack of 48 free slots needs are moved into free slots of the other pages (the relocation
+ * bits say which words point at them: image_off follows each slot's fate), the page is shortened,
+ * and the image's free lists are remade (mrb_gc_relink): a copy carries 577 objects in 625 slots,
+ * not 704 slots with ~113 free (4 KiB a ractor).
+ *
  * The template arena's allocator: a bump pointer; each block has its size in the 16 bytes before
  * it; free is a no-op (a hole), a realloc that grows moves the block. The arena's header (its bump
  * pointer) is inside the arena, so the state's allocf_ud relocates like any other pointer.
@@ -49,7 +56,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <mruby/internal.h>
+#include <mruby/variable.h>
 
 #define ARENA_BYTES ((size_t)64 << 20)
 #define ARENA_HINT ((uintptr_t)0x200000000000)
@@ -290,20 +299,46 @@ static struct {
   uint64_t *reloc;             /* a bit an image word: a pointer into the image */
   size_t mrb_off;              /* the state's offset in the image */
   size_t dangling;             /* pointers into holes, made NULL (image_make) */
+  /* the heap packed (heap_plan): each page's slots in the arena, and each slot's fate */
+  size_t npages, slot_size;
+  size_t *pg_off, *pg_slots, *pg_first;   /* the page block's offset, its first slot's, its first fate */
+  uint32_t *pg_n, *pg_keep;    /* its slots in the template, in the image (the page shortened) */
+  size_t *fate;                /* a slot: FATE_STAY (an object that stays), FATE_FREE, FATE_TAKEN, or (a mover) its target's offset */
+  size_t heap_live, heap_free; /* the template's objects, and the image's free slots */
 } snap;
+
+#define FATE_STAY SIZE_MAX
+#define FATE_FREE (SIZE_MAX - 1)
+#define FATE_TAKEN (SIZE_MAX - 2)      /* a free slot a mover goes to */
+#define IMG_HOLE SIZE_MAX            /* image_off: a hole (freed or moved block) */
+#define IMG_FREE (SIZE_MAX - 1)      /* image_off: a free object slot (not copied) */
 
 static mrb_bool word_in(const arena *a, uintptr_t w) { return w - a->base < a->used; }
 
-/* An offset into the booted arena -> the image's, or SIZE_MAX if it lies in a hole */
-static size_t image_off(size_t u) {
+/* An offset into the booted arena -> the image's by its block alone, or IMG_HOLE */
+static size_t block_image_off(size_t u) {
   if (u < snap.hdr) return u;
   size_t lo = 0, hi = snap.nblk;
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
     if (snap.blk_off[mid] <= u) lo = mid; else hi = mid;
   }
-  if (snap.nblk == 0 || snap.blk_off[lo] > u || u > snap.blk_off[lo] + snap.blk_size[lo]) return SIZE_MAX;
+  if (snap.nblk == 0 || snap.blk_off[lo] > u || u > snap.blk_off[lo] + snap.blk_size[lo]) return IMG_HOLE;
   return snap.blk_new[lo] + (u - snap.blk_off[lo]);
+}
+
+/* An offset into the booted arena -> the image's: an object slot's by its fate (a moved object's
+ * words are at its target's place; a free slot's are not copied: IMG_FREE), else by its block */
+static size_t image_off(size_t u) {
+  for (size_t k = 0; k < snap.npages; k++) {
+    size_t s0 = snap.pg_slots[k];
+    if (u < s0 || u >= s0 + snap.pg_n[k] * snap.slot_size) continue;
+    size_t i = (u - s0) / snap.slot_size, f = snap.fate[snap.pg_first[k] + i];
+    if (f == FATE_FREE || f == FATE_TAKEN) return IMG_FREE;
+    if (f != FATE_STAY) return block_image_off(f + (u - s0 - i * snap.slot_size));
+    break;
+  }
+  return block_image_off(u);
 }
 
 /* A copied block's size: its place in the image's layout, which every copy shares */
@@ -324,7 +359,104 @@ static uintptr_t copy_map(uintptr_t old, void *base) {
 
 /* The image of the booted arena a, from its relocation bits (arena words); FALSE if a pointer
  * leads into a hole (it must not: a hole is never read) or out of memory */
+/* The template's heap packed (MNRB_SNAPSHOT_SLACK free slots kept, 48 by default): the smallest
+ * page's live objects past its first `keep` slots move into free slots of the others (or of its
+ * own first `keep`), and the page is shortened to `keep` slots, so that a copy carries the
+ * template's objects and a small slack, not its pages' free slots (113 of 704 after a boot).
+ * The moves are offsets in the arena; image_off follows them and image_make copies the objects. */
+#ifndef SNAPSHOT_SLACK
+#define SNAPSHOT_SLACK 48
+#endif
+static mrb_bool heap_plan(arena *a, mrb_state *ma) {
+  struct RBasic *slots;
+  uint32_t n;
+  size_t np = 0, total = 0;
+  while (mrb_gc_page_at(ma, np, &slots, &n)) { np++; total += n; }
+  snap.slot_size = mrb_gc_slot_size();
+  snap.pg_off = calloc(np + 1, sizeof(size_t));
+  snap.pg_slots = calloc(np + 1, sizeof(size_t));
+  snap.pg_first = calloc(np + 1, sizeof(size_t));
+  snap.pg_n = calloc(np + 1, sizeof(uint32_t));
+  snap.pg_keep = calloc(np + 1, sizeof(uint32_t));
+  snap.fate = calloc(total + 1, sizeof(size_t));
+  if (!snap.pg_off || !snap.pg_slots || !snap.pg_first || !snap.pg_n || !snap.pg_keep || !snap.fate) return FALSE;
+  size_t live = 0, v = 0;
+  for (size_t k = 0, first = 0; k < np; k++) {
+    void *pg = mrb_gc_page_at(ma, k, &slots, &n);
+    snap.pg_off[k] = (uintptr_t)pg - a->base;
+    snap.pg_slots[k] = (uintptr_t)slots - a->base;
+    snap.pg_first[k] = first;
+    snap.pg_n[k] = snap.pg_keep[k] = n;
+    for (uint32_t i = 0; i < n; i++) {
+      struct RBasic *o = (struct RBasic *)((char *)slots + i * snap.slot_size);
+      mrb_bool is_free = o->tt == MRB_TT_FREE;
+      snap.fate[first + i] = is_free ? FATE_FREE : FATE_STAY;
+      live += !is_free;
+    }
+    if (n < snap.pg_n[v] || (n == snap.pg_n[v] && k > v)) v = k;   /* the page to shorten: the smallest */
+    first += n;
+  }
+  snap.npages = np;
+  snap.heap_live = live;
+  const char *e = getenv("MNRB_SNAPSHOT_SLACK");
+  size_t slack = e ? strtoul(e, NULL, 10) : SNAPSHOT_SLACK, others = total - (np ? snap.pg_n[v] : 0);
+  if (np < 2 || live + slack >= total) { snap.heap_free = total - live; return TRUE; }   /* nothing to pack */
+  size_t keep = live + slack > others ? live + slack - others : 1;
+  snap.pg_keep[v] = (uint32_t)keep;
+  /* movers: v's live slots at or past keep; targets: free slots of the others, then of v's first keep */
+  size_t t_pg = 0, t_i = 0, vf = snap.pg_first[v];
+  for (uint32_t i = (uint32_t)keep; i < snap.pg_n[v]; i++) {
+    if (snap.fate[vf + i] == FATE_FREE) continue;
+    size_t target = SIZE_MAX;
+    while (target == SIZE_MAX && t_pg < np) {
+      uint32_t lim = t_pg == v ? (uint32_t)keep : snap.pg_n[t_pg];
+      if (t_i >= lim) { t_pg++; t_i = 0; continue; }
+      size_t *f = &snap.fate[snap.pg_first[t_pg] + t_i];
+      if (*f == FATE_FREE) { *f = FATE_TAKEN; target = snap.pg_slots[t_pg] + t_i * snap.slot_size; }
+      t_i++;
+    }
+    if (target == SIZE_MAX) return FALSE;                  /* cannot be: the kept slots hold every object */
+    snap.fate[vf + i] = target;
+  }
+  snap.heap_free = others + keep - live;
+  return TRUE;
+}
+
+static void reloc_set(size_t at, mrb_bool on) {
+  uint64_t bit = (uint64_t)1 << (at / sizeof(uintptr_t) % 64);
+  if (on) snap.reloc[at / sizeof(uintptr_t) / 64] |= bit; else snap.reloc[at / sizeof(uintptr_t) / 64] &= ~bit;
+}
+static void reloc_words(size_t from, size_t to) {         /* image offsets: a bit where a word points into it */
+  const uintptr_t *iw = (const uintptr_t *)snap.image;
+  for (size_t at = from; at < to; at += sizeof(uintptr_t)) {
+    uintptr_t w = iw[at / sizeof(uintptr_t)];
+    reloc_set(at, w - (uintptr_t)snap.image < snap.bytes);
+  }
+}
+
+/* The image's heap after the moves (its words relocated to the image): the shortened page's count
+ * set, the free lists remade (mrb_gc_relink), and the relocation bits of what that wrote (page
+ * headers, free slots, the state's mrb_gc) made again */
+static mrb_bool heap_relink(void) {
+  mrb_state *im = (mrb_state *)(snap.image + snap.mrb_off);
+  for (size_t k = 0; k < snap.npages; k++)
+    if (snap.pg_keep[k] < snap.pg_n[k]) mrb_gc_page_shorten(im, snap.image + block_image_off(snap.pg_off[k]), snap.pg_keep[k]);
+  if (!mrb_gc_relink(im)) return FALSE;
+  for (size_t k = 0; k < snap.npages; k++) {
+    reloc_words(block_image_off(snap.pg_off[k]), block_image_off(snap.pg_slots[k]));
+    for (uint32_t i = 0; i < snap.pg_keep[k]; i++) {
+      if (snap.fate[snap.pg_first[k] + i] != FATE_FREE) continue;
+      size_t at = block_image_off(snap.pg_slots[k] + i * snap.slot_size);
+      reloc_words(at, at + snap.slot_size);
+    }
+  }
+  size_t g = snap.mrb_off + offsetof(mrb_state, gc);
+  reloc_words(g, g + sizeof(mrb_gc));
+  return TRUE;
+}
+
 static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_state *ma) {
+  if (!heap_plan(a, ma)) return FALSE;
   size_t n = 0;
   for (size_t k = 0; k < a->nnotes; k++) n += !a->notes[k].dead;
   snap.hdr = (sizeof *a + 63) & ~(size_t)63;
@@ -343,7 +475,10 @@ static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_st
     snap.blk_off[j] = b->off;
     snap.blk_new[j] = at;
     snap.blk_size[j] = b->size;
-    cur = (at + b->size + 7) & ~(size_t)7;
+    for (size_t k = 0; k < snap.npages; k++)                  /* a shortened heap page */
+      if (snap.pg_off[k] == b->off && snap.pg_keep[k] < snap.pg_n[k])
+        snap.blk_size[j] = snap.pg_slots[k] - snap.pg_off[k] + snap.pg_keep[k] * snap.slot_size;
+    cur = (at + snap.blk_size[j] + 7) & ~(size_t)7;
     j++;
   }
   snap.nblk = n;
@@ -357,14 +492,30 @@ static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_st
   for (size_t j = 0; j < n; j++) {
     memcpy(snap.image + snap.blk_new[j], (void *)(a->base + snap.blk_off[j]), snap.blk_size[j]);
   }
+  for (size_t k = 0; k < snap.npages; k++) {                  /* the heap: free slots zeroed, then movers */
+    for (uint32_t i = 0; i < snap.pg_keep[k]; i++) {
+      size_t u = snap.pg_slots[k] + i * snap.slot_size;
+      if (snap.fate[snap.pg_first[k] + i] != FATE_FREE) continue;
+      struct RBasic *o = (struct RBasic *)(snap.image + block_image_off(u));
+      memset(o, 0, snap.slot_size);
+      o->tt = MRB_TT_FREE;                                    /* a free slot, for mrb_gc_relink */
+    }
+  }
+  for (size_t k = 0; k < snap.npages; k++) {
+    for (uint32_t i = snap.pg_keep[k]; i < snap.pg_n[k]; i++) {
+      size_t u = snap.pg_slots[k] + i * snap.slot_size, f = snap.fate[snap.pg_first[k] + i];
+      if (f != FATE_FREE && f != FATE_STAY && f != FATE_TAKEN) memcpy(snap.image + block_image_off(f), (void *)(a->base + u), snap.slot_size);
+    }
+  }
   size_t bad = 0;
   uintptr_t *iw = (uintptr_t *)snap.image;
   const uintptr_t *aw = (const uintptr_t *)a->base;
   for (size_t i = 0; i < words; i++) {
     if (!(reloc[i / 64] >> (i % 64) & 1)) continue;
     size_t at = image_off(i * sizeof(uintptr_t)), to = image_off(aw[i] - a->base);
-    if (at == SIZE_MAX) { bad++; continue; }
-    if (to == SIZE_MAX) {
+    if (at == IMG_FREE) continue;                  /* a free slot's stale words: remade by mrb_gc_relink */
+    if (at == IMG_HOLE) { bad++; continue; }
+    if (to == IMG_HOLE || to == IMG_FREE) {
       /* into a hole: seen only in the GC's free object slots (a collected Array's or String's
        * buffer, freed with it), which nothing reads; made NULL, so that a live one would fault */
       iw[at / sizeof(uintptr_t)] = 0;
@@ -383,6 +534,15 @@ static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_st
     snap.reloc[at / sizeof(uintptr_t) / 64] |= (uint64_t)1 << (at / sizeof(uintptr_t) % 64);
   }
   snap.mrb_off = image_off((uintptr_t)ma - a->base);
+  if (bad == 0 && !heap_relink()) bad++;
+  if (a->logged && getenv("MNRB_SNAPSHOT_BLOCKS")) {   /* the image by owner: addr2line the callers */
+    for (size_t k = 0; k < a->nnotes; k++) {
+      const alloc_note *b = &a->notes[k];
+      if (!b->dead)
+        fprintf(stderr, "snapshot-block %zu %#lx %#lx %#lx %#lx\n", b->size, (unsigned long)rel(b->caller[0]),
+                (unsigned long)rel(b->caller[1]), (unsigned long)rel(b->caller[2]), (unsigned long)rel(b->caller[3]));
+    }
+  }
   return bad == 0;
 }
 
@@ -399,6 +559,16 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
   mrb_state *w = open(mnrb_state_allocf, NULL);   /* warm-up: a process' first boot fills shared tables */
   if (w) close(w);
   mrb_state *ma = open(arena_allocf, a), *mb = open(arena_allocf, b);
+  /* the hidden globals every ractor's setup sets (registry.c setup_body, definitions.c), set in the
+   * templates (alike): a copy's sets then find their names, where the first grew the full globals
+   * table into a malloc'd one (768 bytes a ractor, the image's table left behind) */
+  static const char *const setup_globals[] = { "_ractor_unshareable_consts_", "_ractor_block_" };
+  for (int i = 0; i < 2; i++) {
+    if (ma) mrb_gv_set(ma, mrb_intern_cstr(ma, setup_globals[i]), mrb_nil_value());
+    if (mb) mrb_gv_set(mb, mrb_intern_cstr(mb, setup_globals[i]), mrb_nil_value());
+  }
+  if (ma) mrb_full_gc(ma);     /* the boot's garbage collected (both alike): the heap is packed below */
+  if (mb) mrb_full_gc(mb);
   size_t words = a->used / sizeof(uintptr_t), first = ((sizeof *a + 63) & ~(size_t)63) / sizeof(uintptr_t);
   uint64_t *reloc = calloc(words / 64 + 1, sizeof *reloc);
   mrb_bool ok = ma && mb && reloc && a->used == b->used;
@@ -437,8 +607,8 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
   snap.a = a;
   snap.pid = getpid();
   if (getenv("MNRB_SNAPSHOT_LOG"))
-    fprintf(stderr, "snapshot: image %zu bytes (arena %zu), %zu blocks, %zu pointers into holes made NULL\n",
-            snap.bytes, a->used, snap.nblk, snap.dangling);
+    fprintf(stderr, "snapshot: image %zu bytes (arena %zu), %zu blocks, %zu pointers into holes made NULL; "
+            "heap %zu objects, %zu free slots\n", snap.bytes, a->used, snap.nblk, snap.dangling, snap.heap_live, snap.heap_free);
 }
 
 /* Copies' blocks (all of one size, snap.bytes rounded to a line): carved from 2 MiB mappings, kept
