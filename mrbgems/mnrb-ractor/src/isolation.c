@@ -90,9 +90,15 @@ static mrb_bool isolated_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_boo
   return FALSE;
 }
 
-static mrb_value global_variables_refused(mrb_state *mrb, mrb_value self) {
-  mrb_raise(mrb, isolation_error(mrb), "can not access global variables from non-main Ractors");
-  return mrb_nil_value();
+mrb_value mrb_f_global_variables(mrb_state *mrb, mrb_value self);   /* mruby's, src/variable.c */
+
+/* Kernel#global_variables in every state's boot, the same C function everywhere, so that Kernel's
+   table stays one shared table (patches/mruby/0077): a definition at each ractor's start made it a
+   private copy, 1.8 KiB a ractor. Refused once the ractor's program runs isolated. */
+static mrb_value ractor_global_variables(mrb_state *mrb, mrb_value self) {
+  if (mrb->special_gv == isolated_gv)
+    mrb_raise(mrb, isolation_error(mrb), "can not access global variables from non-main Ractors");
+  return mrb_f_global_variables(mrb, self);
 }
 
 /* ---------------- class variables, class and object instance variables, constants ---------------- */
@@ -210,8 +216,6 @@ void mnrb_isolation_enter(mrb_state *mrb) {
   st->outer_gv = mrb->special_gv;
   mrb->special_gv = isolated_gv;
   mrb->class_ivar = isolated_ivar;
-  mrb_define_method(mrb, mrb->kernel_module, "global_variables", global_variables_refused, MRB_ARGS_NONE());
-  mrb_mod_set_method_vis(mrb, mrb->kernel_module, MRB_SYM(global_variables), MRB_METHOD_VIS_PRIVATE);   /* as the boot's */
 }
 
 /* ---------------- Ruby methods: Module#const_missing, Ractor.__isolate ---------------- */
@@ -303,6 +307,8 @@ static mrb_value module_ivar_defined(mrb_state *mrb, mrb_value mod) {
 
 void mnrb_isolation_init(mrb_state *mrb, struct RClass *ractor) {
   mrb_define_class_method(mrb, ractor, "__isolate", ractor_s_isolate, MRB_ARGS_REQ(1));
+  mrb_define_method_id(mrb, mrb->kernel_module, MRB_SYM(global_variables), ractor_global_variables, MRB_ARGS_NONE());
+  mrb_mod_set_method_vis(mrb, mrb->kernel_module, MRB_SYM(global_variables), MRB_METHOD_VIS_PRIVATE);   /* as mruby's */
   if (!mnrb_ractor_current(mrb)->is_main) {
     mrb_define_method(mrb, mrb->module_class, "const_missing", ractor_const_missing, MRB_ARGS_REQ(1));
     mrb_define_method(mrb, mrb->module_class, "instance_variable_defined?", module_ivar_defined, MRB_ARGS_REQ(1));
