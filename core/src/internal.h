@@ -185,6 +185,7 @@ struct mn_thread {
    * collecting garbage). MN_FINISH_DONE: the switch is complete; MN_FINISH_FREED: the owner freed it
    * first, so the finishing native thread frees the record. Exchanged atomically by both sides. */
   _Atomic int finish;
+  bool embedded;            /* immutable: in the binding's storage (mn_thread_new_in), never freed here */
 };
 enum { MN_FINISH_PENDING, MN_FINISH_DONE, MN_FINISH_FREED };
 
@@ -234,6 +235,7 @@ struct mn_ractor {
   mn_ractor *tick_next, *tick_prev;
   _Atomic bool ticked;
   const mn_ractor_ops *ops; void *user;  /* immutable */
+  bool embedded;            /* immutable: in the binding's storage (mn_ractor_new_in), never freed here */
 };
 
 /* Called at the start of every resumed context: releases what the switcher held. */

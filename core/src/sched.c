@@ -27,6 +27,7 @@
 #include "internal.h"
 #include "mnrb/trace.h"
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,9 +67,12 @@ void mn_ractor_each_ticked(void (*fn)(mn_ractor *r, void *arg), void *arg) {
 
 /* ---------------- ractors ---------------- */
 
-mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
-  mn_ractor *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
+size_t mn_ractor_record_size(void) { return sizeof(mn_ractor); }
+
+mn_ractor *mn_ractor_new_in(void *storage, const mn_ractor_ops *ops, void *user) {
+  mn_ractor *r = storage;
+  memset(r, 0, sizeof *r);
+  r->embedded = true;
   r->ops = ops;
   r->user = user;
   r->state = MN_R_IDLE;
@@ -82,6 +86,14 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
   return r;
 }
 
+mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
+  mn_ractor *r = malloc(sizeof *r);
+  if (!r) return NULL;
+  mn_ractor_new_in(r, ops, user);
+  r->embedded = false;
+  return r;
+}
+
 void mn_ractor_free(mn_ractor *r) {
   pthread_mutex_lock(&registry_lock);
   if (MN_RELAXED(&r->ticked)) {   /* its threads are dead: no lock needed for the count */
@@ -91,7 +103,7 @@ void mn_ractor_free(mn_ractor *r) {
   if (r->all_prev) r->all_prev->all_next = r->all_next; else ractors = r->all_next;
   if (r->all_next) r->all_next->all_prev = r->all_prev;
   pthread_mutex_unlock(&registry_lock);
-  free(r);
+  if (!r->embedded) free(r);
 }
 
 void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg) {
@@ -468,10 +480,20 @@ static void thread_entry(void *arg) {
   mn_thread_exit(t);
 }
 
+size_t mn_thread_record_size(void) { return sizeof(mn_thread); }
+
 mn_thread *mn_thread_new(mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   mn_thread *t = malloc(sizeof *t);
   if (!t) { errno = ENOMEM; return NULL; }
+  mn_thread_new_in(t, r, fn, arg, user);
+  t->embedded = false;
+  return t;
+}
+
+mn_thread *mn_thread_new_in(void *storage, mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
+  mn_thread *t = storage;
   memset(t, 0, sizeof *t);
+  t->embedded = true;
   t->ractor = r;
   t->id = atomic_fetch_add(&next_thread_id, 1) + 1;
   t->user = user;
@@ -513,7 +535,8 @@ bool mn_thread_start(mn_thread *t) {
 
 static void free_record(mn_thread *t) {
   free(t->name);
-  free(t);
+  t->name = NULL;
+  if (!t->embedded) free(t);
 }
 
 void mn_thread_free(mn_thread *t) {
@@ -522,6 +545,10 @@ void mn_thread_free(mn_thread *t) {
   if (t->state == MN_CREATED) {
     mn_co_destroy(&t->co);
     mn_stack_release(&t->stack);
+  } else if (t->embedded) {
+    /* the storage is freed after this returns: the exiting switch must be done with it (it is
+     * between releasing the ractor's lock and its exchange below, on a running native thread) */
+    while (atomic_load(&t->finish) == MN_FINISH_PENDING) sched_yield();
   } else if (atomic_exchange(&t->finish, MN_FINISH_FREED) == MN_FINISH_PENDING) {
     return;                            /* its exiting switch frees it (mn_finish_switch) */
   }

@@ -102,6 +102,7 @@ struct mnrb_thread {
   mrb_bool report_on_exception, abort_on_exception;
   mrb_bool kw;              /* args' last value is keywords for the block (Thread.new(k: 1) { |k:| }) */
   int priority;
+  mrb_bool embedded;        /* a VM's main thread: the record is in the VM's block (vm.c), freed with it */
   const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
   struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */

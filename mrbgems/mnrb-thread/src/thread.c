@@ -29,7 +29,7 @@ static void thread_free(mrb_state *mrb, void *p) {
   }
   if (th->arena && th != vm->main) mrb_free(mrb, th->arena);   /* main's is mruby's own */
   if (th->block_irep) mrb_irep_decref(mrb, th->block_irep);
-  mrb_free(mrb, th);
+  if (!th->embedded) mrb_free(mrb, th);   /* a main thread's is freed with its VM (vm.c) */
 }
 
 const struct mrb_data_type mnrb_thread_type = { "Thread", thread_free };
