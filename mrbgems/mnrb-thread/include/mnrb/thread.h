@@ -64,6 +64,11 @@ MRB_API void mnrb_fork_lock_hook_set(mnrb_fork_lock_hook *fn);
 
 /* One pointer for the binding that owns the VM (mnrb-ractor: its per-state data). NULL at first. */
 MRB_API void *mnrb_vm_data(mrb_state *mrb);
+/* The same without a call, for a binding's hot paths (a ractor hop reads it ~6 times: mnrb-ractor's
+ * mnrb_ractor_state_of): the data is word MNRB_VM_DATA_WORD of the VM record at mrb->ud (asserted
+ * in mnrb-thread's internal.h). */
+#define MNRB_VM_DATA_WORD 6
+static inline void *mnrb_vm_data_inline(mrb_state *mrb) { return ((void *const *)mrb->ud)[MNRB_VM_DATA_WORD]; }
 MRB_API void mnrb_vm_set_data(mrb_state *mrb, void *data);
 
 /* ---- waiting, for bindings of waits that other VMs end (Ractor.receive, #take) ---- */
