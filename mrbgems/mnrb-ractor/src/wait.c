@@ -233,12 +233,12 @@ static mrb_bool first_report(uint64_t at) {
   return last != at && atomic_compare_exchange_strong(&reported, &last, at);
 }
 
-mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
-  mrb_bool checks = w->owner->is_main, is_main = checks && mnrb_current_is_main(mrb);
+/* A thread of the main ractor: parks in CHECK_NS steps, looking for a deadlock between them. */
+static __attribute__((noinline)) mrb_bool park_checking(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
+  mrb_bool is_main = mnrb_current_is_main(mrb);
   uint64_t seen = UINT64_MAX, last = UINT64_MAX;
   for (;;) {
-    uint64_t deadline = checks ? mn_now_ns() + CHECK_NS : MN_FOREVER;
-    mn_park_result r = mnrb_wait(mrb, MN_WAIT_RACTOR, deadline, what);
+    mn_park_result r = mnrb_wait(mrb, MN_WAIT_RACTOR, mn_now_ns() + CHECK_NS, what);
     if (r != MN_TIMEDOUT) return FALSE;
     if (atomic_load(&lead_of(w)->woken)) return FALSE;
     uint64_t before = atomic_load(&progress);
@@ -254,4 +254,12 @@ mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
     raise_in_main(mrb);
     seen = UINT64_MAX;
   }
+}
+
+/* Any other ractor's thread parks until it is woken (no deadline, no look: the main ractor looks
+ * for every ractor): a ring's hop takes this path, without the checking loop's frame (hop20h). */
+mrb_bool mnrb_ractor_park(mrb_state *mrb, mnrb_rwaiter *w, const char *what) {
+  if (w->owner->is_main) return park_checking(mrb, w, what);
+  mnrb_wait(mrb, MN_WAIT_RACTOR, MN_FOREVER, what);
+  return FALSE;
 }
