@@ -19,8 +19,9 @@
  *     main Thread object's data. mnrb-thread's mnrb_vm_copied gives each copy a block of its own
  *     and moves these words to it (hop20h);
  *   - any other difference: per-state data outside the arena. A boot has one such word, fixed up
- *     by name: GVLTools' ractor record (a copy hook of mnrb-gvltools). The made-methods table (mruby 0092) hashes its keys' addresses:
- *     its words are classified by range, and each copy rehashes it (mruby 0169).
+ *     by name: GVLTools' ractor record (a copy hook of mnrb-gvltools). The made-methods table
+ *     (mruby 0092) hashes its keys' addresses: its words are classified by range, and each copy
+ *     rehashes it (mruby 0169).
  *
  * MNRB_SNAPSHOT=check does this once, at the first Ractor.new (under the registry's open lock, the
  * lock every state's boot takes), prints the counts and the differing words (with the allocation
