@@ -188,6 +188,7 @@ struct mn_thread {
    * first, so the finishing native thread frees the record. Exchanged atomically by both sides. */
   _Atomic int finish;
   mn_thread_release_fn *release;  /* immutable: the owner's storage (mn_thread_new_at); NULL: malloc'd */
+  bool embedded;            /* immutable: in the binding's storage (mn_thread_new_in), never freed here */
 };
 enum { MN_FINISH_PENDING, MN_FINISH_DONE, MN_FINISH_FREED };
 
@@ -237,6 +238,7 @@ struct mn_ractor {
   mn_ractor *tick_next, *tick_prev;
   _Atomic bool ticked;
   const mn_ractor_ops *ops; void *user;  /* immutable */
+  bool embedded;            /* immutable: in the binding's storage (mn_ractor_new_in), never freed here */
 };
 
 /* Called at the start of every resumed context: releases what the switcher held. */

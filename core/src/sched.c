@@ -27,6 +27,7 @@
 #include "internal.h"
 #include "mnrb/trace.h"
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,9 +67,12 @@ void mn_ractor_each_ticked(void (*fn)(mn_ractor *r, void *arg), void *arg) {
 
 /* ---------------- ractors ---------------- */
 
-mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
-  mn_ractor *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
+size_t mn_ractor_record_size(void) { return sizeof(mn_ractor); }
+
+mn_ractor *mn_ractor_new_in(void *storage, const mn_ractor_ops *ops, void *user) {
+  mn_ractor *r = storage;
+  memset(r, 0, sizeof *r);
+  r->embedded = true;
   r->ops = ops;
   r->user = user;
   r->state = MN_R_IDLE;
@@ -82,6 +86,14 @@ mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
   return r;
 }
 
+mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
+  mn_ractor *r = malloc(sizeof *r);
+  if (!r) return NULL;
+  mn_ractor_new_in(r, ops, user);
+  r->embedded = false;
+  return r;
+}
+
 void mn_ractor_free(mn_ractor *r) {
   pthread_mutex_lock(&registry_lock);
   if (MN_RELAXED(&r->ticked)) {   /* its threads are dead: no lock needed for the count */
@@ -91,7 +103,7 @@ void mn_ractor_free(mn_ractor *r) {
   if (r->all_prev) r->all_prev->all_next = r->all_next; else ractors = r->all_next;
   if (r->all_next) r->all_next->all_prev = r->all_prev;
   pthread_mutex_unlock(&registry_lock);
-  free(r);
+  if (!r->embedded) free(r);
 }
 
 void mn_ractor_each(void (*fn)(mn_ractor *r, void *arg), void *arg) {
@@ -470,6 +482,8 @@ static void thread_entry(void *arg) {
 
 _Static_assert(sizeof(mn_thread) <= MN_THREAD_RECORD_BYTES, "mn_thread_new_at's storage holds a record");
 
+size_t mn_thread_record_size(void) { return sizeof(mn_thread); }
+
 static mn_thread *init_record(mn_thread *t, mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
   memset(t, 0, sizeof *t);
   t->ractor = r;
@@ -493,6 +507,12 @@ mn_thread *mn_thread_new_at(void *storage, mn_thread_release_fn *release, mn_rac
                             void *arg, void *user) {
   mn_thread *t = init_record(storage, r, fn, arg, user);
   t->release = release;
+  return t;
+}
+
+mn_thread *mn_thread_new_in(void *storage, mn_ractor *r, mn_thread_fn fn, void *arg, void *user) {
+  mn_thread *t = init_record(storage, r, fn, arg, user);
+  t->embedded = true;
   return t;
 }
 
@@ -526,6 +546,8 @@ bool mn_thread_start(mn_thread *t) {
 
 static void free_record(mn_thread *t) {
   free(t->name);
+  t->name = NULL;
+  if (t->embedded) return;           /* the binding's storage (mn_thread_new_in) */
   if (t->release) t->release(t);     /* the owner's storage (mn_thread_new_at) */
   else free(t);
 }
@@ -536,6 +558,10 @@ void mn_thread_free(mn_thread *t) {
   if (t->state == MN_CREATED) {
     mn_co_destroy(&t->co);
     mn_stack_release(&t->stack);
+  } else if (t->embedded) {
+    /* the storage is freed after this returns: the exiting switch must be done with it (it is
+     * between releasing the ractor's lock and its exchange below, on a running native thread) */
+    while (atomic_load(&t->finish) == MN_FINISH_PENDING) sched_yield();
   } else if (atomic_exchange(&t->finish, MN_FINISH_FREED) == MN_FINISH_PENDING) {
     return;                            /* its exiting switch frees it (mn_finish_switch) */
   }

@@ -6,7 +6,8 @@
 # written from Ruby (Thread.main's locals, name, status), a ring whose receiving thread is not the
 # ractor's main thread, churn that reuses freed records, and sends to a new ractor whose Ractor
 # object takes a collected one's slot (a stale pair would send to the old record). Helper hop20g
-# also put the records in one block; that was measured but not merged (docs/PERFORMANCE.md).
+# also put the records in one block; hop20h merged it with the states' copies (each copy its own
+# block; docs/PERFORMANCE.md).
 
 class RactorVmRecordsTest < MnTest::Case
   def value_of(r) = r.respond_to?(:value) ? r.value : r.take
@@ -25,6 +26,30 @@ class RactorVmRecordsTest < MnTest::Case
       end
     end
     assert_equal 30.times.map { |k| [true, k, k * 2, "m#{k}", "run", 1] }, rs.map { |r| value_of(r) }
+  end
+
+  # Ractors' states are copies of a booted template (state_snapshot.c): each copy's main thread record
+  # is its own (mnrb_vm_copied gives each its own block and moves the Thread object's pointer to it).
+  # All write Thread.main's locals, variables and name, wait until every one has written, then read
+  # them back: a record shared with the template (or another copy) shows the last writer's values.
+  def test_each_copy_has_its_own_main_thread_record
+    n = 12
+    main = Ractor.current
+    rs = n.times.map do |i|
+      Ractor.new(main, i) do |m, k|
+        t = Thread.main
+        t[:k] = k
+        t.thread_variable_set(:v, k * 3)
+        t.name = "c#{k}"
+        m.send [:written, k]
+        Ractor.receive
+        [k, t == Thread.current, t[:k], t.thread_variable_get(:v), t.name, Thread.current.name]
+      end
+    end
+    assert_equal (0...n).to_a, n.times.map { Ractor.receive.last }.sort
+    rs.each { |r| r.send :go }
+    assert_equal n.times.map { |k| [k, true, k, k * 3, "c#{k}", "c#{k}"] }, rs.map { |r| value_of(r) }
+    assert_equal nil, Thread.main.thread_variable_get(:v)
   end
 
   # A ractor's main thread ends while other threads of it still sleep or wait on a Queue: they are

@@ -92,6 +92,11 @@ bool mn_handoff_check(void);
 #define MN_HANDOFF_QUIET 16u
 
 mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user);
+/* The same in storage the caller owns (issue 20: a ractor's records on one page): `storage` holds
+ * mn_ractor_record_size() bytes aligned to 64; mn_ractor_free unregisters the ractor and leaves the
+ * bytes, which the caller frees after it. */
+size_t mn_ractor_record_size(void);
+mn_ractor *mn_ractor_new_in(void *storage, const mn_ractor_ops *ops, void *user);
 /* All its threads must be dead. After it returns, no ops callback runs for r any more. */
 void mn_ractor_free(mn_ractor *r);
 void *mn_ractor_user(mn_ractor *r);
@@ -117,6 +122,12 @@ typedef void mn_thread_release_fn(void *storage);
 #define MN_THREAD_RECORD_BYTES 320
 mn_thread *mn_thread_new_at(void *storage, mn_thread_release_fn *release, mn_ractor *r, mn_thread_fn fn,
                             void *arg, void *user);
+/* The same in storage the caller owns (mn_thread_record_size() bytes aligned to 64). mn_thread_free
+ * of such a thread waits for its exiting switch to finish (mn_finish_switch, which runs at once on
+ * the native thread that ran it) instead of leaving the record to that switch, and frees nothing
+ * of the storage: the caller may free it once mn_thread_free returned. */
+size_t mn_thread_record_size(void);
+mn_thread *mn_thread_new_in(void *storage, mn_ractor *r, mn_thread_fn fn, void *arg, void *user);
 /* Makes a created thread ready to run. False (errno set) when its dedicated native thread cannot
  * be created (1:1 mode): the thread stays CREATED and may be freed. */
 bool mn_thread_start(mn_thread *t);

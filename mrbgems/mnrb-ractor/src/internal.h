@@ -89,7 +89,8 @@ typedef struct mnrb_rwaiter {
   mrb_bool direct;             /* Ractor.receive: a sender may hand it the message (msg) directly */
   _Atomic int handed;          /* ... which it did (MNRB_HANDED_*): its last touch of the waiter (wait.c) */
   mrb_value word;              /* MNRB_HANDED_WORD: the value itself (mnrb_msg_word_p), no message */
-  const void *warm[MNRB_WARM]; /* a direct waiter: lines it reads first when it runs again (wait.c) */
+  const void *warm[MNRB_WARM]; /* a direct waiter: lines it reads first when it runs again (wait.c);
+                                  last: ractor.c's waiter_init leaves it, note_warm writes it all */
 } mnrb_rwaiter;
 typedef struct mnrb_rwaitq { mnrb_rwaiter *head, *tail; } mnrb_rwaitq;
 enum { MNRB_HANDED_NONE, MNRB_HANDED_MSG, MNRB_HANDED_WORD };
@@ -166,14 +167,20 @@ typedef struct mnrb_ractor_state {
 } mnrb_ractor_state;
 _Static_assert(offsetof(mnrb_ractor_state, ahead) + sizeof(((mnrb_ractor_state *)0)->ahead) <= 64,
                "a hop's fields of the ractor state in one line");
-static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data(mrb); }
+static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data_inline(mrb); }
 
 /* ---- records and the registry (registry.c) ---- */
 void mnrb_ractor_incref(mnrb_ractor_rec *r);
 void mnrb_ractor_decref(mnrb_ractor_rec *r);
 /* The current ractor's record (and, first thing in a forked child, the end of the ractors that did
- * not survive the fork: registry.c). */
-mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb);
+ * not survive the fork: registry.c). Inline: a hop asks ~5 times (hop20h). */
+extern mrb_bool mnrb_ractor_forked;
+void mnrb_ractor_end_lost(mnrb_ractor_rec *me);
+static inline mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) {
+  mnrb_ractor_rec *me = mnrb_ractor_state_of(mrb)->self;
+  if (__builtin_expect(mnrb_ractor_forked, 0)) mnrb_ractor_end_lost(me);
+  return me;
+}
 /* The Ractor object for r in mrb (one per record and state). */
 mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r);
 /* A Ractor object's record, or NULL if v is not a Ractor. */

@@ -151,7 +151,7 @@ mrb_value mnrb_ractor_wrap(mrb_state *mrb, mnrb_ractor_rec *r) {
 
 /* Set in a forked child until its one thread has ended the other ractors; read without a lock: in
  * the parent it is never written, in the child there is one thread. */
-static mrb_bool forked;
+mrb_bool mnrb_ractor_forked;
 
 static void clear_waiters(mnrb_ractor_rec *r) {
   r->receivers.head = r->receivers.tail = NULL;
@@ -177,11 +177,11 @@ static void after_fork_child(void) {   /* inside fork(): locks only, no allocati
   /* reg_lock is held by this thread (fork_lock): the list is whole */
   for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) pthread_mutex_init(&r->lock, NULL);
   if (!main_record.reg_prev && reg_head != &main_record) pthread_mutex_init(&main_record.lock, NULL);
-  forked = TRUE;
+  mnrb_ractor_forked = TRUE;
 }
 
-static void end_lost_ractors(mnrb_ractor_rec *me) {
-  forked = FALSE;
+void mnrb_ractor_end_lost(mnrb_ractor_rec *me) {
+  mnrb_ractor_forked = FALSE;
   mnrb_ractor_rec *lost = NULL;
   for (mnrb_ractor_rec *r = reg_head, *next; r; r = next) {
     next = r->reg_next;
@@ -205,11 +205,6 @@ static void end_lost_ractors(mnrb_ractor_rec *me) {
   while (lost) { mnrb_ractor_rec *r = lost; lost = r->reg_next; r->reg_next = NULL; r->mrb = NULL; }
 }
 
-mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) {
-  mnrb_ractor_rec *me = mnrb_ractor_state_of(mrb)->self;
-  if (forked) end_lost_ractors(me);
-  return me;
-}
 
 struct RClass *mnrb_ractor_error(mrb_state *mrb, const char *name) {
   return mrb_class_get_under(mrb, mrb_class_get(mrb, "Ractor"), name);

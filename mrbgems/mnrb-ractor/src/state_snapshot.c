@@ -13,11 +13,15 @@
  *   - a word that differs by exactly the bases' difference: a pointer into the arena (relocated);
  *   - an equal word: data, or a pointer outside the arena (static ireps, C functions, the process'
  *     shared method tables, the template's record): copied as it is;
- *   - any other difference: per-state data outside the arena. A boot has three such words, all
- *     fixed up by name: mrb->ud and the main thread's vm (the malloc'd VM record, with its core
- *     ractor: mnrb-thread's mnrb_vm_copied makes the copy its own) and GVLTools' ractor record (a
- *     copy hook of mnrb-gvltools). The made-methods table (mruby 0092) hashes its keys' addresses:
- *     its words are classified by range, and each copy rehashes it (mruby 0169).
+ *   - a word that differs by exactly the two boots' VM blocks' difference and points into the
+ *     first's: a pointer into the VM block (mnrb-thread vm.c: the VM record and its main thread's
+ *     record, with the core's records, in one malloc'd block outside the arena): mrb->ud and the
+ *     main Thread object's data. mnrb-thread's mnrb_vm_copied gives each copy a block of its own
+ *     and moves these words to it (hop20h);
+ *   - any other difference: per-state data outside the arena. A boot has one such word, fixed up
+ *     by name: GVLTools' ractor record (a copy hook of mnrb-gvltools). The made-methods table
+ *     (mruby 0092) hashes its keys' addresses: its words are classified by range, and each copy
+ *     rehashes it (mruby 0169).
  *
  * MNRB_SNAPSHOT=check does this once, at the first Ractor.new (under the registry's open lock, the
  * lock every state's boot takes), prints the counts and the differing words (with the allocation
@@ -62,6 +66,7 @@
 
 #define ARENA_BYTES ((size_t)64 << 20)
 #define ARENA_HINT ((uintptr_t)0x200000000000)
+#define SNAP_VMREFS 8
 
 typedef struct arena {
   uintptr_t base;              /* this header's address */
@@ -305,6 +310,8 @@ static struct {
   uint32_t *pg_n, *pg_keep;    /* its slots in the template, in the image (the page shortened) */
   size_t *fate;                /* a slot: FATE_STAY (an object that stays), FATE_FREE, FATE_TAKEN, or (a mover) its target's offset */
   size_t heap_live, heap_free; /* the template's objects, and the image's free slots */
+  size_t vmref[SNAP_VMREFS];   /* image offsets of the words that point into the template's VM block */
+  size_t nvmref;               /* (mrb->ud, the main Thread object's data): mnrb_vm_copied moves them */
 } snap;
 
 #define FATE_STAY SIZE_MAX
@@ -579,6 +586,9 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
   }
   const uintptr_t *wa = (const uintptr_t *)a->base, *wb = (const uintptr_t *)b->base;
   size_t outside = 0;
+  /* the VM blocks (mnrb-thread vm.c: the VM record and the main thread's, outside the arena) */
+  uintptr_t vma = ok ? (uintptr_t)ma->ud : 0, vmd = ok ? (uintptr_t)mb->ud - vma : 0, vmn = mnrb_vm_block_bytes();
+  size_t vmref_at[SNAP_VMREFS], nvmref = 0;
   for (size_t i = first; ok && i < words; i++) {
     size_t off = i * sizeof(uintptr_t);
     alloc_note *n = note_of(a, off);
@@ -589,10 +599,15 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
     }
     if (wa[i] == wb[i]) continue;
     if (wb[i] - wa[i] == delta && word_in(a, wa[i])) { reloc[i / 64] |= (uint64_t)1 << (i % 64); continue; }
-    outside++;                 /* mrb->ud, the main thread's vm, GVLTools' record: fixed by mnrb_vm_copied */
+    if (wa[i] - vma < vmn && wb[i] - wa[i] == vmd) {   /* into the VM block: moved by mnrb_vm_copied */
+      if (nvmref < SNAP_VMREFS) vmref_at[nvmref] = off;
+      nvmref++;
+      continue;
+    }
+    outside++;                 /* GVLTools' record: fixed by its copy hook */
   }
-  if (ok && outside != 3) {
-    if (getenv("MNRB_SNAPSHOT")) fprintf(stderr, "mnrb: MNRB_SNAPSHOT=copy: %zu words of a boot differ that no fix-up names (3 expected): ractors boot\n", outside);
+  if (ok && (outside != 1 || nvmref > SNAP_VMREFS)) {
+    if (getenv("MNRB_SNAPSHOT")) fprintf(stderr, "mnrb: MNRB_SNAPSHOT=copy: %zu words of a boot differ that no fix-up names (1 expected), %zu into the VM block: ractors boot\n", outside, nvmref);
     ok = FALSE;
   }
   if (mb) close(mb);
@@ -601,6 +616,11 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
     if (getenv("MNRB_SNAPSHOT")) fprintf(stderr, "mnrb: MNRB_SNAPSHOT=copy: a pointer of the template leads into a hole: ractors boot\n");
     ok = FALSE;
   }
+  for (size_t k = 0; ok && k < nvmref; k++) {
+    snap.vmref[k] = image_off(vmref_at[k]);
+    if (snap.vmref[k] == SIZE_MAX) ok = FALSE;
+  }
+  snap.nvmref = nvmref;
   free(reloc);
   if (ma) mnrb_vm_template_detach(ma);   /* never run: not a live ractor of the scheduler */
   if (!ok) return;             /* the template is left as it is (never closed: it may be half made) */
@@ -687,7 +707,10 @@ mrb_state *mnrb_snapshot_open(void) {
   c->notes = NULL;
   c->nnotes = c->notes_capa = 0;
   mrb_state *mrb = (mrb_state *)((uintptr_t)c + snap.mrb_off);
-  if (!mrb_mt_made_rehash(mrb) || !mnrb_vm_copied(mrb, snap.a->base, snap.a->base + snap.a->used, copy_map, c)) {
+  uintptr_t *refs[SNAP_VMREFS];
+  for (size_t k = 0; k < snap.nvmref; k++) refs[k] = (uintptr_t *)((uintptr_t)c + snap.vmref[k]);
+  if (!mrb_mt_made_rehash(mrb) ||
+      !mnrb_vm_copied(mrb, snap.a->base, snap.a->base + snap.a->used, copy_map, c, refs, snap.nvmref)) {
     copy_give(c);
     return NULL;
   }

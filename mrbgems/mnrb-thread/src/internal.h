@@ -104,6 +104,7 @@ struct mnrb_thread {
   mrb_bool report_on_exception, abort_on_exception;
   mrb_bool kw;              /* args' last value is keywords for the block (Thread.new(k: 1) { |k:| }) */
   int priority;
+  mrb_bool embedded;        /* a VM's main thread: the record is in the VM's block (vm.c), freed with it */
   const char *deadlocked_on;/* what the main thread waited on when it detected a deadlock */
   mnrb_waitq joiners;
   struct mnrb_mutex *held;  /* mutexes it holds (released when it dies) */
@@ -114,9 +115,14 @@ struct mnrb_vm {
   mn_ractor *ractor;
   mnrb_thread *current;     /* holds the GVL */
   mrb_bool unsaved;         /* current's interpreter state is only in mrb, not in its record (vm.c) */
+  _Atomic int terminate;    /* mnrb_vm_terminate: any native thread; read at interrupt checks (in the
+                               first line, beside signals: a ractor hop's Ractor.receive reads both,
+                               ints_pending; hop20h) */
   _Atomic uint64_t signals; /* signals caught, not yet handled by the main thread (signal.c); in the
                                first line with current: restore() reads both at every resume */
   mnrb_thread *main;
+  void *data;               /* mnrb_vm_data: the owning binding's; word MNRB_VM_DATA_WORD (thread.h),
+                               in the first line: a ractor hop reads it ~6 times (hop20h) */
   mnrb_thread *all;
   struct RClass *thread_class, *fiber_class, *fatal_class, *thread_error, *closed_queue_error;
   struct RClass *mutex_class;   /* Thread::Mutex (ConditionVariable#wait inlines its #sleep) */
@@ -133,11 +139,13 @@ struct mnrb_vm {
   mnrb_main_fn *body;
   mnrb_vm_end_fn *on_end;
   void *body_arg;
-  _Atomic int terminate;        /* mnrb_vm_terminate: any native thread; read at interrupt checks */
   _Atomic int ended;            /* its main thread has run on_end and is exiting */
   _Atomic size_t blocked;       /* threads in waits only another thread of this VM can end */
-  void *data;                   /* mnrb_vm_data: the owning binding's */
 };
+_Static_assert(offsetof(struct mnrb_vm, data) == MNRB_VM_DATA_WORD * sizeof(void *),
+               "mnrb_vm_data_inline (thread.h) reads the binding's data at this word");
+_Static_assert(offsetof(struct mnrb_vm, all) + sizeof(void *) <= 64,
+               "a hop's fields of the VM record (current, unsaved, terminate, signals, main, data, all) in one line");
 
 #include "waitq.h"
 

@@ -31,7 +31,7 @@ static void thread_free(mrb_state *mrb, void *p) {
   if (th->arena && th != vm->main) mrb_free(mrb, th->arena);   /* main's is mruby's own */
   if (th->block_irep) mrb_irep_decref(mrb, th->block_irep);
   if (th->in_block) mnrb_block_drop(mnrb_block_of_thread(th));   /* the record's part (thread_block.h) */
-  else mrb_free(mrb, th);
+  else if (!th->embedded) mrb_free(mrb, th);   /* a main thread's is freed with its VM (vm.c) */
 }
 
 const struct mrb_data_type mnrb_thread_type = { "Thread", thread_free };

@@ -333,12 +333,33 @@ static void mark_roots(mrb_state *mrb) {
 
 /* ---------------- threads ---------------- */
 
+/* A VM's records in one block (issue 20, helper hop20g). In a ring of 10,000 ractors a hop reads the
+ * receiving ractor's VM record and its main thread's (mnrb_wait, mnrb_interrupts_pending), and the
+ * core's ractor and thread records (mn_unpark, make_ready, mn_park) cold: four mallocs made at
+ * different times of Ractor.new, ~2.5 of the ~12 pages a hop touched (cachegrind with a page-sized
+ * cache, docs/PERFORMANCE.md). Now one block aligned to VM_BLOCK_ALIGN, which it does not exceed, so
+ * that it never straddles a page: the VM record (first: the block is freed through it, mnrb_close),
+ * its main thread's record, the core's ractor record, and the core's record of a non-main ractor's
+ * main thread (mnrb_vm_start; the main ractor's is the core's own, see mnrb_run_main). Invariants:
+ * the main thread's record (th->embedded) is never freed by its Thread object, and the core frees
+ * neither core record (mn_ractor_new_in, mn_thread_new_in); all three die with the VM, after
+ * mrb_close has freed the Thread objects and the core thread (whose exiting switch mn_thread_free
+ * waits for). */
+enum { VM_BLOCK_ALIGN = 2048 };
+static size_t line_up(size_t n) { return (n + 63) & ~(size_t)63; }
+#define VM_OFF_MAIN line_up(sizeof(mnrb_vm))
+#define VM_OFF_RACTOR (VM_OFF_MAIN + line_up(sizeof(mnrb_thread)))
+static size_t vm_off_core(void) { return VM_OFF_RACTOR + line_up(mn_ractor_record_size()); }
+static size_t vm_block_bytes(void) { return vm_off_core() + line_up(mn_thread_record_size()); }
+
 mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
   mnrb_thread *th;
-  if (!vm->main) {                          /* the main thread's: in the state's allocator */
-    th = mrb_calloc(mrb, 1, sizeof *th);
-  } else {                                  /* one block per thread (thread_block.h) */
+  if (!vm->main) {                /* the VM's main thread (mnrb_init_thread): in the VM's block */
+    th = (mnrb_thread *)((char *)vm + VM_OFF_MAIN);
+    memset(th, 0, sizeof *th);
+    th->embedded = TRUE;
+  } else {                        /* one block per thread (thread_block.h) */
     mnrb_thread_block *b = mnrb_block_new();
     if (!b) mrb_raise(mrb, vm->thread_error, "can't create Thread: Cannot allocate memory");
     th = &b->th;
@@ -615,8 +636,7 @@ MRB_API mrb_bool mnrb_vm_start(mrb_state *mrb, mnrb_main_fn *body, mnrb_vm_end_f
   th->arena = mrb->gc.arena;      /* whoever set the state up may have grown (moved) the arena */
   th->arena_idx = mrb->gc.arena_idx;
   th->arena_capa = mrb->gc.arena_capa;
-  th->core = mn_thread_new(vm->ractor, vm_main_entry, vm, th);
-  if (!th->core) return FALSE;
+  th->core = mn_thread_new_in((char *)vm + vm_off_core(), vm->ractor, vm_main_entry, vm, th);
   th->started = TRUE;
   if (!mn_thread_start(th->core)) {
     int err = errno;
@@ -703,22 +723,39 @@ MRB_API mrb_bool mnrb_vm_copy_hook_add(mnrb_vm_copy_hook *fn) {
   return FALSE;
 }
 
-/* The template's VM record, copied: its words that point into the template (the state, its
- * classes, the main thread's record, the kill token, the binding's data) mapped; a record
- * of mnrb_vm holds no integer that could lie in [lo, hi) (a user-space arena's addresses). */
-MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg) {
-  const mnrb_vm *t = copy->ud;
-  mnrb_vm *vm = malloc(sizeof *vm);
-  if (!vm) return FALSE;
-  memcpy(vm, t, sizeof *vm);
-  uintptr_t *w = (uintptr_t *)vm;
-  for (size_t i = 0; i < sizeof *vm / sizeof *w; i++)
+/* The template's VM block, copied into a block of the copy's own (hop20h): the VM record and its
+ * main thread's record (the part of the block a boot fills; the core's records are made anew
+ * below: the template's ractor left the registry, mnrb_vm_template_detach, and it never started a
+ * core thread). Their words that point into the template's arena (the state, its classes, the
+ * Thread object, contexts, the kill token, the binding's data) are mapped; those that point into
+ * the template's block (vm->main, vm->all, vm->current, the main thread's vm) moved by the blocks'
+ * difference: neither record holds an integer that could lie in [lo, hi) (a user-space arena's
+ * addresses) or in a malloc'd block's 2 KiB. `refs` are the copy's words outside the block that
+ * hold an address in the template's block (mrb->ud, the main Thread object's data), found by the
+ * snapshot's two boots; they are moved the same way. */
+MRB_API size_t mnrb_vm_block_bytes(void) { return vm_block_bytes(); }
+
+MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg,
+                                uintptr_t *const *refs, size_t nrefs) {
+  const char *t = copy->ud;
+  void *block = NULL;
+  if (posix_memalign(&block, VM_BLOCK_ALIGN, vm_block_bytes()) != 0) return FALSE;
+  memset((char *)block + VM_OFF_RACTOR, 0, vm_block_bytes() - VM_OFF_RACTOR);
+  memcpy(block, t, VM_OFF_RACTOR);
+  uintptr_t tb = (uintptr_t)t, nb = (uintptr_t)block, span = vm_block_bytes();
+  uintptr_t *w = block;
+  for (size_t i = 0; i < VM_OFF_RACTOR / sizeof *w; i++) {
     if (w[i] - lo < hi - lo) w[i] = map(w[i], arg);
-  vm->ractor = mn_ractor_new(&vm_ops, vm);
-  if (!vm->ractor) { free(vm); return FALSE; }
-  copy->ud = vm;
+    else if (w[i] - tb < span) w[i] = w[i] - tb + nb;
+  }
+  for (size_t k = 0; k < nrefs; k++) {
+    if (*refs[k] - tb >= span) { free(block); return FALSE; }   /* not what the boots showed: a bug */
+    *refs[k] = *refs[k] - tb + nb;
+  }
+  mnrb_vm *vm = block;
+  if (copy->ud != vm || vm->main != (mnrb_thread *)(nb + VM_OFF_MAIN)) { free(block); return FALSE; }
+  vm->ractor = mn_ractor_new_in((char *)block + VM_OFF_RACTOR, &vm_ops, vm);
   for (mnrb_thread *th = vm->all; th; th = th->all_next) th->vm = vm;
-  vm->main->vm = vm;
   for (int i = 0; i < MNRB_VM_COPY_HOOKS; i++) {
     mnrb_vm_copy_hook *fn = atomic_load_explicit(&copy_hooks[i], memory_order_acquire);
     if (!fn) break;
@@ -735,11 +772,15 @@ MRB_API void mnrb_vm_template_detach(mrb_state *template_state) {
 }
 
 void mnrb_vm_init(mrb_state *mrb) {
-  mnrb_vm *vm = calloc(1, sizeof *vm);
-  if (!vm) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  void *block = NULL;
+  size_t bytes = vm_block_bytes();
+  if (bytes > VM_BLOCK_ALIGN) mrb_raise(mrb, E_RUNTIME_ERROR, "mnrb: a VM's records outgrew their block");
+  if (posix_memalign(&block, VM_BLOCK_ALIGN, bytes) != 0) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
+  memset(block, 0, bytes);
+  mnrb_vm *vm = block;
   vm->mrb = mrb;
   vm->report_on_exception = TRUE;
-  vm->ractor = mn_ractor_new(&vm_ops, vm);
+  vm->ractor = mn_ractor_new_in((char *)block + VM_OFF_RACTOR, &vm_ops, vm);
   mrb->ud = vm;
   vm->fiber_class = mrb_class_get(mrb, "Fiber");
   vm->fatal_class = mrb_define_class(mrb, "fatal", mrb->eException_class);

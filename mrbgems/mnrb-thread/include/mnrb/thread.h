@@ -64,6 +64,11 @@ MRB_API void mnrb_fork_lock_hook_set(mnrb_fork_lock_hook *fn);
 
 /* One pointer for the binding that owns the VM (mnrb-ractor: its per-state data). NULL at first. */
 MRB_API void *mnrb_vm_data(mrb_state *mrb);
+/* The same without a call, for a binding's hot paths (a ractor hop reads it ~6 times: mnrb-ractor's
+ * mnrb_ractor_state_of): the data is word MNRB_VM_DATA_WORD of the VM record at mrb->ud (asserted
+ * in mnrb-thread's internal.h). */
+#define MNRB_VM_DATA_WORD 6
+static inline void *mnrb_vm_data_inline(mrb_state *mrb) { return ((void *const *)mrb->ud)[MNRB_VM_DATA_WORD]; }
 MRB_API void mnrb_vm_set_data(mrb_state *mrb, void *data);
 
 /* ---- waiting, for bindings of waits that other VMs end (Ractor.receive, #take) ---- */
@@ -100,14 +105,19 @@ MRB_API mrb_bool mnrb_thread_free_hook_add(mnrb_thread_free_hook *fn);
 /* ---- a state copied from a booted template (mnrb-ractor's state_snapshot.c, a prototype) ----
  * copy is a byte copy of a booted, never started state whose memory [lo, hi) was moved (every
  * pointer into it relocated; map(old address, arg) is where an old address went): gives it a VM
- * record and a core ractor of its own (the
- * template's are outside [lo, hi), shared by the copy until now), then calls every copy hook, which
+ * block of its own (the VM record and its main thread's record copied from the template's block,
+ * mnrb_vm_block_bytes() bytes outside [lo, hi); a core ractor record made anew), moves the copy's
+ * words `refs` (those that point into the template's block: mrb->ud, the main Thread object's data)
+ * to the new block, then calls every copy hook, which
  * redoes what a gem's init keeps outside the state (GVLTools' ractor record). FALSE when out of
- * memory (the copy must then be dropped without mnrb_vm_close). Hooks: process-wide, as above. */
+ * memory or when a ref does not point into the template's block (the copy must then be dropped
+ * without mnrb_vm_close). Hooks: process-wide, as above. */
 #define MNRB_VM_COPY_HOOKS 4
 typedef void mnrb_vm_copy_hook(mrb_state *copy);
 MRB_API mrb_bool mnrb_vm_copy_hook_add(mnrb_vm_copy_hook *fn);
-MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg);
+MRB_API size_t mnrb_vm_block_bytes(void);
+MRB_API mrb_bool mnrb_vm_copied(mrb_state *copy, uintptr_t lo, uintptr_t hi, uintptr_t (*map)(uintptr_t, void *), void *arg,
+                                uintptr_t *const *refs, size_t nrefs);
 /* The template itself is never run: its core ractor leaves the scheduler's registry, so that it is
  * not counted as a ractor still alive when the main thread ends (which would end the process at
  * once, as when a ractor will not finish, before the main thread's own end is traced). */
