@@ -600,16 +600,17 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
   d->acted++;
   mnrb_msg *m = shareable_copy_out(from, v);
-  if (m) {
+  if (m && !mnrb_lazy_const_p(m)) {
     mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
     mnrb_msg_free(m);
     mrb_const_set(to, mrb_obj_value(w->to_c), to_sym, copy);
-  } else {
-    mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
-    if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
-    mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
-    mrb_hash_set(to, d->consts, key, mrb_true_value());
+    return 0;
   }
+  mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
+  if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
+  mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
+  if (m) mnrb_lazy_const_keep(to, key, m);   /* a large value: copied when first named (lazy_constants.c) */
+  else mrb_hash_set(to, d->consts, key, mrb_true_value());
   return 0;
 }
 
@@ -808,6 +809,7 @@ static void leave_out_standard_streams(mrb_state *to, mrb_value consts) {
 }
 
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
+  mnrb_lazy_consts_settle(from);     /* a ractor's own lazy constants are defined before its walk */
   replay_features(from, to);
   defs d;
   memset(&d, 0, sizeof d);
