@@ -4,7 +4,7 @@
 # temporary_name.c and mruby patch 0200. Checked on CRuby 3.3.8 (3.1 has no such method: skipped).
 class ModuleTemporaryNameTest < MnTest::Case
   def setup
-    skip "no Module#set_temporary_name (CRuby < 3.3)" unless Module.method_defined?(:set_temporary_name)
+    skip "no Module#set_temporary_name before Ruby 3.3" if RUBY_VERSION < "3.3"
   end
 
   def test_the_name_shows_until_a_permanent_one

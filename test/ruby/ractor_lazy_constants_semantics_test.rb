@@ -6,6 +6,7 @@
 # Checked on CRuby 3.3.8 and 3.1.2 (ObjectSpace counts: mnrb only, each ractor its own heap).
 BIG_STRINGS = Array.new(600) { |i| "str#{i}".freeze }.freeze
 BIG_CLASSES = Array.new(40) { Class.new { def n = 7 } }.freeze
+BIG_OWN = Array.new(600) { |i| "own#{i}".freeze }.freeze
 SMALL = [1, 2].freeze
 
 module LazyHolder
@@ -40,6 +41,23 @@ class RactorLazyConstantsSemanticsTest < MnTest::Case
   def test_a_ractor_made_by_a_ractor
     r = Ractor.new { Ractor.new { [BIG_STRINGS.size, LazyHolder::TABLE.last] }.take }
     assert_equal [600, [299, "v299"]], r.take
+  end
+
+  def test_a_value_the_ractor_sets_itself_stays
+    r = Ractor.new do
+      $VERBOSE = nil
+      Object.const_set(:BIG_OWN, [1].freeze)
+      [Object.constants.include?(:BIG_OWN), BIG_OWN]
+    end
+    assert_equal [true, [1]], r.take            # (CRuby's constants are the process's: main's too)
+  end
+
+  # after the first Ractor.new the creator's plan keeps the message and each new ractor shares it
+  def test_many_ractors_one_after_another_and_at_once
+    seq = 6.times.map { |i| Ractor.new(i) { |k| k.even? ? [BIG_STRINGS[k], LazyHolder::TABLE[k]] : k }.take }
+    assert_equal [["str0", [0, "v0"]], 1, ["str2", [2, "v2"]], 3, ["str4", [4, "v4"]], 5], seq
+    rs = 8.times.map { |i| Ractor.new(i) { |k| BIG_CLASSES[k].new.n + BIG_STRINGS.size } }
+    assert_equal [607] * 8, rs.map(&:take)
   end
 
   def test_a_missing_name_is_still_a_name_error

@@ -77,7 +77,11 @@ void mnrb_proc_binding_init(mrb_state *mrb);
  * in the new ractor until a lookup misses it (take: TRUE and *v if owner::name was pending); settle
  * defines every pending one */
 mrb_bool mnrb_lazy_const_p(const mnrb_msg *m);
-void mnrb_lazy_const_keep(mrb_state *to, mrb_value key, mnrb_msg *m);
+typedef struct mnrb_shared_msg mnrb_shared_msg;   /* a message with a reference count (atomic) */
+mnrb_shared_msg *mnrb_shared_msg_new(mnrb_msg *m);  /* one reference; NULL if out of memory */
+void mnrb_shared_msg_ref(mnrb_shared_msg *s);
+void mnrb_shared_msg_unref(mnrb_shared_msg *s);     /* NULL: nothing */
+void mnrb_lazy_const_keep(mrb_state *to, mrb_value key, mnrb_shared_msg *m);   /* takes a reference */
 mrb_bool mnrb_lazy_const_take(mrb_state *mrb, struct RClass *owner, mrb_sym name, mrb_value *v);
 void mnrb_lazy_consts_settle(mrb_state *mrb);
 /* irep_cache.c: mrb_read_irep_buf, but a dump this heap loaded before gives the same irep (+1 ref) */

@@ -10,16 +10,20 @@
  * (the creator's heap is only readable then) but kept as the message, in a table of the new heap
  * (global _ractor_lazy_consts_: "Owner::NAME" => a Data holding the message), and materialized by
  * the ractor's Module#const_missing (isolation.c) when a lookup misses it, in the class that owns
- * it. What the ractor never names costs it the message's bytes only.
+ * it. What the ractor never names costs it the message's bytes only. The message is written once
+ * while the creator's definitions plan holds (definitions.c: the plan keeps it, shared, and each
+ * Ractor.new takes a reference instead of writing the value again).
  *
- * Invariants: an entry exists only while its constant is undefined in the new heap; once taken it
- * is removed and the constant set (so caches and later lookups see an ordinary constant). Whatever
+ * Invariants: an entry is taken (removed, and the constant set: caches and later lookups see an
+ * ordinary constant) only while its constant is undefined in the new heap; one the ractor assigned
+ * itself in the meantime is kept, and the entry dropped. Whatever
  * asks whether constants exist sees them all: Module#const_defined? and #constants (and so
  * `defined?(NAME)`, which asks const_defined? last, mnrb-compat's defined.c) first materialize every
  * pending entry of the heap, as does a Ractor.new from this ractor (its walk copies defined
  * constants only). Small values stay eager: materializing them costs less than the table.
  */
 #include "internal.h"
+#include <stdlib.h>
 #include <string.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -31,8 +35,28 @@
 
 #define LAZY_MIN_BYTES 1024
 
+/* A message read by several heaps: the creator's plan and each new ractor's pending entry hold a
+ * reference; the last one frees it. Materializing only reads a message (message.c), so ractors may
+ * do it at the same time. */
+struct mnrb_shared_msg { mnrb_msg *m; int refs; /* atomic */ };
+
+mnrb_shared_msg *mnrb_shared_msg_new(mnrb_msg *m) {
+  mnrb_shared_msg *s = malloc(sizeof *s);
+  if (!s) return NULL;
+  s->m = m;
+  s->refs = 1;
+  return s;
+}
+void mnrb_shared_msg_ref(mnrb_shared_msg *s) { __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED); }
+void mnrb_shared_msg_unref(mnrb_shared_msg *s) {
+  if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+    mnrb_msg_free(s->m);
+    free(s);
+  }
+}
+
 static void lazy_free(mrb_state *mrb, void *p) {
-  if (p) mnrb_msg_free(p);
+  mnrb_shared_msg_unref(p);
 }
 static const mrb_data_type lazy_type = { "mnrb_lazy_const", lazy_free };
 
@@ -59,7 +83,7 @@ mrb_bool mnrb_lazy_const_p(const mnrb_msg *m) {
   return m->len >= LAZY_MIN_BYTES;
 }
 
-void mnrb_lazy_const_keep(mrb_state *to, mrb_value key, mnrb_msg *m) {
+void mnrb_lazy_const_keep(mrb_state *to, mrb_value key, mnrb_shared_msg *m) {
   mrb_value table = table_of(to);
   if (!mrb_hash_p(table)) {
     table = mrb_hash_new(to);
@@ -70,7 +94,8 @@ void mnrb_lazy_const_keep(mrb_state *to, mrb_value key, mnrb_msg *m) {
     mrb_define_method(to, mod, "const_defined?", lazy_const_defined_p, MRB_ARGS_ANY());
     mrb_define_method(to, mod, "constants", lazy_constants, MRB_ARGS_ANY());
   }
-  struct RData *d = mrb_data_object_alloc(to, NULL, m, &lazy_type);
+  struct RData *d = mrb_data_object_alloc(to, NULL, NULL, &lazy_type);
+  d->data = m;                         /* after the allocation, which may raise */
   mrb_hash_set(to, table, key, mrb_obj_value(d));
 }
 
@@ -81,12 +106,14 @@ static mrb_value materialize_protected(mrb_state *mrb, void *m) {
 /* Materializes the entry `key` of the table into owner's constant name; its value. */
 static mrb_value take(mrb_state *mrb, mrb_value table, mrb_value key, struct RClass *owner, mrb_sym name) {
   mrb_value entry = mrb_hash_delete_key(mrb, table, key);
-  mnrb_msg *m = mrb_data_check_get_ptr(mrb, entry, &lazy_type);
+  mnrb_shared_msg *m = mrb_data_check_get_ptr(mrb, entry, &lazy_type);
   if (!m) return mrb_nil_value();
+  mrb_value mod = mrb_obj_value(owner);
+  if (mrb_const_defined_at(mrb, mod, name)) return mrb_const_get(mrb, mod, name);   /* the ractor set its own */
   DATA_PTR(entry) = NULL;
   mrb_bool failed;
-  mrb_value v = mrb_protect_error(mrb, materialize_protected, m, &failed);
-  mnrb_msg_free(m);
+  mrb_value v = mrb_protect_error(mrb, materialize_protected, m->m, &failed);
+  mnrb_shared_msg_unref(m);
   if (failed) mrb_exc_raise(mrb, v);
   mrb_const_set(mrb, mrb_obj_value(owner), name, v);
   return v;
