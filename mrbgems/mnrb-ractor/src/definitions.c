@@ -35,6 +35,8 @@ typedef struct defs {
   mrb_bool recording;      /* a full walk: what was copied is noted for the plan */
   struct plan_method *methods;   /* the methods copied, in order (index in order, not plan) */
   struct plan_value *values;     /* the constants and class ivars copied or listed */
+  mrb_sym const_missing;         /* the creator's symbol, to see the program's own const_missing */
+  mrb_bool user_const_missing;   /* one was copied: it would see lazy constants as missing, so none is */
   mnrb_shared_msg *last_shared;  /* const_cb's message kept lazily, a reference for the plan (or NULL) */
   mrb_value last_value;          /* the value it was written from */
   size_t n_methods, capa_methods, n_values, capa_values;
@@ -381,6 +383,7 @@ static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, metho
   }
   else copy = copy_ruby_method(from, mid, proc, mc);
   if (!copy) return;
+  if (mid == mc->d->const_missing) mc->d->user_const_missing = TRUE;   /* the program's own */
   if (alias) {
     copy = alias_of(to, mnrb_code_sym_in(from, to, alias->body.mid), copy);
     alias_owner_of(mc->d, alias, copy, mc);
@@ -610,7 +613,7 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
   d->acted++;
   mnrb_msg *m = shareable_copy_out(from, v);
-  if (m && !mnrb_lazy_const_p(m)) {
+  if (m && (d->user_const_missing || !mnrb_lazy_const_p(m))) {
     mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
     mnrb_msg_free(m);
     mrb_const_set(to, mrb_obj_value(w->to_c), to_sym, copy);
@@ -798,7 +801,7 @@ static void plan_replay(defs *d, defs_plan *plan, int ai) {
     }
     if (mrb_nil_p(w.prefix)) continue;
     mrb_value v = mrb_obj_iv_get(d->from, (struct RObject *)w.from_c, pv->sym);
-    if (pv->cached && mrb_obj_eq(d->from, v, pv->v)) {   /* written before: the message is shared */
+    if (pv->cached && !d->user_const_missing && mrb_obj_eq(d->from, v, pv->v)) {   /* written before: shared */
       mrb_sym to_sym = mnrb_code_sym_in(d->from, d->to, pv->sym);
       if (!mrb_const_defined_at(d->to, mrb_obj_value(w.to_c), to_sym)) {
         mrb_value key = mrb_str_new(d->to, RSTRING_PTR(w.prefix), RSTRING_LEN(w.prefix));
@@ -852,6 +855,7 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
   memset(&d, 0, sizeof d);
   d.from = from;
   d.to = to;
+  d.const_missing = mrb_intern_lit(from, "const_missing");
   d.consts = mrb_hash_new(to);
   mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
   defs_plan *plan = plan_of(from);

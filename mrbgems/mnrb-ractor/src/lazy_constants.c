@@ -20,7 +20,9 @@
  * asks whether constants exist sees them all: Module#const_defined? and #constants (and so
  * `defined?(NAME)`, which asks const_defined? last, mnrb-compat's defined.c) first materialize every
  * pending entry of the heap, as does a Ractor.new from this ractor (its walk copies defined
- * constants only). Small values stay eager: materializing them costs less than the table.
+ * constants only). Small values stay eager: materializing them costs less than the table. So does
+ * every value of a program that defines a const_missing of its own (definitions.c): it would be
+ * called for a pending constant instead of the ractor's.
  */
 #include "internal.h"
 #include <stdlib.h>
