@@ -15,6 +15,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_warn_init(mrb);
   mnrb_compat_globals_init(mrb);
   mnrb_compat_sum_init(mrb);
+  mnrb_compat_temporary_name_init(mrb);
   mnrb_compat_integer_init(mrb);
   mnrb_compat_convert_init(mrb);
   mnrb_compat_init_env(mrb);

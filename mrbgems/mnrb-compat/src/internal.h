@@ -15,6 +15,7 @@ void mnrb_compat_warn_init(mrb_state *mrb);
 void mnrb_compat_warning(mrb_state *mrb, const char *msg);
 void mnrb_compat_globals_init(mrb_state *mrb);
 void mnrb_compat_sum_init(mrb_state *mrb);
+void mnrb_compat_temporary_name_init(mrb_state *mrb);   /* temporary_name.c */
 void mnrb_compat_integer_init(mrb_state *mrb);
 void mnrb_compat_convert_init(mrb_state *mrb);   /* Kernel#__to_int as CRuby's NUM2LONG */
 

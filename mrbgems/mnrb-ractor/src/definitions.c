@@ -35,6 +35,10 @@ typedef struct defs {
   mrb_bool recording;      /* a full walk: what was copied is noted for the plan */
   struct plan_method *methods;   /* the methods copied, in order (index in order, not plan) */
   struct plan_value *values;     /* the constants and class ivars copied or listed */
+  mrb_sym const_missing;         /* the creator's symbol, to see the program's own const_missing */
+  mrb_bool user_const_missing;   /* one was copied: it would see lazy constants as missing, so none is */
+  mnrb_shared_msg *last_shared;  /* const_cb's message kept lazily, a reference for the plan (or NULL) */
+  mrb_value last_value;          /* the value it was written from */
   size_t n_methods, capa_methods, n_values, capa_values;
 } defs;
 
@@ -43,7 +47,9 @@ enum { MARK_KEEP = 1, MARK_INCLUDES = 2 };
 /* A method the plan copies again: m is the creator's (its tables keep it while defs_serial holds). */
 typedef struct plan_method { size_t cls; mrb_bool meta; mrb_sym mid; mrb_method_t m; } plan_method;
 /* A constant or class ivar the plan reads again (its value may have become shareable). */
-typedef struct plan_value { size_t cls; mrb_sym sym; } plan_value;
+/* cached: a large shareable value's message (lazy_constants.c), one reference held, written from
+ * the value `v` (kept alive by the constant while the plan holds: reassigning bumps the serial) */
+typedef struct plan_value { size_t cls; mrb_sym sym; mrb_value v; mnrb_shared_msg *cached; } plan_value;
 
 /* Grows an array of n elements of `size` to hold one more; FALSE if out of memory. */
 static mrb_bool grow(void **a, size_t *capa, size_t n, size_t size) {
@@ -65,9 +71,15 @@ static void note_method(defs *d, size_t cls, mrb_bool meta, mrb_sym mid, mrb_met
 }
 
 static void note_value(defs *d, size_t cls, mrb_sym sym) {
-  if (!d->recording) return;
-  if (!grow((void **)&d->values, &d->capa_values, d->n_values, sizeof *d->values)) { d->recording = FALSE; return; }
-  d->values[d->n_values++] = (plan_value){ cls, sym };
+  mnrb_shared_msg *cached = d->last_shared;
+  d->last_shared = NULL;
+  if (!d->recording) { mnrb_shared_msg_unref(cached); return; }
+  if (!grow((void **)&d->values, &d->capa_values, d->n_values, sizeof *d->values)) {
+    mnrb_shared_msg_unref(cached);
+    d->recording = FALSE;
+    return;
+  }
+  d->values[d->n_values++] = (plan_value){ cls, sym, d->last_value, cached };
   d->marks[cls] |= MARK_KEEP;
 }
 
@@ -371,6 +383,7 @@ static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, metho
   }
   else copy = copy_ruby_method(from, mid, proc, mc);
   if (!copy) return;
+  if (mid == mc->d->const_missing) mc->d->user_const_missing = TRUE;   /* the program's own */
   if (alias) {
     copy = alias_of(to, mnrb_code_sym_in(from, to, alias->body.mid), copy);
     alias_owner_of(mc->d, alias, copy, mc);
@@ -600,14 +613,25 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
   d->acted++;
   mnrb_msg *m = shareable_copy_out(from, v);
-  if (m) {
+  if (m && (d->user_const_missing || !mnrb_lazy_const_p(m))) {
     mrb_value copy = mnrb_msg_materialize(to, m);     /* `to` runs nothing: the creator owns both */
     mnrb_msg_free(m);
     mrb_const_set(to, mrb_obj_value(w->to_c), to_sym, copy);
+    return 0;
+  }
+  mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
+  if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
+  mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
+  if (m) {                                  /* a large value: copied when first named (lazy_constants.c) */
+    mnrb_shared_msg *s = mnrb_shared_msg_new(m);
+    if (!s) { mnrb_msg_free(m); mrb_raise(to, mrb_class_get(to, "RuntimeError"), "out of memory"); }
+    if (d->recording) {                     /* the plan's reference: the next Ractor.new reads it */
+      mnrb_shared_msg_ref(s);
+      d->last_shared = s;
+      d->last_value = v;
+    }
+    mnrb_lazy_const_keep(to, key, s);
   } else {
-    mrb_value key = mrb_str_new(to, RSTRING_PTR(w->prefix), RSTRING_LEN(w->prefix));
-    if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(to, key, "Object::");
-    mrb_str_cat_cstr(to, key, mrb_sym_name(from, sym));
     mrb_hash_set(to, d->consts, key, mrb_true_value());
   }
   return 0;
@@ -684,6 +708,7 @@ typedef struct defs_plan {
 } defs_plan;
 
 static void plan_clear(defs_plan *plan) {
+  for (size_t i = 0; i < plan->n_values; i++) mnrb_shared_msg_unref(plan->values[i].cached);
   free(plan->classes);
   free(plan->includes);
   free(plan->methods);
@@ -738,6 +763,7 @@ static void plan_keep(defs_plan *plan, defs *d, uint32_t serial) {
   plan->n_values = d->n_values;
   d->methods = NULL;
   d->values = NULL;
+  d->n_methods = d->n_values = 0;      /* the plan's now (their cached messages with them) */
   plan->serial = serial;
   plan->valid = TRUE;
 }
@@ -774,7 +800,20 @@ static void plan_replay(defs *d, defs_plan *plan, int ai) {
       w.prefix = class_prefix(d, w.from_c);
     }
     if (mrb_nil_p(w.prefix)) continue;
-    const_cb(d->from, pv->sym, mrb_obj_iv_get(d->from, (struct RObject *)w.from_c, pv->sym), &w);
+    mrb_value v = mrb_obj_iv_get(d->from, (struct RObject *)w.from_c, pv->sym);
+    if (pv->cached && !d->user_const_missing && mrb_obj_eq(d->from, v, pv->v)) {   /* written before: shared */
+      mrb_sym to_sym = mnrb_code_sym_in(d->from, d->to, pv->sym);
+      if (!mrb_const_defined_at(d->to, mrb_obj_value(w.to_c), to_sym)) {
+        mrb_value key = mrb_str_new(d->to, RSTRING_PTR(w.prefix), RSTRING_LEN(w.prefix));
+        if (RSTRING_LEN(key) == 0) mrb_str_cat_lit(d->to, key, "Object::");
+        mrb_str_cat_cstr(d->to, key, mrb_sym_name(d->from, pv->sym));
+        mnrb_shared_msg_ref(pv->cached);
+        mnrb_lazy_const_keep(d->to, key, pv->cached);
+      }
+      mrb_gc_arena_restore(d->to, ai);
+      continue;
+    }
+    const_cb(d->from, pv->sym, v, &w);
     mrb_gc_arena_restore(d->to, ai);
   }
   mrb_gc_arena_restore(d->from, ai_from);
@@ -782,6 +821,8 @@ static void plan_replay(defs *d, defs_plan *plan, int ai) {
 }
 
 static void defs_free(defs *d) {
+  for (size_t i = 0; i < d->n_values; i++) mnrb_shared_msg_unref(d->values[i].cached);   /* not kept */
+  mnrb_shared_msg_unref(d->last_shared);
   free(d->order);
   free(d->mapped);
   free(d->slots);
@@ -808,11 +849,13 @@ static void leave_out_standard_streams(mrb_state *to, mrb_value consts) {
 }
 
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
+  mnrb_lazy_consts_settle(from);     /* a ractor's own lazy constants are defined before its walk */
   replay_features(from, to);
   defs d;
   memset(&d, 0, sizeof d);
   d.from = from;
   d.to = to;
+  d.const_missing = mrb_intern_lit(from, "const_missing");
   d.consts = mrb_hash_new(to);
   mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
   defs_plan *plan = plan_of(from);

@@ -71,6 +71,22 @@ void mnrb_anon_register(mrb_state *mrb, struct RClass *c, int64_t xid);
  * parser's hook (mruby patch 0174). */
 void mnrb_isolated_names_record(mrb_state *from, const struct RProc *outer, mrb_state *to, struct RProc *isolated);
 void mnrb_isolated_names_init(mrb_state *mrb);
+/* proc_binding.c: Proc#binding; a proc given to Ractor.new refuses to make one, as CRuby's */
+void mnrb_proc_binding_init(mrb_state *mrb);
+/* lazy_constants.c: a large (lazy_const_p) shareable constant value kept as its message m (taken)
+ * in the new ractor until a lookup misses it (take: TRUE and *v if owner::name was pending); settle
+ * defines every pending one */
+mrb_bool mnrb_lazy_const_p(const mnrb_msg *m);
+typedef struct mnrb_shared_msg mnrb_shared_msg;   /* a message with a reference count (atomic) */
+mnrb_shared_msg *mnrb_shared_msg_new(mnrb_msg *m);  /* one reference; NULL if out of memory */
+void mnrb_shared_msg_ref(mnrb_shared_msg *s);
+void mnrb_shared_msg_unref(mnrb_shared_msg *s);     /* NULL: nothing */
+void mnrb_lazy_const_keep(mrb_state *to, mrb_value key, mnrb_shared_msg *m);   /* takes a reference */
+mrb_bool mnrb_lazy_const_take(mrb_state *mrb, struct RClass *owner, mrb_sym name, mrb_value *v);
+void mnrb_lazy_consts_settle(mrb_state *mrb);
+/* irep_cache.c: mrb_read_irep_buf, but a dump this heap loaded before gives the same irep (+1 ref) */
+struct mrb_irep *mnrb_irep_read_cached(mrb_state *mrb, const void *bin, size_t size);
+void mnrb_proc_mark_isolated(mrb_state *mrb, mrb_value proc);
 /* Deeply frozen, or immutable by nature (CRuby's Ractor.shareable?). */
 mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);

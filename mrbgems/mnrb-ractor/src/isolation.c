@@ -262,6 +262,14 @@ static mrb_value ractor_const_missing(mrb_state *mrb, mrb_value mod) {
   mrb_value left_out = mrb_gv_get(mrb, mrb_intern_lit(mrb, "_ractor_unshareable_consts_"));
   struct RClass *c = mrb_class_ptr(mod);
   const struct RProc *frame = bare_constant_proc(mrb);
+  mrb_value lazy;                      /* a large shareable value copied when first named (lazy_constants.c) */
+  for (const struct RProc *p = frame; p; p = p->upper) {
+    struct RClass *lex = lexical_class(mrb, p);
+    if (lex != mrb->object_class && mnrb_lazy_const_take(mrb, lex, name, &lazy)) return lazy;
+  }
+  for (struct RClass *a = c; a; a = a->super)
+    if (mnrb_lazy_const_take(mrb, a->tt == MRB_TT_ICLASS ? a->c : a, name, &lazy)) return lazy;
+  if (frame && mnrb_lazy_const_take(mrb, mrb->object_class, name, &lazy)) return lazy;
   if (mrb_hash_p(left_out)) {
     for (const struct RProc *p = frame; p; p = p->upper) {
       struct RClass *lex = lexical_class(mrb, p);

@@ -257,7 +257,7 @@ static void read_methods(mrb_state *mrb, reader *r, struct RClass *sc) {
       size_t size;
       const char *bin = get_bytes(mrb, r, &size);
       if (!apply) continue;
-      mrb_irep *irep = mrb_read_irep_buf(mrb, bin, size);
+      mrb_irep *irep = mnrb_irep_read_cached(mrb, bin, size);   /* irep_cache.c: once per heap */
       if (!irep) mrb_raise(mrb, E_RUNTIME_ERROR, "can not load bytecode in a ractor");
       struct RProc *proc = mrb_proc_new(mrb, irep);
       mrb_irep_decref(mrb, irep);

@@ -832,6 +832,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mnrb_receive_if_init(mrb, ractor);
   mnrb_shareable_proc_init(mrb, ractor);
   mnrb_isolated_names_init(mrb);
+  mnrb_proc_binding_init(mrb);
   mnrb_registry_init(mrb, ractor);
   mnrb_isolation_init(mrb, ractor);
   mnrb_state_alloc_init(mrb);

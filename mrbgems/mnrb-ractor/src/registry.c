@@ -424,6 +424,7 @@ static mrb_state *template_open(mrb_allocf f, void *ud) {
 
 mrb_value mnrb_ractor_create(mrb_state *mrb, mrb_value name, mrb_value args, mrb_value block, const char *loc) {
   mnrb_code_check_isolated(mrb, block, E_ARGUMENT_ERROR);   /* CRuby 4.0: ArgumentError */
+  mnrb_proc_mark_isolated(mrb, block);      /* `Ractor.new(&pr)`: pr.binding refuses (proc_binding.c) */
   mnrb_registry_reap();
   mnrb_msg *start_args = copy_arguments(mrb, args);
   mrb_bool copied = FALSE;                  /* a state copied from the template (MNRB_SNAPSHOT=copy) */
