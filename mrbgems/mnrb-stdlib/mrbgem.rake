@@ -19,7 +19,8 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
   spec.cc.include_paths << "#{dir}/../../core/include"             # mn_cpu_count
   MNRBFeatures.compile(spec, "mnrb_stdlib",
                        "timeout" => %w(timeout), "stringio" => %w(stringio),
-                       "benchmark" => %w(benchmark), "pp" => %w(pp), "json" => %w(json),
+                       "benchmark" => %w(benchmark), "prettyprint" => %w(prettyprint), "pp" => %w(pp),
+                       "json" => %w(json),
                        "tmpdir" => %w(tmpdir),
                        "base64" => %w(base64), "shellwords" => %w(shellwords),
                        "singleton" => %w(singleton), "forwardable" => %w(forwardable),
@@ -31,6 +32,8 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "weakref" => %w(weakref), "find" => %w(find),
                        "tsort" => %w(tsort), "observer" => %w(observer),
                        "abbrev" => %w(abbrev), "prime" => %w(prime),
-                       "cgi_util" => %w(cgi_util), "cgi" => %w(cgi), "mutex_m" => %w(mutex_m), "date" => %w(date date_format date_parse),
+                       "cgi_util" => %w(cgi_util), "cgi" => %w(cgi), "mutex_m" => %w(mutex_m),
+                       "getoptlong" => %w(getoptlong), "pstore" => %w(pstore), "ipaddr" => %w(ipaddr),
+                       "date" => %w(date date_format date_parse),
                        "csv" => %w(csv_parser csv_row csv_table csv))
 end

@@ -34,6 +34,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_gc_init(mrb);
   mnrb_compat_method_searches_init(mrb);
   mnrb_compat_weakmap_init(mrb);
+  mnrb_compat_finalizer_init(mrb);
   mnrb_compat_float_next_init(mrb);
   mnrb_compat_math_gamma_init(mrb);
   mnrb_compat_symbol_all_init(mrb);

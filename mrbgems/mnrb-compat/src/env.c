@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -85,6 +86,7 @@ static mrb_value env_set(mrb_state *mrb, mrb_value self) {
   mnrb_env_lock();
   rc = v ? setenv(n, v, 1) : unsetenv(n);
   err = errno;
+  if (rc == 0 && strcmp(n, "TZ") == 0) tzset();   /* local times follow ENV["TZ"] at once, as CRuby's */
   mnrb_env_unlock();
   if (rc != 0) {
     mrb_value what = mrb_format(mrb, "%s(%s)", v ? "setenv" : "unsetenv", n);

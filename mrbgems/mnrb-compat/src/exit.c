@@ -270,6 +270,7 @@ mnrb_compat_finish(mrb_state *mrb, mrb_value exc)
   mnrb_compat_run_at_exit(mrb);
   if (!quiet_signal_p(mrb, exc)) mnrb_compat_print_error(mrb, exc);
   status = mnrb_compat_final_status(mrb, exc);
+  mnrb_compat_finalizers_run_all(mrb);   /* after at_exit and the report, as CRuby */
   die_by_uncaught_signal(mrb, exc);
   mrb_gc_arena_restore(mrb, ai);
   return status;

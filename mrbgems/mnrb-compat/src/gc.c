@@ -76,6 +76,7 @@ gc_start(mrb_state *mrb, mrb_value self)
 
   mrb_get_args(mrb, ":", &kw);
   mrb_full_gc(mrb);
+  mnrb_compat_finalizers_run_pending(mrb);   /* as CRuby's GC.start, for the objects it freed */
   return mrb_nil_value();
 }
 

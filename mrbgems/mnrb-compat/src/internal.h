@@ -61,6 +61,10 @@ void mnrb_compat_version_init(mrb_state *mrb);
 void mnrb_compat_gc_init(mrb_state *mrb);
 void mnrb_compat_method_searches_init(mrb_state *mrb);
 void mnrb_compat_weakmap_init(mrb_state *mrb);
+void mnrb_compat_finalizer_init(mrb_state *mrb);
+void mnrb_compat_finalizer_sweep(mrb_state *mrb);         /* finalizer.c, from weakmap.c's GC hook */
+void mnrb_compat_finalizers_run_pending(mrb_state *mrb);  /* GC.start: those of collected objects */
+void mnrb_compat_finalizers_run_all(mrb_state *mrb);      /* at exit: every one left */
 void mnrb_compat_float_next_init(mrb_state *mrb);
 void mnrb_compat_math_gamma_init(mrb_state *mrb);
 void mnrb_compat_symbol_all_init(mrb_state *mrb);

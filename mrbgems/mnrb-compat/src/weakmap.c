@@ -88,6 +88,7 @@ weak_sweep(mrb_state *mrb)
       t->size--;
     }
   }
+  mnrb_compat_finalizer_sweep(mrb);   /* the same moment tells finalizer.c which objects die */
 }
 
 static weak_table*

@@ -20,7 +20,12 @@ module Forwardable
   end
 
   def def_instance_delegator(accessor, method, ali = method)
-    define_method(ali.to_sym, &Forwardable.__delegation__(accessor, method))
+    body = Forwardable.__delegation__(accessor, method)
+    if is_a?(Module)
+      define_method(ali.to_sym, &body)
+    else
+      define_singleton_method(ali.to_sym, &body)   # an object extended with Forwardable, as CRuby
+    end
     ali.to_sym
   end
 

@@ -48,6 +48,7 @@ class Prime
 
   # Whether +value+ is prime, by trial division with +generator+'s numbers.
   def prime?(value, generator = Prime::Generator23.new)
+    raise ArgumentError, "Expected a prime generator, got #{generator}" unless generator.respond_to?(:each)
     raise ArgumentError, "Expected an integer, got #{value}" unless value.respond_to?(:integer?) && value.integer?
     return false if value < 2
     generator.each do |divisor|

@@ -76,6 +76,8 @@ module Shellwords
   def shellescape(str)
     str = str.to_s
     return "''" if str.empty?
+    # no shell word can hold a NUL (shellwords 0.2, Ruby 3.4+; 3.3 let it through)
+    raise ArgumentError, "NUL character" if str.include?("\0")
     str.gsub(SAFE) { |c| "\\#{c}" }.gsub("\n", "'\n'")
   end
 

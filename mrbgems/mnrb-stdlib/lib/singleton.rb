@@ -56,6 +56,11 @@ module Singleton
     super
   end
 
+  # `obj.extend(Singleton)` is refused, as CRuby's (its Singleton has no extend_object)
+  def self.extend_object(obj)
+    raise NoMethodError, "undefined method 'extend_object' for module Singleton"
+  end
+
   def self.included(klass)
     super
     klass.private_class_method :new, :allocate

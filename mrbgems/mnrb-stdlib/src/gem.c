@@ -7,6 +7,7 @@
 void mnrb_stdlib_etc_init(mrb_state *mrb);
 void mnrb_stdlib_json_init(mrb_state *mrb);   /* json_parser.c: JSON::Parser */
 void mnrb_stdlib_english_init(mrb_state *mrb);   /* english.c: the aliases, no Ruby code */
+void mnrb_stdlib_objspace_init(mrb_state *mrb);  /* objspace.c: memsize_of and friends, no Ruby code */
 
 extern const struct RProc mnrb_stdlib_timeout[], mnrb_stdlib_stringio[], mnrb_stdlib_benchmark[],
   mnrb_stdlib_pp[], mnrb_stdlib_json[], mnrb_stdlib_tmpdir[];
@@ -21,16 +22,19 @@ extern const struct RProc mnrb_stdlib_delegate[], mnrb_stdlib_pathname[],
   mnrb_stdlib_tsort[], mnrb_stdlib_observer[],
   mnrb_stdlib_abbrev[], mnrb_stdlib_date[], mnrb_stdlib_csv[];
 extern const struct RProc mnrb_stdlib_prime[], mnrb_stdlib_cgi_util[], mnrb_stdlib_cgi[],
-  mnrb_stdlib_mutex_m[];
+  mnrb_stdlib_mutex_m[], mnrb_stdlib_prettyprint[], mnrb_stdlib_getoptlong[], mnrb_stdlib_pstore[],
+  mnrb_stdlib_ipaddr[];
 
 static const char *const after_erb[] = { "erb", NULL };
 static const char *const after_cgi_util[] = { "cgi/util", NULL };
+static const char *const after_prettyprint[] = { "prettyprint", NULL };
 
 static const mnrb_feature features[] = {
   { "timeout", "timeout.rb", NULL, mnrb_stdlib_timeout },
   { "stringio", "stringio.so", NULL, mnrb_stdlib_stringio },
   { "benchmark", "benchmark.rb", NULL, mnrb_stdlib_benchmark },
-  { "pp", "pp.rb", NULL, mnrb_stdlib_pp },
+  { "prettyprint", "prettyprint.rb", NULL, mnrb_stdlib_prettyprint },
+  { "pp", "pp.rb", after_prettyprint, mnrb_stdlib_pp },
   { "json", "json.rb", NULL, mnrb_stdlib_json, mnrb_stdlib_json_init },
   { "tmpdir", "tmpdir.rb", NULL, mnrb_stdlib_tmpdir },
   { "English", "English.rb", NULL, NULL, mnrb_stdlib_english_init },
@@ -61,6 +65,10 @@ static const mnrb_feature features[] = {
   { "cgi", "cgi.rb", after_cgi_util, mnrb_stdlib_cgi },
   { "erb/util", "erb/util.rb", after_erb, NULL },   /* ERB::Util is in erb.rb */
   { "mutex_m", "mutex_m.rb", NULL, mnrb_stdlib_mutex_m },
+  { "getoptlong", "getoptlong.rb", NULL, mnrb_stdlib_getoptlong },
+  { "pstore", "pstore.rb", NULL, mnrb_stdlib_pstore },
+  { "ipaddr", "ipaddr.rb", NULL, mnrb_stdlib_ipaddr },
+  { "objspace", "objspace.so", NULL, NULL, mnrb_stdlib_objspace_init },
 };
 
 void
