@@ -16,7 +16,8 @@ class Encoding
     XML_ATTR_CONTENT_DECORATOR = 65536
     XML_ATTR_QUOTE_DECORATOR = 1048576
 
-    attr_reader :source_encoding, :destination_encoding
+    def source_encoding = @source_encoding
+    def destination_encoding = @destination_encoding
 
     def initialize(src, dst, flags = nil, **opts)
       begin

@@ -88,8 +88,9 @@ class IO
   # after conversion (the rest of the stream is read at the first gets). "BOM|" looks for a byte
   # order mark at the start. Only while an encoding is set do these wrappers do anything.
   module Encodings
-    BOMS = [["\xEF\xBB\xBF", "UTF-8"], ["\xFF\xFE\x00\x00", "UTF-32LE"], ["\x00\x00\xFE\xFF", "UTF-32BE"],
-            ["\xFF\xFE", "UTF-16LE"], ["\xFE\xFF", "UTF-16BE"]]
+    # (methods, not constants: a fresh ractor makes no objects for them)
+    def __enc_boms = [["\xEF\xBB\xBF", "UTF-8"], ["\xFF\xFE\x00\x00", "UTF-32LE"], ["\x00\x00\xFE\xFF", "UTF-32BE"],
+                      ["\xFF\xFE", "UTF-16LE"], ["\xFE\xFF", "UTF-16BE"]]
 
     def external_encoding
       return @__mnrb_ext if @__mnrb_ext
@@ -244,7 +245,7 @@ class IO
     def __enc_bom
       pos = self.pos
       head = __mnrb_getbytes(4) || "".b
-      found = BOMS.find { |b, _| head.start_with?(b.b) }
+      found = __enc_boms.find { |b, _| head.start_with?(b.b) }
       seek(pos + (found ? found[0].bytesize : 0))
       found && Encoding.find(found[1])
     end
@@ -276,41 +277,39 @@ class IO
 end
 
 class File
-  # File#initialize opens the path itself: the encodings leave its mode and options first
-  module EncodingArgs
-    def initialize(path, *args, **kw, &blk)
-      spec = nil
-      if args.last.is_a?(Hash)   # File.open passes its keywords on as a Hash
-        args = args.dup
-        kw = args.pop.merge(kw)
-      end
-      if args[0].is_a?(String) && args[0].include?(":")
-        args = args.dup
-        args[0], spec = args[0].split(":", 2)
-      end
-      unless kw.empty?
-        kw = kw.dup
-        if kw[:mode].is_a?(String) && kw[:mode].include?(":")
-          kw[:mode], spec = kw[:mode].split(":", 2)
-        end
-        e = kw.delete(:encoding)
-        ext = kw.delete(:external_encoding)
-        int = kw.delete(:internal_encoding)
-        spec ||= e
-      end
-      kw.empty? ? super(path, *args, &blk) : super(path, *args, **kw, &blk)
-      __enc_setup(spec, ext, int, true) if spec || ext || int
+  # File#initialize opens the path itself: the encodings leave its mode and options first (an
+  # alias, not a prepended module: File keeps no origin, so its later defs stay lazy)
+  alias __mnrb_encless_initialize initialize
+
+  def initialize(path, *args, **kw, &blk)
+    spec = nil
+    if args.last.is_a?(Hash)   # File.open passes its keywords on as a Hash
+      args = args.dup
+      kw = args.pop.merge(kw)
     end
+    if args[0].is_a?(String) && args[0].include?(":")
+      args = args.dup
+      args[0], spec = args[0].split(":", 2)
+    end
+    unless kw.empty?
+      kw = kw.dup
+      if kw[:mode].is_a?(String) && kw[:mode].include?(":")
+        kw[:mode], spec = kw[:mode].split(":", 2)
+      end
+      e = kw.delete(:encoding)
+      ext = kw.delete(:external_encoding)
+      int = kw.delete(:internal_encoding)
+      spec ||= e
+    end
+    kw.empty? ? __mnrb_encless_initialize(path, *args, &blk) : __mnrb_encless_initialize(path, *args, **kw, &blk)
+    __enc_setup(spec, ext, int, true) if spec || ext || int
   end
-  prepend EncodingArgs
 end
 
 class IO
 
   # IO.read / readlines / foreach / write with encoding options or a mode that names encodings
   module EncodingPaths
-    OPEN_KEYS = [:mode, :encoding, :external_encoding, :internal_encoding, :binmode]
-
     def read(path, *args, **kw)
       return super unless __enc_opts?(kw)
       length, offset = args
@@ -358,7 +357,7 @@ class IO
     def __enc_split(kw)
       o = {}
       l = {}
-      kw.each { |k, v| (OPEN_KEYS.include?(k) ? o : l)[k] = v }
+      kw.each { |k, v| (%i[mode encoding external_encoding internal_encoding binmode].include?(k) ? o : l)[k] = v }
       [o, l]
     end
   end

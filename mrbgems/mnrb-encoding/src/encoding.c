@@ -3,7 +3,9 @@
  * find, list, default_external/internal) and the String methods that read or set a String's
  * encoding: encoding, force_encoding, b, valid_encoding?, ascii_only?. The encodings themselves
  * (names, kinds) are table.c's; one frozen Encoding object per index and per mrb_state, kept in
- * Encoding's hidden @__all Array and named by CRuby's constants.
+ * CRuby's constants for its names. Only UTF-8, ASCII-8BIT and US-ASCII are made at start: the
+ * others (and all their constants) when first asked for, by index or by a constant
+ * (Encoding.const_missing), so a fresh state (each ractor) pays nothing for them.
  */
 #include "internal.h"
 #include <string.h>
@@ -26,10 +28,50 @@ static struct RClass *enc_class(mrb_state *mrb) { return mrb_class_get_id(mrb, M
 
 struct RClass *enc_error(mrb_state *mrb, mrb_sym name) { return mrb_class_get_under_id(mrb, enc_class(mrb), name); }
 
-/* the Encoding objects, by index, in a class variable-free hidden Array on Encoding */
+static void define_consts(mrb_state *mrb, struct RClass *cls, const char *name, mrb_value v);
+
+/* a name's first constant form ("ISO-8859-1" -> ISO_8859_1, "eucJP" -> EucJP); FALSE if none */
+static mrb_bool const_form(const char *name, char *buf, size_t size) {
+  size_t n = strlen(name);
+  if (n >= size || !ISALPHA(name[0])) return FALSE;
+  if (strcmp(name, "locale") == 0 || strcmp(name, "external") == 0 || strcmp(name, "filesystem") == 0) return FALSE;
+  for (size_t i = 0; i <= n; i++) buf[i] = (name[i] && !ISALNUM(name[i])) ? '_' : name[i];
+  buf[0] = (char)TOUPPER(buf[0]);
+  return TRUE;
+}
+
+/* the Encoding for an index: its constant, made with all its constants at the first need */
 mrb_value enc_object(mrb_state *mrb, int enc) {
-  mrb_value all = mrb_iv_get(mrb, mrb_obj_value(enc_class(mrb)), MRB_SYM(__all));
-  return mrb_ary_entry(all, enc);
+  struct RClass *cls = enc_class(mrb);
+  char buf[32];
+  const_form(enc_names(enc)[0], buf, sizeof buf);
+  mrb_sym sym = mrb_intern_cstr(mrb, buf);
+  if (mrb_const_defined_at(mrb, mrb_obj_value(cls), sym)) return mrb_const_get(mrb, mrb_obj_value(cls), sym);
+  struct RData *d = mrb_data_object_alloc(mrb, cls, (void *)(intptr_t)(enc + 1), &enc_type);
+  mrb_value v = mrb_obj_freeze(mrb, mrb_obj_value(d));
+  for (const char *const *n = enc_names(enc); *n; n++) define_consts(mrb, cls, *n, v);
+  return v;
+}
+
+/* Encoding::ISO_8859_1 and friends before their encoding was made */
+static mrb_value enc_s_const_missing(mrb_state *mrb, mrb_value cls) {
+  mrb_sym name;
+  mrb_get_args(mrb, "n", &name);
+  mrb_int len;
+  const char *want = mrb_sym_name_len(mrb, name, &len);
+  char buf[32];
+  for (int i = 0; i < ENC_MAX; i++)
+    for (const char *const *n = enc_names(i); *n; n++) {
+      if (!const_form(*n, buf, sizeof buf)) continue;
+      mrb_bool match = (mrb_int)strlen(buf) == len && memcmp(buf, want, (size_t)len) == 0;
+      if (!match && (mrb_int)strlen(buf) == len) {   /* the all-capitals form */
+        match = TRUE;
+        for (mrb_int k = 0; k < len; k++) if (TOUPPER(buf[k]) != want[k]) { match = FALSE; break; }
+      }
+      if (match) return enc_object(mrb, i);
+    }
+  mrb_name_error(mrb, name, "uninitialized constant Encoding::%n", name);
+  return mrb_nil_value();
 }
 
 static int enc_of_object(mrb_value v) { return (int)(intptr_t)DATA_PTR(v) - 1; }
@@ -208,10 +250,8 @@ static mrb_value str_ascii_only_p(mrb_state *mrb, mrb_value self) {
  * starting with a digit has none ("646") */
 static void define_consts(mrb_state *mrb, struct RClass *cls, const char *name, mrb_value v) {
   char buf[32];
-  size_t n = strlen(name);
-  if (n >= sizeof buf || !ISALPHA(name[0])) return;
-  for (size_t i = 0; i <= n; i++) buf[i] = (name[i] && !ISALNUM(name[i])) ? '_' : name[i];
-  buf[0] = (char)TOUPPER(buf[0]);
+  if (!const_form(name, buf, sizeof buf)) return;
+  size_t n = strlen(buf);
   if (!mrb_const_defined_at(mrb, mrb_obj_value(cls), mrb_intern_cstr(mrb, buf))) mrb_define_const(mrb, cls, buf, v);
   mrb_bool lower = FALSE;
   for (size_t i = 0; i < n; i++) if (ISLOWER(buf[i])) { buf[i] = (char)TOUPPER(buf[i]); lower = TRUE; }
@@ -228,15 +268,8 @@ void enc_init_encoding(mrb_state *mrb) {
   mrb_define_class_under(mrb, cls, "UndefinedConversionError", base);
   mrb_define_class_under(mrb, cls, "InvalidByteSequenceError", base);
   mrb_define_class_under(mrb, cls, "ConverterNotFoundError", base);
-  mrb_value all = mrb_ary_new_capa(mrb, ENC_MAX);
-  mrb_iv_set(mrb, mrb_obj_value(cls), MRB_SYM(__all), all);
-  for (int i = 0; i < ENC_MAX; i++) {
-    if (!ENC_DEFINED(i)) { mrb_ary_push(mrb, all, mrb_nil_value()); continue; }
-    struct RData *d = mrb_data_object_alloc(mrb, cls, (void *)(intptr_t)(i + 1), &enc_type);
-    mrb_value v = mrb_obj_freeze(mrb, mrb_obj_value(d));
-    mrb_ary_push(mrb, all, v);
-    for (const char *const *n = enc_names(i); *n; n++) define_consts(mrb, cls, *n, v);
-  }
+  for (int i = 0; i <= MRB_STR_ENC_US_ASCII; i++) enc_object(mrb, i);   /* the others at first need */
+  mrb_define_class_method(mrb, cls, "const_missing", enc_s_const_missing, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, cls, "name", enc_name, MRB_ARGS_NONE());
   mrb_define_method(mrb, cls, "to_s", enc_name, MRB_ARGS_NONE());
   mrb_define_method(mrb, cls, "inspect", enc_inspect, MRB_ARGS_NONE());
