@@ -1,6 +1,7 @@
 #include "internal.h"
 
 void mrb_mnrb_encoding_gem_init(mrb_state *mrb) {
+  enc_init_table(mrb);
   enc_init_encoding(mrb);
   enc_init_transcode(mrb);
   enc_init_origins(mrb);
