@@ -37,6 +37,7 @@ module RefineEnum
   refine Enumerable do
     def tally_twice = tally.transform_values { _1 * 2 }
     def first = :refined_first            # Array/Range define first: their own wins
+    def min = [:emin, super]              # super: Enumerable's own min
   end
 end
 
@@ -51,6 +52,21 @@ module RefineInteger
   refine Integer do
     def +(other) = :refined_plus
     def double = self * 2
+  end
+end
+
+class RefinedFoo
+  def self.make = :made
+  def hi(a, k: 1) = [:foo_hi, a, k]
+end
+
+module RefineFoo
+  refine(RefinedFoo.singleton_class) { def make = [:refined, super] }
+  refine RefinedFoo do
+    def hi(a, k: 2) = [:ref, super(a, k: k)]
+    def each_twice = yield(1) + yield(2)
+    private def secret = :secret
+    def uses_secret = secret
   end
 end
 
@@ -71,6 +87,12 @@ using RefineEnum
 using StackA
 using StackB
 using RefineInteger
+using RefineFoo
+
+class DefinedAfterUsing
+  define_method(:dm) { RefinedFoo.make }
+  def mm = [1].map { RefinedFoo.new.hi(0) }
+end
 
 class ScopedUse
   module Inner
@@ -152,6 +174,38 @@ class RefinementTest < MnTest::Case
     assert_equal 1, (1..3).first
   end
 
+  def test_refining_a_singleton_class
+    assert_equal [:refined, :made], RefinedFoo.make
+  end
+
+  def test_keywords_and_super_with_keywords
+    assert_equal [:ref, [:foo_hi, 1, 2]], RefinedFoo.new.hi(1)
+    assert_equal [:ref, [:foo_hi, 1, 5]], RefinedFoo.new.hi(1, k: 5)
+    assert_equal [:ref, [:foo_hi, 1, 6]], RefinedFoo.new.send(:hi, 1, k: 6)
+  end
+
+  def test_refined_method_yields
+    assert_equal 30, RefinedFoo.new.each_twice { _1 * 10 }
+  end
+
+  def test_private_refined_method
+    assert_raise(NoMethodError) { RefinedFoo.new.secret }
+    assert_equal :secret, RefinedFoo.new.uses_secret
+  end
+
+  def test_super_from_refined_module_method
+    assert_equal [:emin, 1], Struct.new(:a, :b).new(3, 1).min
+  end
+
+  def test_define_method_block_and_nested_block
+    assert_equal [:refined, :made], DefinedAfterUsing.new.dm
+    assert_equal [[:ref, [:foo_hi, 0, 2]]], DefinedAfterUsing.new.mm
+  end
+
+  def test_method_object_of_refined_method_calls_super
+    assert_equal [:ref, [:foo_hi, 3, 2]], RefinedFoo.new.method(:hi).call(3)
+  end
+
   def test_later_using_wins
     assert_equal :b, "x".who
   end
@@ -179,7 +233,7 @@ class RefinementTest < MnTest::Case
 
   def test_used_modules_order
     # CRuby's order: refined classes in order of first activation, each one's latest first
-    assert_equal [StackB, StackA, RefineShout, RefineObject, RefineEnum, RefineInteger],
+    assert_equal [StackB, StackA, RefineShout, RefineObject, RefineEnum, RefineInteger, RefineFoo],
                  Module.used_modules
   end
 

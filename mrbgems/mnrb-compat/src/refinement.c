@@ -114,12 +114,11 @@ static void mark_irep(mrb_state *mrb, mrb_value table, const mrb_irep *irep, mrb
                       mrb_value act, int depth);
 
 /* Rewrites the sends of irep at offsets >= from and marks the ireps its instructions there make
-   (whole). Code compiled into the executable is read-only: left unrefined. */
+   (whole). Code compiled into the executable is read-only: left unrefined (mark_irep). */
 static void
 rewrite_sends(mrb_state *mrb, mrb_value table, const mrb_irep *irep, mrb_int from, mrb_value act,
               int depth)
 {
-  if (irep->flags & MRB_ISEQ_NO_FREE) return;
   mrb_code *iseq = (mrb_code *)irep->iseq;
   uint32_t i = 0;
   int ext = 0;
@@ -154,9 +153,14 @@ static void
 mark_irep(mrb_state *mrb, mrb_value table, const mrb_irep *irep, mrb_int from, mrb_value act,
           int depth)
 {
-  if (depth > 64) return;
+  if (depth > 64 || (irep->flags & MRB_ISEQ_NO_FREE)) return;
   mrb_value key = irep_key(mrb, irep);
   mrb_value list = mrb_hash_get(mrb, table, key);
+  if (mrb_nil_p(list)) {
+    /* a marked irep lives as long as the state: its address keys the table, and a new irep at a
+       freed one's address would find the old activations */
+    mrb_irep_incref(mrb, (mrb_irep *)irep);
+  }
   mrb_value first = mrb_int_value(mrb, from);
   mrb_value e = mrb_ary_new_from_values(mrb, 1, &first);
   mrb_ary_push(mrb, e, RARRAY_PTR(act)[1]);
@@ -313,9 +317,14 @@ refine_site(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc, mrb_value 
 static mrb_bool
 refine_super_p(mrb_state *mrb, struct RClass *tc, mrb_value recv)
 {
-  if (tc->tt != MRB_TT_ICLASS || !tc->c || tc->c->c != refinement_class(mrb) || !tc->super) {
-    return FALSE;
+  struct RClass *rc = refinement_class(mrb);
+  if (tc->tt == MRB_TT_MODULE && tc->c == rc) {   /* a Method of a refined method, called */
+    struct RClass *ic = refinement_iclass(mrb, tc);
+    if (!ic->super || !mrb_obj_is_kind_of(mrb, recv, ic->super)) return FALSE;
+    mrb_vm_ci_target_class_set(mrb->c->ci, ic);
+    return TRUE;
   }
+  if (tc->tt != MRB_TT_ICLASS || !tc->c || tc->c->c != rc || !tc->super) return FALSE;
   return mrb_obj_is_kind_of(mrb, recv, tc->super);
 }
 
