@@ -40,14 +40,13 @@
 #include <mruby/presym.h>
 #include "internal.h"
 
-#define IV(name) mrb_intern_lit(mrb, name)
 #define CALL_MAXARGS 15   /* vm.c's: a count of 15 is one Array of the arguments */
 #define TYPE_P(v, t) (mrb_type(v) == (t))
 
 static struct RClass *
 refinement_class(mrb_state *mrb)
 {
-  return mrb_class_get(mrb, "Refinement");
+  return mrb_class_get_id(mrb, MRB_SYM(Refinement));
 }
 
 /* ---- the activation table: irep -> [[offset, used modules, refinements], ...] ---- */
@@ -56,10 +55,10 @@ static mrb_value
 activations(mrb_state *mrb)
 {
   struct RClass *rc = refinement_class(mrb);
-  mrb_value h = mrb_obj_iv_get(mrb, (struct RObject *)rc, IV("__activations__"));
+  mrb_value h = mrb_obj_iv_get(mrb, (struct RObject *)rc, MRB_SYM(__activations__));
   if (mrb_nil_p(h)) {
     h = mrb_hash_new(mrb);
-    mrb_obj_iv_set(mrb, (struct RObject *)rc, IV("__activations__"), h);
+    mrb_obj_iv_set(mrb, (struct RObject *)rc, MRB_SYM(__activations__), h);
   }
   return h;
 }
@@ -75,7 +74,7 @@ static mrb_value
 activation_at(mrb_state *mrb, const mrb_irep *irep, const mrb_code *pc)
 {
   struct RClass *rc = refinement_class(mrb);
-  mrb_value h = mrb_obj_iv_get(mrb, (struct RObject *)rc, IV("__activations__"));
+  mrb_value h = mrb_obj_iv_get(mrb, (struct RObject *)rc, MRB_SYM(__activations__));
   if (mrb_nil_p(h)) return h;
   mrb_value list = mrb_hash_get(mrb, h, irep_key(mrb, irep));
   if (!mrb_array_p(list)) return mrb_nil_value();
@@ -178,13 +177,13 @@ mark_irep(mrb_state *mrb, mrb_value table, const mrb_irep *irep, mrb_int from, m
 static mrb_value
 mod_refinement_list(mrb_state *mrb, struct RClass *m)
 {
-  return mrb_obj_iv_get(mrb, (struct RObject *)m, IV("__refinements__"));
+  return mrb_obj_iv_get(mrb, (struct RObject *)m, MRB_SYM(__refinements__));
 }
 
 static mrb_value
 refinement_target(mrb_state *mrb, struct RClass *r)
 {
-  return mrb_obj_iv_get(mrb, (struct RObject *)r, IV("__refined_class__"));
+  return mrb_obj_iv_get(mrb, (struct RObject *)r, MRB_SYM(__refined_class__));
 }
 
 /* R's iclass: R's method table, the refined class above it (the frame's target class of a
@@ -192,7 +191,7 @@ refinement_target(mrb_state *mrb, struct RClass *r)
 static struct RClass *
 refinement_iclass(mrb_state *mrb, struct RClass *r)
 {
-  mrb_value v = mrb_obj_iv_get(mrb, (struct RObject *)r, IV("__refined_iclass__"));
+  mrb_value v = mrb_obj_iv_get(mrb, (struct RObject *)r, MRB_SYM(__refined_iclass__));
   struct RClass *ic = (struct RClass *)mrb_obj_ptr(v);
   ic->mt = r->mt;
   return ic;
@@ -318,13 +317,14 @@ static mrb_bool
 refine_super_p(mrb_state *mrb, struct RClass *tc, mrb_value recv)
 {
   struct RClass *rc = refinement_class(mrb);
-  if (tc->tt == MRB_TT_MODULE && tc->c == rc) {   /* a Method of a refined method, called */
+  if (tc->tt == MRB_TT_MODULE && mrb_obj_class(mrb, mrb_obj_value(tc)) == rc) {   /* through a Method */
     struct RClass *ic = refinement_iclass(mrb, tc);
     if (!ic->super || !mrb_obj_is_kind_of(mrb, recv, ic->super)) return FALSE;
     mrb_vm_ci_target_class_set(mrb->c->ci, ic);
     return TRUE;
   }
-  if (tc->tt != MRB_TT_ICLASS || !tc->c || tc->c->c != rc || !tc->super) return FALSE;
+  if (tc->tt != MRB_TT_ICLASS || !tc->c || !tc->super ||
+      mrb_obj_class(mrb, mrb_obj_value(tc->c)) != rc) return FALSE;
   return mrb_obj_is_kind_of(mrb, recv, tc->super);
 }
 
@@ -436,7 +436,7 @@ mod_refine(mrb_state *mrb, mrb_value self)
   mrb_value list = mod_refinement_list(mrb, m);
   if (!mrb_array_p(list)) {
     list = mrb_ary_new(mrb);
-    mrb_obj_iv_set(mrb, (struct RObject *)m, IV("__refinements__"), list);
+    mrb_obj_iv_set(mrb, (struct RObject *)m, MRB_SYM(__refinements__), list);
   }
   struct RClass *r = NULL;
   for (mrb_int i = 0; i < RARRAY_LEN(list); i++) {
@@ -446,13 +446,13 @@ mod_refine(mrb_state *mrb, mrb_value self)
   if (!r) {
     r = mrb_module_new(mrb);
     r->c = refinement_class(mrb);
-    mrb_obj_iv_set(mrb, (struct RObject *)r, IV("__refined_class__"), klass);
-    mrb_obj_iv_set(mrb, (struct RObject *)r, IV("__defined_at__"), self);
+    mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__refined_class__), klass);
+    mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__defined_at__), self);
     struct RClass *ic = MRB_OBJ_ALLOC(mrb, MRB_TT_ICLASS, mrb->class_class);
     ic->c = r;
     ic->mt = r->mt;
     ic->super = mrb_class_ptr(klass);
-    mrb_obj_iv_set(mrb, (struct RObject *)r, IV("__refined_iclass__"), mrb_obj_value(ic));
+    mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__refined_iclass__), mrb_obj_value(ic));
     mrb_ary_push(mrb, list, mrb_obj_value(r));
   }
   /* the block runs with M's refinements active (and those active where `refine` is called) */
@@ -493,7 +493,7 @@ mod_s_used_modules(mrb_state *mrb, mrb_value self)
     for (mrb_int i = 0; i < RARRAY_LEN(refs); i++) {
       struct RClass *r = mrb_class_ptr(RARRAY_PTR(refs)[i]);
       if (!mrb_obj_eq(mrb, refinement_target(mrb, r), RARRAY_PTR(targets)[j])) continue;
-      mrb_value at = mrb_obj_iv_get(mrb, (struct RObject *)r, IV("__defined_at__"));
+      mrb_value at = mrb_obj_iv_get(mrb, (struct RObject *)r, MRB_SYM(__defined_at__));
       if (!mrb_test(mrb_funcall_id(mrb, out, MRB_SYM_Q(include), 1, at))) mrb_ary_push(mrb, out, at);
     }
   }
@@ -511,7 +511,7 @@ refinement_inspect(mrb_state *mrb, mrb_value self)
 {
   struct RClass *r = mrb_class_ptr(self);
   mrb_value t = refinement_target(mrb, r);
-  mrb_value at = mrb_obj_iv_get(mrb, (struct RObject *)r, IV("__defined_at__"));
+  mrb_value at = mrb_obj_iv_get(mrb, (struct RObject *)r, MRB_SYM(__defined_at__));
   if (mrb_nil_p(t)) return mrb_str_new_lit(mrb, "#<refinement>");
   return mrb_format(mrb, "#<refinement:%v@%v>", mrb_inspect(mrb, t), mrb_inspect(mrb, at));
 }
