@@ -49,6 +49,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_enum_inject_init(mrb);
   mnrb_compat_clone_init(mrb);
   mnrb_compat_const_get_init(mrb);
+  mnrb_compat_refinement_init(mrb);
 }
 
 void

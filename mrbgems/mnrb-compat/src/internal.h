@@ -50,6 +50,7 @@ void mnrb_compat_enum_inject_init(mrb_state *mrb);
 mrb_value mnrb_compat_yielded(mrb_state *mrb);
 void mnrb_compat_clone_init(mrb_state *mrb);
 void mnrb_compat_const_get_init(mrb_state *mrb);
+void mnrb_compat_refinement_init(mrb_state *mrb);
 void mnrb_compat_data_init(mrb_state *mrb);
 void mnrb_compat_fnmatch_init(mrb_state *mrb);
 void mnrb_compat_dir_init(mrb_state *mrb);
