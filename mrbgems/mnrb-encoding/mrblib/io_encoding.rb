@@ -3,6 +3,18 @@
 # sysread, read_nonblock) and every read of a binmode IO ("rb", #binmode) are ASCII-8BIT.
 # A buffer passed to read keeps its own encoding, as CRuby 3.1 does. IO.binread is here too.
 class IO
+  # The encoding options taken off an open's keywords (a copy): [kw, the mode's encodings or
+  # encoding:'s (spec, when given, wins), external_encoding:, internal_encoding:]
+  def self.__mnrb_encoding_kw(kw, spec)
+    return [kw, spec, nil, nil] if kw.empty?
+    kw = kw.dup
+    if kw[:mode].is_a?(String) && kw[:mode].include?(":")
+      kw[:mode], spec = kw[:mode].split(":", 2)
+    end
+    e = kw.delete(:encoding)
+    [kw, spec || e, kw.delete(:external_encoding), kw.delete(:internal_encoding)]
+  end
+
   module BinaryReads
     def read(length = nil, outbuf = nil)
       s = outbuf.nil? ? super(length) : super(length, outbuf)
@@ -43,16 +55,7 @@ class IO
         args = args.dup
         args[1], spec = args[1].split(":", 2)
       end
-      unless kw.empty?
-        kw = kw.dup
-        if kw[:mode].is_a?(String) && kw[:mode].include?(":")
-          kw[:mode], spec = kw[:mode].split(":", 2)
-        end
-        e = kw.delete(:encoding)
-        ext = kw.delete(:external_encoding)
-        int = kw.delete(:internal_encoding)
-        spec ||= e
-      end
+      kw, spec, ext, int = IO.__mnrb_encoding_kw(kw, spec)
       kw.empty? ? super(*args, &blk) : super(*args, **kw, &blk)
       mode = args[1].is_a?(String) || args[1].is_a?(Integer) ? args[1] : kw[:mode]
       @__mnrb_binmode = true if (mode.is_a?(String) && mode.include?("b")) || kw[:binmode]
@@ -291,16 +294,7 @@ class File
       args = args.dup
       args[0], spec = args[0].split(":", 2)
     end
-    unless kw.empty?
-      kw = kw.dup
-      if kw[:mode].is_a?(String) && kw[:mode].include?(":")
-        kw[:mode], spec = kw[:mode].split(":", 2)
-      end
-      e = kw.delete(:encoding)
-      ext = kw.delete(:external_encoding)
-      int = kw.delete(:internal_encoding)
-      spec ||= e
-    end
+    kw, spec, ext, int = IO.__mnrb_encoding_kw(kw, spec)
     kw.empty? ? __mnrb_encless_initialize(path, *args, &blk) : __mnrb_encless_initialize(path, *args, **kw, &blk)
     __enc_setup(spec, ext, int, true) if spec || ext || int
   end
