@@ -1,9 +1,8 @@
 # File.new / File.open with CRuby's keyword options (helper compat3): mode: (a String such as "w",
 # "rb", "r:UTF-8", or an Integer), flags: (OR'd into an Integer mode), perm:, binmode:, textmode:,
-# encoding:/external_encoding:/internal_encoding: (ASCII-8BIT/BINARY make the file binary; other
-# encodings are UTF-8, the only text encoding). mruby-io's File#initialize takes (path, mode, perm)
-# positionally, so File.open(path, mode: "w") reached it as a Hash mode (TypeError). An encoding
-# suffix in a mode String ("rb:ASCII-8BIT", "r:bom|utf-8") is taken off here for the same reason.
+# encoding:/external_encoding:/internal_encoding: (ASCII-8BIT/BINARY make the file binary; the
+# encodings, and a mode's, go on to File#initialize, where mnrb-encoding sets them up). mruby-io's File#initialize takes (path, mode, perm)
+# positionally, so File.open(path, mode: "w") reached it as a Hash mode (TypeError).
 # It wraps File.new (IO.open, File.open's, calls it) by an alias, not File#initialize (mnrb-io
 # aliases initialize after this file runs: an alias of a prepended initialize would call itself)
 # and not by prepending to File's singleton class (constants named in File's class methods would
@@ -25,6 +24,7 @@ class << File
     binary = opts[:binmode] ? true : false
     raise ArgumentError, "both textmode and binmode specified" if binary && opts[:textmode]
     enc = opts[:external_encoding] || opts[:encoding]
+    enc_kw = opts.slice(:encoding, :external_encoding, :internal_encoding)
     if mode.is_a?(String) && mode.include?(":")
       mode, enc_in_mode = mode.split(":", 2)
       raise ArgumentError, "encoding specified twice" if enc && enc_in_mode
@@ -38,7 +38,15 @@ class << File
     mode = __mnrb_open_flags(mode) | opts[:flags] if opts[:flags]
     mode ||= "r"
     mode += "b" if binary && mode.is_a?(String) && !mode.include?("b")
-    file = __mnrb_new_without_options(path, mode, perm || 0o666, &block)
+    # the encodings go on to File#initialize (mnrb-encoding's io_encoding.rb), which sets them up
+    if enc_in_mode
+      mode.is_a?(String) ? mode = "#{mode}:#{enc_in_mode}" : enc_kw[:encoding] = enc_in_mode
+    end
+    file = if enc_kw.empty?
+             __mnrb_new_without_options(path, mode, perm || 0o666, &block)
+           else
+             __mnrb_new_without_options(path, mode, perm || 0o666, **enc_kw, &block)
+           end
     file.binmode if binary && file.respond_to?(:binmode)
     file
   end
