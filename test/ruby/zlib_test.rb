@@ -230,6 +230,39 @@ class ZlibTest < MnTest::Case
     File.delete(path) if path && File.exist?(path)
   end
 
+  BIG = ((0...3_000_000).map { |i| (i * 7919 % 251).chr }.join * 4).b
+
+  # A big deflate runs without the GVL: another thread using the same stream meanwhile waits for
+  # it (CRuby's streams are synchronized), so the stream sees one call, then the other; Thread#raise
+  # stops a big deflate, and the stream works afterwards.
+  def test_big_deflate_shared_and_interrupted
+    d = Zlib::Deflate.new(1)
+    q = Queue.new
+    t = Thread.new { q << :go; d.deflate(BIG) }
+    q.pop
+    m = d.deflate("tail")
+    a = t.value
+    rest = d.finish
+    d.close
+    first = Zlib.inflate(a + m + rest)
+    ok = first.bytesize == BIG.bytesize + 4 && (first == BIG + "tail" || Zlib.inflate(m + a + rest) == "tail" + BIG)
+    assert ok, "the two calls' data interleaved"
+
+    d2 = Zlib::Deflate.new(9)
+    q2 = Queue.new
+    t2 = Thread.new do
+      q2 << :go
+      d2.deflate(BIG * 4, Zlib::FINISH)
+      :finished
+    rescue => e
+      e.message
+    end
+    q2.pop
+    t2.raise(RuntimeError, "stop")
+    assert_equal "stop", t2.value
+    assert_kind_of String, d2.deflate("after")
+  end
+
   def test_big_input_round_trip
     big = (0...300_000).map { |i| (i * 7919 % 251).chr }.join.b * 4
     out = Zlib.deflate(big)

@@ -15,8 +15,9 @@
  *
  * Big inputs (BLOCKING_MIN bytes and more) are compressed without the GVL (mnrb_blocking_call):
  * the loop then touches only malloc'd memory (a copy of the input, the output buffer), so other
- * Ruby threads run meanwhile; Thread#raise/#kill stop it between zlib calls. `busy` is CRuby's
- * "zstream already in progress" guard for a second thread reaching the same stream meanwhile.
+ * Ruby threads run meanwhile; Thread#raise/#kill stop it between zlib calls. Such a call holds a
+ * Mutex (a hidden instance variable) while `busy`: another thread using the stream meanwhile waits
+ * on it, as CRuby's streams are synchronized.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <zlib.h>
 #include <mruby.h>
 #include <mruby/class.h>
+#include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/array.h>
 #include <mruby/data.h>
@@ -46,7 +48,8 @@ typedef struct zs {
   mrb_bool ready;               /* z is initialized and not ended (close/end clear it) */
   mrb_bool finished;            /* Z_STREAM_END seen */
   mrb_bool busy;                /* a call runs on it (possibly without the GVL) */
-  volatile int stop;            /* set by the unblock function: return between zlib calls */
+  int stop;                     /* set by the unblock function (another native thread): return
+                                   between zlib calls; atomic loads and stores only */
   char *out; size_t olen, ocap; /* output not yet returned: out[0, olen) */
   char *in; size_t ilen;        /* Inflate: input after the stream's end (kept for `unused`) */
 } zs;
@@ -86,10 +89,19 @@ static zs *get_any(mrb_state *mrb, mrb_value self) {
   if (!s) mrb_raise(mrb, zerr(mrb, "Error"), "stream is not ready");
   return s;
 }
+#define IV_LOCK MRB_SYM(zstream_lock)   /* hidden: the Mutex a call without the GVL holds */
+
+/* the stream, once no other thread's call runs on it (CRuby's streams are synchronized: a second
+   thread waits for the first, on the Mutex that call holds) */
 static zs *get(mrb_state *mrb, mrb_value self) {
   zs *s = get_any(mrb, self);
+  while (s->busy) {
+    mrb_value m = mrb_iv_get(mrb, self, IV_LOCK);
+    mrb_funcall(mrb, m, "lock", 0);
+    mrb_funcall(mrb, m, "unlock", 0);
+    s = get_any(mrb, self);
+  }
   if (!s->ready) mrb_raise(mrb, zerr(mrb, "Error"), "stream is not ready");
-  if (s->busy) mrb_raise(mrb, zerr(mrb, "InProgressError"), "zstream already in progress");
   return s;
 }
 
@@ -99,7 +111,7 @@ static zs *get(mrb_state *mrb, mrb_value self) {
  * STOPPED or zlib's error. */
 static int zloop(zs *s, int flush) {
   for (;;) {
-    if (s->stop) return STOPPED;
+    if (__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) return STOPPED;
     if (s->ocap - s->olen < 1024) {
       size_t cap = s->ocap ? s->ocap * 2 : 16384;
       char *p = realloc(s->out, cap);
@@ -121,7 +133,7 @@ static int zloop(zs *s, int flush) {
 
 struct run { zs *s; int flush; int rc; };
 static void *run_blocking(void *arg) { struct run *r = arg; r->rc = zloop(r->s, r->flush); return NULL; }
-static void stop_run(void *arg) { ((zs *)arg)->stop = 1; }
+static void stop_run(void *arg) { __atomic_store_n(&((zs *)arg)->stop, 1, __ATOMIC_RELEASE); }
 
 /* The input loop of zrun: zlib takes at most UINT_MAX bytes a call. */
 struct feed { zs *s; const char *at; size_t left; int flush; int rc; mrb_bool blocking; };
@@ -136,8 +148,9 @@ static mrb_value feed_body(mrb_state *mrb, void *arg) {
     int flush = f->left > n ? Z_NO_FLUSH : f->flush;
     if (f->blocking) {
       struct run r = { s, flush, Z_OK };
-      s->stop = 0;
+      __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
       mnrb_blocking_call(mrb, run_blocking, &r, stop_run, s);   /* raises on Thread#raise/#kill */
+      __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
       f->rc = r.rc;
     }
     else f->rc = zloop(s, flush);
@@ -150,7 +163,8 @@ static mrb_value feed_body(mrb_state *mrb, void *arg) {
 
 /* Gives src[0, len) to the stream (flush: a Deflate's flush argument). An Inflate past its end
  * keeps the input for `unused`. Raises zlib's errors as CRuby does. */
-static void zrun(mrb_state *mrb, zs *s, const char *src, size_t len, int flush) {
+static void zrun(mrb_state *mrb, mrb_value self, zs *s, const char *src, size_t len, int flush) {
+  s = get(mrb, self);         /* a to_str since the caller's get may have let another call start */
   if (s->kind == KIND_INFLATE && s->finished) {
     if (!len) return;
     char *p = realloc(s->in, s->ilen + len);
@@ -167,10 +181,21 @@ static void zrun(mrb_state *mrb, zs *s, const char *src, size_t len, int flush) 
     memcpy(copy, src, len);
     f.at = copy;
   }
+  mrb_value lock = mrb_nil_value();
+  if (f.blocking) {           /* other threads run meanwhile: they wait on this lock for the stream */
+    lock = mrb_iv_get(mrb, self, IV_LOCK);
+    if (mrb_nil_p(lock)) {
+      lock = mrb_funcall(mrb, mrb_obj_value(mrb_class_get(mrb, "Mutex")), "new", 0);
+      mrb_iv_set(mrb, self, IV_LOCK, lock);
+    }
+    mrb_funcall(mrb, lock, "lock", 0);
+  }
   s->busy = TRUE;
+  __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);   /* an unblock that came after the last call's end */
   mrb_bool failed = FALSE;
   mrb_value exc = f.blocking ? mrb_protect_error(mrb, feed_body, &f, &failed) : feed_body(mrb, &f);
   s->busy = FALSE;
+  if (f.blocking) mrb_funcall(mrb, lock, "unlock", 0);
   if (!failed && f.rc == Z_STREAM_END && s->kind == KIND_INFLATE && f.left > 0) {
     free(s->in);
     s->in = malloc(f.left);
@@ -245,7 +270,7 @@ static mrb_value deflate_deflate(mrb_state *mrb, mrb_value self) {
   const char *p; size_t n;
   input_of(mrb, src, &p, &n);
   int flush = mrb_nil_p(src) ? Z_FINISH : flush_arg(mrb, fl, Z_NO_FLUSH);
-  zrun(mrb, s, p, n, flush);
+  zrun(mrb, self, s, p, n, flush);
   return take_out(mrb, s);
 }
 
@@ -256,7 +281,7 @@ static mrb_value deflate_push(mrb_state *mrb, mrb_value self) {
   zs *s = get(mrb, self);
   const char *p; size_t n;
   input_of(mrb, src, &p, &n);
-  zrun(mrb, s, p, n, Z_NO_FLUSH);
+  zrun(mrb, self, s, p, n, Z_NO_FLUSH);
   return self;
 }
 
@@ -266,7 +291,7 @@ static mrb_value deflate_flush(mrb_state *mrb, mrb_value self) {
   mrb_get_args(mrb, "|o", &fl);
   zs *s = get(mrb, self);
   int flush = flush_arg(mrb, fl, Z_SYNC_FLUSH);
-  if (flush != Z_NO_FLUSH) zrun(mrb, s, "", 0, flush);
+  if (flush != Z_NO_FLUSH) zrun(mrb, self, s, "", 0, flush);
   return take_out(mrb, s);
 }
 
@@ -330,7 +355,7 @@ static mrb_value inflate_inflate(mrb_state *mrb, mrb_value self) {
   zs *s = get(mrb, self);
   const char *p; size_t n;
   input_of(mrb, src, &p, &n);
-  zrun(mrb, s, p, n, Z_SYNC_FLUSH);
+  zrun(mrb, self, s, p, n, Z_SYNC_FLUSH);
   if (mrb_nil_p(src)) need_end(mrb, s);
   return take_out(mrb, s);
 }
@@ -341,7 +366,7 @@ static mrb_value inflate_push(mrb_state *mrb, mrb_value self) {
   zs *s = get(mrb, self);
   const char *p; size_t n;
   input_of(mrb, src, &p, &n);
-  zrun(mrb, s, p, n, Z_SYNC_FLUSH);
+  zrun(mrb, self, s, p, n, Z_SYNC_FLUSH);
   return self;
 }
 
@@ -365,8 +390,8 @@ static mrb_value inflate_rest(mrb_state *mrb, mrb_value self) {
 /* finish: a Deflate's Z_FINISH output, an Inflate's remaining output (BufError if not ended) */
 static mrb_value zstream_finish(mrb_state *mrb, mrb_value self) {
   zs *s = get(mrb, self);
-  if (s->kind == KIND_DEFLATE) zrun(mrb, s, "", 0, Z_FINISH);
-  else { zrun(mrb, s, "", 0, Z_SYNC_FLUSH); need_end(mrb, s); }
+  if (s->kind == KIND_DEFLATE) zrun(mrb, self, s, "", 0, Z_FINISH);
+  else { zrun(mrb, self, s, "", 0, Z_SYNC_FLUSH); need_end(mrb, s); }
   return take_out(mrb, s);
 }
 
