@@ -230,6 +230,15 @@ static void input_of(mrb_state *mrb, mrb_value v, const char **p, size_t *n) {
   *n = (size_t)RSTRING_LEN(v);
 }
 
+/* src (a String, or nil: no input) run through self's stream with flush; the stream */
+static zs *feed(mrb_state *mrb, mrb_value self, mrb_value src, int flush) {
+  zs *s = get(mrb, self);
+  const char *p; size_t n;
+  input_of(mrb, src, &p, &n);
+  zrun(mrb, self, s, p, n, flush);
+  return s;
+}
+
 static zs *zs_alloc(mrb_state *mrb, mrb_value self, int kind) {
   zs *old = DATA_PTR(self);
   if (old) zs_free(mrb, old);
@@ -278,10 +287,7 @@ static mrb_value deflate_deflate(mrb_state *mrb, mrb_value self) {
 static mrb_value deflate_push(mrb_state *mrb, mrb_value self) {
   mrb_value src;
   mrb_get_args(mrb, "o", &src);
-  zs *s = get(mrb, self);
-  const char *p; size_t n;
-  input_of(mrb, src, &p, &n);
-  zrun(mrb, self, s, p, n, Z_NO_FLUSH);
+  feed(mrb, self, src, Z_NO_FLUSH);
   return self;
 }
 
@@ -352,10 +358,7 @@ static void need_end(mrb_state *mrb, zs *s) {
 static mrb_value inflate_inflate(mrb_state *mrb, mrb_value self) {
   mrb_value src;
   mrb_get_args(mrb, "o", &src);
-  zs *s = get(mrb, self);
-  const char *p; size_t n;
-  input_of(mrb, src, &p, &n);
-  zrun(mrb, self, s, p, n, Z_SYNC_FLUSH);
+  zs *s = feed(mrb, self, src, Z_SYNC_FLUSH);
   if (mrb_nil_p(src)) need_end(mrb, s);
   return take_out(mrb, s);
 }
@@ -363,10 +366,7 @@ static mrb_value inflate_inflate(mrb_state *mrb, mrb_value self) {
 static mrb_value inflate_push(mrb_state *mrb, mrb_value self) {
   mrb_value src;
   mrb_get_args(mrb, "o", &src);
-  zs *s = get(mrb, self);
-  const char *p; size_t n;
-  input_of(mrb, src, &p, &n);
-  zrun(mrb, self, s, p, n, Z_SYNC_FLUSH);
+  feed(mrb, self, src, Z_SYNC_FLUSH);
   return self;
 }
 
