@@ -147,4 +147,22 @@ class ConditionVariableTest < MnTest::Case
     consumer.join
     assert_equal [0, 1, 2, 3, 4], got
   end
+  # CRuby: wait returns what Mutex#sleep returns: nil when the timeout ran out, else the whole
+  # seconds slept (0 for a prompt signal). Seen failing: mnrb returned the ConditionVariable.
+  def test_wait_returns_what_the_sleep_returns
+    assert_nil(@m.synchronize { @cv.wait(@m, 0.001) })
+    threads, = start_waiters(1)
+    t = Thread.new { @m.synchronize { @cv.wait(@m) } }
+    wait_until("a second waiter") { t.status == "sleep" }
+    @m.synchronize { @cv.broadcast }
+    threads.each(&:join)
+    assert_equal 0, t.value
+  end
+
+  # A mutex-like object of the program's own: wait returns its sleep's value.
+  def test_wait_returns_a_custom_mutex_sleep_value
+    m = Object.new
+    def m.sleep(timeout = nil) = :slept
+    assert_equal :slept, @cv.wait(m)
+  end
 end

@@ -1,7 +1,8 @@
 /*
  * ConditionVariable (Thread::ConditionVariable): a FIFO of waiters. #wait registers the caller, then
  * calls mutex.sleep(timeout) (so it works with any object that has Mutex#sleep's contract, as in
- * CRuby); #signal/#broadcast wake waiters, whose sleep then returns and re-locks.
+ * CRuby) and returns what that sleep returns (nil when the timeout ran out, else the whole seconds
+ * slept); #signal/#broadcast wake waiters, whose sleep then returns and re-locks.
  */
 #include "internal.h"
 #include <mruby/class.h>
@@ -48,7 +49,8 @@ static mrb_value cv_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
   mnrb_mutex_relock(mrb, DATA_PTR(mutex), th);
   if (r == MN_DEADLOCK) mnrb_raise_deadlock(mrb);
   mnrb_check_ints_blocking(mrb, th);
-  return self;
+  if (r == MN_TIMEDOUT) return mrb_nil_value();
+  return mrb_fixnum_value((mrb_int)((mn_now_ns() - th->vm_start + 500000000u) / 1000000000u));
 }
 
 static mrb_value cv_wait(mrb_state *mrb, mrb_value self) {
@@ -65,6 +67,7 @@ static mrb_value cv_wait(mrb_state *mrb, mrb_value self) {
     th->vm_obj = cv;
     th->vm_self = self;
     th->vm_arg = a.mutex;
+    th->vm_start = mn_now_ns();
     return mnrb_park_vm(mrb, th, MN_WAIT_SLEEP, deadline, TRUE, "Mutex#sleep", cv_cont);
   }
   mnrb_waiter w = { mnrb_current(mrb), NULL, NULL, FALSE };
@@ -73,7 +76,7 @@ static mrb_value cv_wait(mrb_state *mrb, mrb_value self) {
   mrb_value v = mrb_protect_error(mrb, call_sleep, &a, &failed);
   mnrb_waitq_remove(&cv->waiters, &w);
   if (failed) mrb_exc_raise(mrb, v);
-  return self;
+  return v;
 }
 
 static mrb_value cv_signal(mrb_state *mrb, mrb_value self) {
