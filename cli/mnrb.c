@@ -6,11 +6,16 @@
  * Like `ruby`: ARGV and $0, an uncaught exception prints its message and backtrace and exits 1,
  * a syntax error names the line, exit/exit!/at_exit behave as in CRuby. -I puts directories in
  * front of $LOAD_PATH and -r requires a feature through Kernel#require (mrbgems/mnrb-require).
+ * Switches are CRuby's and combine as its do (`-lane`, `-rjson`, `-W0`); RUBYOPT adds -I, -r, -w,
+ * -W, -d and -E ones. -n/-p/-l/-a wrap the script in CRuby's `while gets` loop, built by the
+ * parser (mruby patch 0251), so that BEGIN/END blocks stay at the top level.
  */
+#define _GNU_SOURCE   /* memmem */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/compile.h>
@@ -25,8 +30,11 @@
 
 typedef struct script {
   const char *name;           /* $0 and the file name in backtraces */
-  char *code;
-  size_t len;
+  char *code;                 /* as read (freed at the end) */
+  const char *start;          /* where parsing starts: code, or its `#!...ruby` line under -x */
+  size_t len;                 /* from start */
+  uint32_t lineno;            /* start's line */
+  uint8_t loop;               /* MRB_SCRIPT_LOOP_* bits: -n, -p, -l, -a */
 } script;
 
 #define MAX_LIST_OPTS 64
@@ -38,6 +46,16 @@ typedef struct options {
   int nincdirs;
   int debug;                            /* -d, --debug: $DEBUG true */
   int verbose;                          /* -W0, -W1, -W2 (-w, -W) plus one: $VERBOSE nil, false, true; 0: unset */
+  int check;                            /* -c: parse, say "Syntax OK", run nothing */
+  int switches;                         /* -s: the script's own -name[=value] arguments set $name */
+  int shebang;                          /* -x: start at the first #! line that names ruby */
+  int print_version;                    /* -v, --verbose: the version first ($VERBOSE too); alone, only it */
+  int record_sep;                       /* -0[octal]: 1 + the separator byte, -1 paragraphs (-00), -2 nil (-0777); 0: unset */
+  const char *field_sep;                /* -F pattern: $; */
+  const char *encodings;                /* -E ext[:int], --encoding */
+  int no_rubyopt;                       /* --disable=rubyopt (or all) */
+  const char *sw[MAX_LIST_OPTS];        /* -s: the script's "name" and "name=value" arguments */
+  int nsw;
   script main;
   char **argv;                /* ARGV */
   int argc;
@@ -47,17 +65,31 @@ typedef struct options {
 
 static void usage(FILE *f) {
   fputs("Usage: mnrb [options] [--] [script.rb | -e 'code'] [arguments]\n"
-        "  -e 'code'          run this code (may be given more than once, one line each)\n"
-        "  -I dir             put dir in front of $LOAD_PATH (may be given more than once)\n"
-        "  -r feature         require feature before the script (may be given more than once)\n"
-        "  -w, -W             turn warnings on ($VERBOSE = true)\n"
+        "  -0[octal]          input record separator ($/): -0 NUL, -00 paragraphs, -0777 whole files\n"
+        "  -a                 with -n or -p: $F = $_.split for each line\n"
+        "  -c                 check the syntax only (prints \"Syntax OK\")\n"
+        "  -C dir             change to dir first\n"
         "  -d, --debug        set $DEBUG (and $VERBOSE) to true\n"
+        "  -e 'code'          run this code (may be given more than once, one line each)\n"
+        "  -E ext[:int]       default external (and internal) encoding\n"
+        "  -F pattern         field separator for split and -a ($;)\n"
+        "  -I dir             put dir in front of $LOAD_PATH (may be given more than once)\n"
+        "  -l                 with -n or -p: chomp each line; $\\ = $/ (print ends lines)\n"
+        "  -n                 run the script for each line of input: while gets; ...; end\n"
+        "  -p                 as -n, and print $_ after each line\n"
+        "  -r feature         require feature before the script (may be given more than once)\n"
+        "  -s                 the script's -name[=value] arguments set $name\n"
+        "  -w, -W             turn warnings on ($VERBOSE = true)\n"
         "  -W0, -W1, -W2      warning level: none ($VERBOSE = nil), some (false, the default), all (true)\n"
+        "  -x[dir]            skip text before the first #!...ruby line (and change to dir)\n"
         "  --max-proc=N       native threads for Ruby threads (env RUBY_MAX_PROC; default: usable CPUs)\n"
         "  --timeslice=MS     preempt a thread after MS ms while others wait (env MNRB_TIMESLICE; 100)\n"
         "  --trace=FILE       write a timeline of every thread's GVL states to FILE (Perfetto format)\n"
         "  --trace-flight=MB  with --trace: keep only about the last MB megabytes of events\n"
-        "  -v, --version      print the version\n"
+        "  -v, --verbose      print the version, turn warnings on; alone, print the version only\n"
+        "  --version          print the version\n"
+        "  --disable=rubyopt  ignore RUBYOPT (also --disable=all); gems, did_you_mean,\n"
+        "                     error_highlight and syntax_suggest are accepted (mnrb has none)\n"
         "  -h, --help         print this help\n"
         "Environment: RUBY_MN_THREADS=0 runs each Ruby thread on its own native thread (1:1);\n"
         "RUBY_THREAD_MACHINE_STACK_SIZE sets the C stack of each thread (bytes).\n", f);
@@ -91,15 +123,150 @@ static long parse_long_opt(const char *arg, const char *name, long min, long max
   return v;
 }
 
-/* Adds the value of -I/-r (joined, "-Idir", or the next argument) to a list. */
-static int list_opt(int argc, char **argv, int i, const char **list, int *n) {
-  const char *a = argv[i], *v = a + 2;
-  if (*v == '\0') {
-    if (i + 1 >= argc) { fprintf(stderr, "mnrb: no argument given for %s\n", a); exit(2); }
-    v = argv[++i];
+/* -x: the script starts at its first line that begins with #! and names ruby; the lines before
+   it are not parsed, and line numbers stay the file's. */
+static void skip_to_shebang(script *s) {
+  const char *p = s->code, *end = s->code + s->len;
+  uint32_t line = 1;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *eol = nl ? nl : end;
+    if (eol - p >= 2 && p[0] == '#' && p[1] == '!' && memmem(p, (size_t)(eol - p), "ruby", 4)) {
+      s->start = p;
+      s->len = (size_t)(end - p);
+      s->lineno = line;
+      return;
+    }
+    if (!nl) break;
+    p = nl + 1;
+    line++;
   }
-  if (*n == MAX_LIST_OPTS) { fprintf(stderr, "mnrb: too many %.2s options\n", a); exit(2); }
+  fputs("mnrb: no Ruby script found in input (LoadError)\n", stderr);
+  exit(1);
+}
+
+static void fail(const char *fmt, const char *arg) {
+  fputs("mnrb: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs(" (RuntimeError)\n", stderr);
+  exit(1);
+}
+
+static void add_list(const char **list, int *n, const char *v, char opt) {
+  if (*n == MAX_LIST_OPTS) { fprintf(stderr, "mnrb: too many -%c options\n", opt); exit(2); }
   list[(*n)++] = v;
+}
+
+static void add_code(char **code, size_t *len, const char *v) {
+  size_t vl = strlen(v);
+  *code = realloc(*code, *len + vl + 2);
+  memcpy(*code + *len, v, vl);
+  *len += vl;
+  (*code)[(*len)++] = '\n';
+}
+
+/* --disable=LIST / --enable=LIST (and --disable-NAME): the features CRuby names. mnrb has no
+   gems, did_you_mean, error_highlight or syntax_suggest to turn off; rubyopt it does. */
+static void feature_opt(options *o, const char *list, int enable) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list);
+  for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(f, "rubyopt") || !strcmp(f, "all")) o->no_rubyopt = !enable;
+    else if (strcmp(f, "gems") && strcmp(f, "did_you_mean") && strcmp(f, "did-you-mean") &&
+             strcmp(f, "error_highlight") && strcmp(f, "error-highlight") &&
+             strcmp(f, "syntax_suggest") && strcmp(f, "syntax-suggest") && strcmp(f, "frozen-string-literal") &&
+             strcmp(f, "frozen_string_literal"))
+      fprintf(stderr, "mnrb: warning: unknown argument for --%s: '%s'\n", enable ? "enable" : "disable", f);
+  }
+}
+
+/* One argument of switches, CRuby's way: single letters combine (`-lane`); those taking a value
+   take the rest of the argument or the next one (-e, -r, -I, -C, -F, -E); -0, -W and -x take what
+   follows them in the same argument. Returns the index of the last argument used. With `env`
+   (RUBYOPT), only the switches CRuby allows there. */
+static int switch_arg(int argc, char **argv, int i, options *o, char **ecode, size_t *elen, int env) {
+  const char *a = argv[i];
+  for (const char *c = a + 1; *c; c++) {
+    if (env && !strchr("IrwWdEv", *c)) fail("invalid switch in RUBYOPT: -%s", (char[]){ *c, 0 });
+    switch (*c) {
+    case 'n': o->main.loop |= MRB_SCRIPT_LOOP_GETS; break;
+    case 'p': o->main.loop |= MRB_SCRIPT_LOOP_GETS | MRB_SCRIPT_LOOP_PRINT; break;
+    case 'l': o->main.loop |= MRB_SCRIPT_LOOP_CHOMP; break;
+    case 'a': o->main.loop |= MRB_SCRIPT_LOOP_SPLIT; break;
+    case 'c': o->check = 1; break;
+    case 's': o->switches = 1; break;
+    case 'w': o->verbose = 3; break;
+    case 'd': o->debug = 1; o->verbose = 3; break;   /* $DEBUG, and $VERBOSE as -w sets it */
+    case 'v': o->print_version = !env; o->verbose = 3; break;   /* in RUBYOPT: $VERBOSE only */
+    case 'h': usage(stdout); exit(0);
+    case 'W':
+      if (c[1] >= '0' && c[1] <= '2') o->verbose = *++c - '0' + 1;
+      else if (c[1] == ':') return i;               /* -W:no-deprecated and kin: categories mnrb has not */
+      else o->verbose = 3;
+      break;
+    case 'x':
+      o->shebang = 1;
+      if (c[1] && chdir(c + 1) != 0) fail("Can't chdir to %s", c + 1);
+      return i;
+    case '0': {
+      unsigned v = 0, n = 0;
+      while (n < 3 && c[1] >= '0' && c[1] <= '7') { v = v * 8 + (unsigned)(*++c - '0'); n++; }
+      o->record_sep = n == 0 ? 1 : v == 0 ? -1 : v > 0377 ? -2 : (int)v + 1;   /* -0: NUL; -00: ""; -0777: nil */
+      break;
+    }
+    case 'e': case 'r': case 'I': case 'C': case 'F': case 'E': {
+      const char *v = c + 1;
+      if (!*v) {
+        if (i + 1 >= argc) {
+          if (*c == 'e') fail("no code specified for -e", NULL);
+          fail("no argument given for -%s", (char[]){ *c, 0 });
+        }
+        v = argv[++i];
+      }
+      switch (*c) {
+      case 'e': add_code(ecode, elen, v); break;
+      case 'r': add_list(o->libs, &o->nlibs, v, 'r'); break;
+      case 'I': add_list(o->incdirs, &o->nincdirs, v, 'I'); break;
+      case 'C': if (chdir(v) != 0) fail("Can't chdir to %s", v); break;
+      case 'F': o->field_sep = v; break;
+      case 'E': o->encodings = v; break;
+      }
+      return i;
+    }
+    default:
+      fprintf(stderr, "mnrb: invalid option -%c  (-h will show valid options) (RuntimeError)\n", *c);
+      exit(1);
+    }
+  }
+  return i;
+}
+
+/* RUBYOPT: switches separated by spaces, taken after the command line's (its -I directories and
+   -r features follow theirs). */
+static void rubyopt(options *o, char **ecode, size_t *elen) {
+  const char *env = getenv("RUBYOPT");
+  if (!env || !*env) return;
+  char *copy = strdup(env);
+  char *words[64];
+  int n = 0;
+  for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w && n < 64; w = strtok_r(NULL, " \t", &save))
+    words[n++] = w;
+  for (int i = 0; i < n; i++) {
+    char *w = words[i];
+    if (w[0] == '-' && w[1] == '-') continue;               /* --disable=... and kin */
+    if (w[0] != '-') { /* CRuby: a word without a dash is a -r feature */ add_list(o->libs, &o->nlibs, w, 'r'); continue; }
+    i = switch_arg(n, words, i, o, ecode, elen, 1);
+  }
+  /* copy stays: the lists point into it */
+}
+
+/* -s: the script's leading -name and -name=value arguments set $name (dashes in name become
+   underscores) and leave ARGV; `--` ends them. */
+static int script_switches(options *o, char **argv, int i, int argc) {
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (!strcmp(argv[i], "--")) return i + 1;
+    if (o->nsw < MAX_LIST_OPTS) o->sw[o->nsw++] = argv[i] + 1;
+  }
   return i;
 }
 
@@ -111,31 +278,29 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) { i++; break; }
     if (a[0] != '-' || a[1] == '\0') break;
-    if (strcmp(a, "-e") == 0) {
-      if (i + 1 >= argc) { fprintf(stderr, "mnrb: no code specified for %s\n", a); exit(2); }
-      const char *v = argv[++i];
-      size_t vl = strlen(v);
-      ecode = realloc(ecode, elen + vl + 2);
-      memcpy(ecode + elen, v, vl);
-      elen += vl;
-      ecode[elen++] = '\n';
-    } else if (strncmp(a, "-r", 2) == 0) {
-      i = list_opt(argc, argv, i, o->libs, &o->nlibs);
-    } else if (strncmp(a, "-I", 2) == 0) {
-      i = list_opt(argc, argv, i, o->incdirs, &o->nincdirs);
-    } else if (strcmp(a, "-w") == 0 || strcmp(a, "-W") == 0 || strcmp(a, "-W2") == 0) {
+    if (a[1] != '-') {
+      i = switch_arg(argc, argv, i, o, &ecode, &elen, 0);
+    } else if (strcmp(a, "--debug") == 0) {
+      o->debug = 1;
       o->verbose = 3;
-    } else if (strcmp(a, "-d") == 0 || strcmp(a, "--debug") == 0) {
-      o->debug = 1;                     /* $DEBUG, and $VERBOSE as -w sets it */
-      o->verbose = 3;
-    } else if (strcmp(a, "-W0") == 0 || strcmp(a, "-W1") == 0) {
-      o->verbose = a[2] - '0' + 1;
-    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
+    } else if (strcmp(a, "--version") == 0) {
       version();
       exit(0);
-    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    } else if (strcmp(a, "--verbose") == 0) {
+      o->print_version = 1;
+      o->verbose = 3;
+    } else if (strcmp(a, "--help") == 0) {
       usage(stdout);
       exit(0);
+    } else if (strcmp(a, "--copyright") == 0) {
+      puts("mnrb - Copyright (C) the mnrb authors; mruby - Copyright (c) mruby developers");
+      exit(0);
+    } else if (strncmp(a, "--disable=", 10) == 0 || strncmp(a, "--enable=", 9) == 0) {
+      feature_opt(o, strchr(a, '=') + 1, a[2] == 'e');
+    } else if (strncmp(a, "--disable-", 10) == 0 || strncmp(a, "--enable-", 9) == 0) {
+      feature_opt(o, strchr(a + 2, '-') + 1, a[2] == 'e');
+    } else if (strncmp(a, "--encoding=", 11) == 0 || strncmp(a, "--external-encoding=", 20) == 0) {
+      o->encodings = strchr(a, '=') + 1;
     } else if (strncmp(a, "--max-proc=", 11) == 0) {
       cfg->max_proc = (int)parse_long_opt(a + 11, "--max-proc", 1, 1024);
     } else if (strncmp(a, "--timeslice=", 12) == 0) {
@@ -145,13 +310,19 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
     } else if (strncmp(a, "--trace-flight=", 15) == 0) {
       o->trace_opt.flight_recorder_bytes = (size_t)parse_long_opt(a + 15, "--trace-flight", 1, 1 << 20) << 20;
     } else {
-      fprintf(stderr, "mnrb: invalid option %s  (-h will show valid options)\n", a);
-      exit(2);
+      fprintf(stderr, "mnrb: invalid option %s  (-h will show valid options) (RuntimeError)\n", a);
+      exit(1);
     }
   }
+  if (!o->no_rubyopt) rubyopt(o, &ecode, &elen);   /* an -e there is refused: ecode stays */
   if (o->trace_opt.flight_recorder_bytes && !o->trace) {
     fputs("mnrb: --trace-flight needs --trace=FILE\n", stderr);
     exit(2);
+  }
+  if (o->print_version) {
+    version();
+    fflush(stdout);                                  /* before the script's own output */
+    if (!ecode && i >= argc) exit(0);                /* `ruby -v` alone prints the version only */
   }
   if (ecode) {
     o->main.name = "-e";
@@ -167,6 +338,10 @@ static void parse_args(int argc, char **argv, options *o, mn_config *cfg) {
     o->main.name = "-";
     if (!(o->main.code = read_file("-", &o->main.len))) { fputs("mnrb: cannot read stdin\n", stderr); exit(1); }
   }
+  o->main.start = o->main.code;
+  o->main.lineno = 1;
+  if (o->shebang) skip_to_shebang(&o->main);
+  if (o->switches) i = script_switches(o, argv, i, argc);
   o->argv = argv + i;
   o->argc = argc - i;
 }
@@ -179,7 +354,7 @@ static void define_data(mrb_state *mrb, script *s, struct mrb_parser_state *p) {
   size_t n = sizeof end - 1;
   if (!strcmp(s->name, "-e") || !strcmp(s->name, "-") || !p->s) return;
   size_t off = (size_t)(p->s - s->code);
-  if (off > (size_t)s->len) return;
+  if (off > (size_t)(s->start - s->code) + s->len) return;
   size_t at = off > 0 && s->code[off - 1] == '\n' ? off - 1 : off;   /* the end of the line */
   if (at < n || memcmp(s->code + at - n, end, n) != 0) return;
   if (at > n && s->code[at - n - 1] != '\n') return;
@@ -190,12 +365,17 @@ static void define_data(mrb_state *mrb, script *s, struct mrb_parser_state *p) {
   mrb_define_global_const(mrb, "DATA", file);
 }
 
-/* Parses and runs one file in the main thread. A syntax error is reported as `ruby` does. */
-static mrb_value run_script(mrb_state *mrb, script *s) {
+/* Parses and runs one file in the main thread (with -c, parses only). A syntax error is reported
+   as `ruby` does. */
+static int verbose_warnings;   /* -w, -W2, -d: the parser's other warnings are printed too */
+
+static mrb_value run_script(mrb_state *mrb, script *s, int check) {
   mrbc_context *cx = mrbc_context_new(mrb);
   mrbc_filename(mrb, cx, s->name);
   cx->capture_errors = TRUE;
-  struct mrb_parser_state *p = mrb_parse_nstring(mrb, s->code, s->len, cx);
+  cx->lineno = s->lineno;
+  cx->script_loop = s->loop;
+  struct mrb_parser_state *p = mrb_parse_nstring(mrb, s->start, s->len, cx);
   if (!p || p->nerr) {
     if (p) {
       fprintf(stderr, "%s:%d: %s\n", s->name, p->error_buffer[0].lineno, p->error_buffer[0].message);
@@ -205,6 +385,17 @@ static mrb_value run_script(mrb_state *mrb, script *s) {
     mrbc_context_free(mrb, cx);
     fflush(stdout);
     _Exit(1);
+  }
+  for (size_t w = 0; w < p->nwarn && w < sizeof p->warn_buffer / sizeof p->warn_buffer[0]; w++) {
+    const char *m = p->warn_buffer[w].message;       /* CRuby says this one always, the rest under -w */
+    if (verbose_warnings || (m && !strcmp(m, "END in method; use at_exit")))
+      fprintf(stderr, "%s:%d: warning: %s\n", s->name, p->warn_buffer[w].lineno, m ? m : "");
+  }
+  if (check) {
+    puts("Syntax OK");
+    mrb_parser_free(p);
+    mrbc_context_free(mrb, cx);
+    return mrb_nil_value();
   }
   define_data(mrb, s, p);
   mrb_value v = mrb_load_exec(mrb, p, cx);
@@ -222,18 +413,63 @@ static void add_include_dirs(mrb_state *mrb, options *o) {
   }
 }
 
+static void gv(mrb_state *mrb, const char *name, mrb_value v) { mrb_gv_set(mrb, mrb_intern_cstr(mrb, name), v); }
+
+/* The globals the switches set: $-p, $-l, $-a; $/ (-0), $\ (-l), $; (-F); the default encodings
+   (-E); and -s's $name from the script's arguments. */
+static void set_switch_globals(mrb_state *mrb, options *o) {
+  uint8_t loop = o->main.loop;
+  if (loop & MRB_SCRIPT_LOOP_PRINT) gv(mrb, "$-p", mrb_true_value());
+  if (loop & MRB_SCRIPT_LOOP_CHOMP) gv(mrb, "$-l", mrb_true_value());
+  if (loop & MRB_SCRIPT_LOOP_SPLIT) gv(mrb, "$-a", mrb_true_value());
+  if (o->record_sep) {
+    char c = (char)(o->record_sep - 1);
+    gv(mrb, "$/", o->record_sep == -2 ? mrb_nil_value() :
+                  o->record_sep == -1 ? mrb_str_new_lit(mrb, "") : mrb_str_new(mrb, &c, 1));
+  }
+  if (loop & MRB_SCRIPT_LOOP_CHOMP) gv(mrb, "$\\", mrb_gv_get(mrb, mrb_intern_lit(mrb, "$/")));
+  if (o->field_sep) {
+    mrb_value re = mrb_funcall(mrb, mrb_obj_value(mrb_class_get(mrb, "Regexp")), "new", 1,
+                               mrb_str_new_cstr(mrb, o->field_sep));
+    if (mrb->exc) return;
+    gv(mrb, "$;", re);
+  }
+  if (o->encodings) {
+    mrb_value enc = mrb_obj_value(mrb_class_get(mrb, "Encoding"));
+    const char *colon = strchr(o->encodings, ':');
+    size_t n = colon ? (size_t)(colon - o->encodings) : strlen(o->encodings);
+    if (n) mrb_funcall(mrb, enc, "default_external=", 1, mrb_str_new(mrb, o->encodings, n));
+    if (!mrb->exc && colon && colon[1]) mrb_funcall(mrb, enc, "default_internal=", 1, mrb_str_new_cstr(mrb, colon + 1));
+    if (mrb->exc) return;
+  }
+  for (int i = 0; i < o->nsw; i++) {
+    const char *a = o->sw[i], *eq = strchr(a, '=');
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    char name[256];
+    if (n + 2 > sizeof name) continue;
+    name[0] = '$';
+    for (size_t k = 0; k < n; k++) name[k + 1] = a[k] == '-' ? '_' : a[k];
+    name[n + 1] = '\0';
+    gv(mrb, name, eq ? mrb_str_new_cstr(mrb, eq + 1) : mrb_true_value());
+  }
+}
+
 static mrb_value main_body(mrb_state *mrb, void *arg) {
   options *o = arg;
   if (o->verbose)
     mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"),
                o->verbose == 1 ? mrb_nil_value() : mrb_bool_value(o->verbose == 3));
   if (o->debug) mrb_gv_set(mrb, mrb_intern_lit(mrb, "$DEBUG"), mrb_true_value());
+  verbose_warnings = o->verbose == 3;
+  if (o->check) return run_script(mrb, &o->main, 1);
+  set_switch_globals(mrb, o);
+  if (mrb->exc) return mrb_nil_value();
   add_include_dirs(mrb, o);
   for (int i = 0; i < o->nlibs; i++) {
     mrb_funcall(mrb, mrb_top_self(mrb), "require", 1, mrb_str_new_cstr(mrb, o->libs[i]));
     if (mrb->exc) return mrb_nil_value();
   }
-  return run_script(mrb, &o->main);
+  return run_script(mrb, &o->main, 0);
 }
 
 int main(int argc, char **argv) {

@@ -43,7 +43,7 @@ check "-w warns of a circular require" 0 "circ_b.rb:1: warning: loading in progr
   -- "$BIN" -w -e "require '$tmp/circ_a'"
 check "no circular warning without -w" 0 "quiet"          -- sh -c "'$BIN' -e \"require '$tmp/circ_a'\" 2>&1 | grep -q warning || echo quiet"
 check "missing script"           1 "No such file"         -- "$BIN" "$tmp/none.rb"
-check "unknown option"           2 "invalid option"       -- "$BIN" --frobnicate
+check "unknown option"           1 "invalid option"       -- "$BIN" --frobnicate
 check "syntax error names line"  1 "syntax.rb:"           -- "$BIN" "$tmp/syntax.rb"
 check "exit status"              7 ""                     -- "$BIN" -e 'exit 7'
 check "uncaught exception"       1 "boom (RuntimeError)"  -- "$BIN" -e 'raise "boom"'
@@ -74,5 +74,44 @@ check "no DATA without __END__"  0 'nil
 "__END__\n"'                                             -- "$BIN" "$tmp/no_data.rb"
 check "no DATA from a string"    0 'nil'                  -- "$BIN" "$tmp/no_data2.rb"
 check "no DATA for -e"           0 'nil'                  -- "$BIN" -e 'p defined?(DATA)'
+
+# CRuby's switches (expected output as `ruby` 3.1 and 3.3 print it for the same command)
+printf 'root:x:0\nbob:y:1\n\nal:z:2\n' > "$tmp/lines.txt"
+printf 'junk line\n#!/usr/bin/env ruby\np __LINE__\n' > "$tmp/shebang.txt"
+check "-n loops over lines"       0 "bob:y:1"             -- "$BIN" -ne 'print if /b/' "$tmp/lines.txt"
+check "-n skips what does not match" 0 "quiet"           -- sh -c "'$BIN' -ne 'print if /b/' '$tmp/lines.txt' | grep -q root || echo quiet"
+check "-p prints each line"       0 "ROOT:X:0
+BOB:Y:1"                                                  -- "$BIN" -pe '$_.upcase!' "$tmp/lines.txt"
+check "-p: next skips the print"  0 "root:x:0
+
+al:z:2"                                                   -- "$BIN" -pe 'next if /b/' "$tmp/lines.txt"
+check "-n reads stdin"            0 '"a\n"'               -- sh -c "echo a | '$BIN' -ne 'p \$_'"
+check "BEGIN and END around -n"   0 "4"                   -- "$BIN" -ne 'BEGIN { n = 0 }; n += 1; END { p n }' "$tmp/lines.txt"
+check "-l chomps, \$\\ ends print" 0 '"bob:y:1"'          -- "$BIN" -lne 'p $_ if /b/' "$tmp/lines.txt"
+check "-a splits into \$F"        0 '["a", "b"]'          -- sh -c "echo 'a b' | '$BIN' -ane 'p \$F'"
+check "-F sets \$; for -a"        0 '["bob", "y", "1"]'   -- "$BIN" -F: -lane 'p $F if /b/' "$tmp/lines.txt"
+check "-F is a Regexp"            0 "/:/"                 -- "$BIN" -F: -e 'p $;'
+check "\$-p \$-l \$-a"            0 "[true, true, true]"  -- sh -c "echo x | '$BIN' -lape 'p [\$-p, \$-l, \$-a]'"
+check "\$. counts lines"          0 "4"                   -- "$BIN" -ne 'END { p $. }' "$tmp/lines.txt"
+check "-00 reads paragraphs"      0 '"root:x:0\nbob:y:1\n\n"' -- "$BIN" -00 -ne 'p $_ if /b/' "$tmp/lines.txt"
+check "-0777 slurps"              0 "nil"                 -- "$BIN" -0777 -e 'p $/'
+check "-l \$\\ is \$/"           0 '"\n"'                -- "$BIN" -l -e 'p $\'
+check "-c says Syntax OK"         0 "Syntax OK"           -- "$BIN" -c -e 'p 1'
+check "-c runs nothing"           0 "quiet"               -- sh -c "'$BIN' -c -e 'puts :ran' | grep -q ran || echo quiet"
+check "-c reports a syntax error" 1 "syntax error"        -- "$BIN" -c -e 'p('
+check "-s sets switch globals"    0 '[true, "3", ["a", "-v"]]' -- "$BIN" -s -e 'p [$x, $y_z, ARGV]' -- -x -y-z=3 a -v
+check "-x skips to #!ruby"        0 "3"                   -- "$BIN" -x "$tmp/shebang.txt"
+check "-C changes directory"      0 '"/"'                 -- "$BIN" -C / -e 'p Dir.pwd'
+check "-v then the script"        0 "mnrb 0.1.0"          -- "$BIN" -v -e 'p $VERBOSE'
+check "-v sets \$VERBOSE"         0 "true"                -- "$BIN" -v -e 'p $VERBOSE'
+check "combined -rlib"            0 "lib loaded"          -- "$BIN" -I"$tmp" -rlib -e 'nil'
+check "--disable-gems accepted"   0 "1"                   -- "$BIN" --disable-gems -e 'p 1'
+check "--disable=gems,did_you_mean" 0 "2"                 -- "$BIN" --disable=gems,did_you_mean -e 'p 2'
+check "RUBYOPT -r"                0 "lib loaded"          -- env RUBYOPT="-I$tmp -rlib" "$BIN" -e 'nil'
+check "--disable=rubyopt"         0 "quiet"               -- sh -c "RUBYOPT=-rnope '$BIN' --disable=rubyopt -e 'puts :quiet'"
+check "RUBYOPT refuses -e"        1 "invalid switch in RUBYOPT: -e" -- env RUBYOPT="-e1" "$BIN" -e 'nil'
+check "invalid letter"            1 "invalid option -z"   -- "$BIN" -z
+check "-e without code"           1 "no code specified for -e" -- "$BIN" -e
+check "END in a method warns"     0 "warning: END in method; use at_exit" -- "$BIN" -e 'def m; END { }; end'
 
 check_summary

@@ -15,6 +15,7 @@
 #include <mruby/class.h>
 #include <mruby/error.h>
 #include <mruby/presym.h>
+#include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
 #include <mruby/internal.h>   /* mrb_exc_mesg_set */
@@ -160,6 +161,26 @@ kernel_at_exit(mrb_state *mrb, mrb_value self)
   return blk;
 }
 
+/* Kernel#END { }, private: what `END { ... }` compiles to (mruby patch 0251). The block runs at
+   exit, registered the first time its site runs only, as CRuby's END: a site is its block's irep,
+   shared by every Proc the site makes, and no at_exit block has the same one. */
+static mrb_value
+kernel_postexe(mrb_state *mrb, mrb_value self)
+{
+  mrb_value blk, list = at_exit_list(mrb);
+
+  mrb_get_args(mrb, "&", &blk);
+  if (!mrb_proc_p(blk)) return mrb_nil_value();
+  for (mrb_int i = 0; i < RARRAY_LEN(list); i++) {
+    mrb_value h = RARRAY_PTR(list)[i];
+    if (mrb_proc_p(h) && !MRB_PROC_CFUNC_P(mrb_proc_ptr(h)) &&
+        mrb_proc_ptr(h)->body.irep == mrb_proc_ptr(blk)->body.irep)
+      return mrb_nil_value();
+  }
+  mrb_ary_push(mrb, list, blk);
+  return mrb_nil_value();
+}
+
 static mrb_value
 call_handler(mrb_state *mrb, void *proc)
 {
@@ -291,6 +312,8 @@ mnrb_compat_exit_init(mrb_state *mrb)
   mrb_define_module_function(mrb, krn, "exit!", kernel_exit_bang, MRB_ARGS_OPT(1));
   mrb_define_module_function(mrb, krn, "abort", kernel_abort, MRB_ARGS_OPT(1));
   mrb_define_module_function(mrb, krn, "at_exit", kernel_at_exit, MRB_ARGS_BLOCK());
+  mrb_define_method(mrb, krn, "END", kernel_postexe, MRB_ARGS_BLOCK());
+  mrb_mod_set_method_vis(mrb, krn, mrb_intern_lit(mrb, "END"), MRB_METHOD_VIS_PRIVATE);
   mrb_define_module_function(mrb, process, "exit", kernel_exit, MRB_ARGS_OPT(1));
   mrb_define_module_function(mrb, process, "exit!", kernel_exit_bang, MRB_ARGS_OPT(1));
   mrb_define_module_function(mrb, process, "abort", kernel_abort, MRB_ARGS_OPT(1));

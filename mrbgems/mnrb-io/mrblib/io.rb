@@ -34,7 +34,14 @@ class IO
     self
   end
 
+  # print: $_ when called without arguments, $, between the objects and $\ after them, as CRuby's
   def print(*objs)
+    objs = [$_] if objs.empty?
+    if (fs = $,)
+      objs = objs.each_with_index.flat_map { |o, i| i == 0 ? [o] : [fs, o] }
+    end
+    rs = $\
+    objs << rs if rs
     write(*objs)
     nil
   end

@@ -35,6 +35,16 @@ static mrb_int limit_arg(mrb_state *mrb, mrb_value v) {
   return mrb_nil_p(v) ? -1 : mnrb_compat_to_int(mrb, v);
 }
 
+/* The default separator, as CRuby's: $/ ("\n" unless the program or -0 set it: nil reads all, ""
+ * paragraphs). Every state's boot sets it (mnrb-compat's globals.c); a state where it is neither a
+ * String nor nil (a ractor's copy) gets "\n". */
+static mrb_value input_record_separator(mrb_state *mrb) {
+  mrb_value rs = mrb_gv_get(mrb, mrb_intern_lit(mrb, "$/"));
+  if (mrb_string_p(rs)) return mrb_str_dup(mrb, rs);
+  if (mrb_nil_p(rs) && mrb_gv_defined_p(mrb, mrb_intern_lit(mrb, "$/"))) return rs;
+  return mrb_str_new_lit(mrb, "\n");
+}
+
 /* (sep), (limit), (sep, limit), chomp: */
 static void line_args(mrb_state *mrb, line_req *q) {
   mrb_value a = mrb_undef_value(), b = mrb_undef_value();
@@ -42,7 +52,7 @@ static void line_args(mrb_state *mrb, line_req *q) {
   mrb_value kw_values[1];
   mrb_kwargs kw = { 1, 0, kw_names, kw_values, NULL };
   mrb_get_args(mrb, "|oo:", &a, &b, &kw);
-  q->sep = mrb_str_new_lit(mrb, "\n");
+  q->sep = input_record_separator(mrb);
   q->limit = -1;
   if (!mrb_undef_p(a) && mrb_undef_p(b)) {
     if (mrb_nil_p(a) || mrb_string_p(a) || mrb_respond_to(mrb, a, MRB_SYM(to_str))) q->sep = sep_arg(mrb, a);
