@@ -53,6 +53,7 @@ typedef struct options {
   int record_sep;                       /* -0[octal]: 1 + the separator byte, -1 paragraphs (-00), -2 nil (-0777); 0: unset */
   const char *field_sep;                /* -F pattern: $; */
   const char *encodings;                /* -E ext[:int], --encoding */
+  const char *inplace;                  /* -i[ext]: ARGF's in-place mode, the backup suffix ("" none) */
   int no_rubyopt;                       /* --disable=rubyopt (or all) */
   const char *sw[MAX_LIST_OPTS];        /* -s: the script's "name" and "name=value" arguments */
   int nsw;
@@ -73,6 +74,7 @@ static void usage(FILE *f) {
         "  -e 'code'          run this code (may be given more than once, one line each)\n"
         "  -E ext[:int]       default external (and internal) encoding\n"
         "  -F pattern         field separator for split and -a ($;)\n"
+        "  -i[ext]            edit ARGV's files in place, keeping a copy with ext appended if given\n"
         "  -I dir             put dir in front of $LOAD_PATH (may be given more than once)\n"
         "  -l                 with -n or -p: chomp each line; $\\ = $/ (print ends lines)\n"
         "  -n                 run the script for each line of input: while gets; ...; end\n"
@@ -204,6 +206,9 @@ static int switch_arg(int argc, char **argv, int i, options *o, char **ecode, si
       else if (c[1] == ':') return i;               /* -W:no-deprecated and kin: categories mnrb has not */
       else o->verbose = 3;
       break;
+    case 'i':                                       /* -i[ext]: the rest of the argument */
+      o->inplace = c + 1;
+      return i;
     case 'x':
       o->shebang = 1;
       if (c[1] && chdir(c + 1) != 0) fail("Can't chdir to %s", c + 1);
@@ -440,6 +445,24 @@ static void set_switch_globals(mrb_state *mrb, options *o) {
     size_t n = colon ? (size_t)(colon - o->encodings) : strlen(o->encodings);
     if (n) mrb_funcall(mrb, enc, "default_external=", 1, mrb_str_new(mrb, o->encodings, n));
     if (!mrb->exc && colon && colon[1]) mrb_funcall(mrb, enc, "default_internal=", 1, mrb_str_new_cstr(mrb, colon + 1));
+    if (mrb->exc) return;
+  }
+  if (o->inplace) {
+    mrb_value ext = mrb_str_new_cstr(mrb, o->inplace);
+    mrb_value argf = mrb_const_get(mrb, mrb_obj_value(mrb->object_class), mrb_intern_lit(mrb, "ARGF"));
+    mrb_funcall(mrb, argf, "inplace_mode=", 1, ext);
+    gv(mrb, "$-i", ext);
+  }
+  if (loop & MRB_SCRIPT_LOOP_GETS) {
+    /* -n/-p's Kernel#sub, #gsub, #chomp and #chop: on $_, as CRuby defines them under these only */
+    static const char line_methods[] =
+      "module Kernel\n"
+      "  private def sub(*a, &b) = $_ = $_.sub(*a, &b)\n"
+      "  private def gsub(*a, &b) = $_ = $_.gsub(*a, &b)\n"
+      "  private def chomp(*a) = $_ = $_.chomp(*a)\n"
+      "  private def chop = $_ = $_.chop\n"
+      "end\n";
+    mrb_load_string(mrb, line_methods);
     if (mrb->exc) return;
   }
   for (int i = 0; i < o->nsw; i++) {

@@ -114,4 +114,16 @@ check "invalid letter"            1 "invalid option -z"   -- "$BIN" -z
 check "-e without code"           1 "no code specified for -e" -- "$BIN" -e
 check "END in a method warns"     0 "warning: END in method; use at_exit" -- "$BIN" -e 'def m; END { }; end'
 
+printf 'a1\nb2\n' > "$tmp/e1.txt"; printf 'c3\n' > "$tmp/e2.txt"; chmod 640 "$tmp/e2.txt"
+check "-i.bak edits in place"     0 "a10
+b20
+c30
+a1
+b2
+640"                                                      -- sh -c "'$BIN' -i.bak -pe 'gsub(/\\d/) { |m| (m.to_i * 10).to_s }' '$tmp/e1.txt' '$tmp/e2.txt' && cat '$tmp/e1.txt' '$tmp/e2.txt' '$tmp/e1.txt.bak' && stat -c %a '$tmp/e2.txt'"
+check "-i without a backup"       0 "a10
+no backup"                                                -- sh -c "'$BIN' -i -ne 'print unless /b/' '$tmp/e1.txt' && cat '$tmp/e1.txt' && ls '$tmp' | grep -q 'e1.txt.$' || echo 'no backup'"
+check "-i sets \$-i"              0 '[".orig", ".orig"]'   -- "$BIN" -i.orig -e 'p [$-i, ARGF.inplace_mode]'
+check "-n's sub and chomp on \$_" 0 '"xb!"'               -- sh -c "echo ab | '$BIN' -ne 'chomp; sub(\"a\", \"x\"); p \$_ + \"!\"'"
+
 check_summary

@@ -1,7 +1,9 @@
 # ARGF ($<): the concatenation of the files named in ARGV, or standard input when ARGV is empty at the
 # first read, as CRuby's. Each file is opened when reading reaches it ("-" is standard input) and its
 # name is shifted off ARGV. Kernel#gets, #readline and #readlines read from it. Line numbers ($., lineno)
-# count across files.
+# count across files. In-place mode (`-i[ext]`, ARGF.inplace_mode=) writes $stdout into each file
+# while it is read: the file read is the old one (renamed to name + ext, or unlinked when ext is
+# empty), and $stdout is a new file of the same name and mode until the next file.
 ARGF = Class.new do
   include Enumerable
 
@@ -15,6 +17,14 @@ ARGF = Class.new do
     @started = false
     @lineno = 0
     @done = false        # every file was read to its end
+    @inplace = nil       # nil: off; a String: the backup suffix ("" none)
+    @out = nil           # in-place: the file $stdout writes, and the $stdout it replaced
+    @saved_stdout = nil
+  end
+
+  def inplace_mode = @inplace
+  def inplace_mode=(ext)
+    @inplace = ext.nil? ? nil : String(ext)
   end
 
   def argv = defined?(::ARGV) ? ::ARGV : (@argv ||= [])
@@ -143,7 +153,25 @@ ARGF = Class.new do
     name = names.shift
     @filename = name
     $FILENAME = name
-    @file = name == "-" ? $stdin : File.open(name, "r")
+    if name == "-"
+      warn "warning: Can't do inplace edit for stdio" if @inplace
+      return @file = $stdin
+    end
+    @file = File.open(name, "r")
+    edit_in_place(name) if @inplace
+    @file
+  end
+
+  def edit_in_place(name)
+    mode = @file.stat.mode & 0o7777
+    if @inplace.empty?
+      File.unlink(name)                # the open file stays readable
+    else
+      File.rename(name, name + @inplace)
+    end
+    @out = File.open(name, "w", mode)
+    @saved_stdout ||= $stdout
+    $stdout = @out
   end
 
   def finish_file
@@ -151,6 +179,12 @@ ARGF = Class.new do
     @last = f
     @file = nil
     f.close if f && f != $stdin && !f.closed?
+    if @out
+      @out.close unless @out.closed?
+      @out = nil
+      $stdout = @saved_stdout
+      @saved_stdout = nil
+    end
     @done = true if argv.empty?
   end
 end.new
