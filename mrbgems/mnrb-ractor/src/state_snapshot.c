@@ -128,7 +128,7 @@ static void *arena_allocf_own(mrb_state *mrb, void *p, size_t size, arena *a);
 
 /* A copy's every allocation after its boot comes here: malloc's block (or NULL) is the common case
  * (in the many-methods bench, all but ~2,000 of ~980,000 calls), kept free of the rest's register
- * saves: ~14 instructions a call fewer (0.7% of a ractor's instructions there). A NULL `p` is far
+ * saves: ~10 instructions a call fewer (0.6% of a ractor's instructions there). A NULL `p` is far
  * below any arena's base, so the range check alone tells a copy's new block. */
 static void *arena_allocf(mrb_state *mrb, void *p, size_t size, void *ud) {
   arena *a = ud;
