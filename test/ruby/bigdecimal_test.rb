@@ -232,6 +232,11 @@ class BigDecimalTest < MnTest::Case
     assert_equal 0, BigDecimal.mode(BigDecimal::EXCEPTION_ALL)
   end
 
+  def test_marshal_bytes_as_cruby
+    assert_equal "\x04\bu:\x0FBigDecimal\x0E18:0.15e1".b, Marshal.dump(bd("1.5"))
+    assert_equal ["0.15e1", "-0.123456789012e3", "NaN"], [bd("1.5"), bd("-123.456789012"), bd("NaN")].map { |b| Marshal.load(Marshal.dump(b)).to_s }
+  end
+
   def test_sqrt_and_power
     assert_equal ["0.4e1", "0.1e-1", "0.121e1", "0.5e0", "0.3375e1"],
       [bd("16").sqrt(5), bd("0.0001").sqrt(3), bd("1.1")**2, bd("2")**-1, bd("1.5").power(3)].map(&:to_s)

@@ -298,7 +298,8 @@ class BigDecimal < Numeric
     to_s("F")
   end
 
-  def _dump(_level = nil) = "#{__words * 9}:#{self}"   # CRuby: its digits capacity
+  def _dump(_level = nil) = "#{__words * 9}:#{self}".b   # CRuby: its digits capacity; binary, so
+                                                          # Marshal writes no encoding for it
 
   def split
     return [0, "NaN", 10, 0] if nan?

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,10 +53,13 @@ static mrb_value pty_open(mrb_state *mrb, mrb_value self) {
   return mrb_ary_new_from_values(mrb, 2, v);
 }
 
-/* NULL-terminated copies of an Array of Strings, in mrb-managed memory (freed by the GC) */
+/* NULL-terminated pointers to an Array's Strings, in a String's buffer (the GC arena keeps it
+   and the Strings until the call returns; nothing to free on a raise). A short String's buffer is
+   inside its object, not pointer-aligned: the array starts at the next aligned address. */
 static char **c_strings(mrb_state *mrb, mrb_value ary) {
   mrb_int n = RARRAY_LEN(ary);
-  char **v = (char **)RSTRING_PTR(mrb_str_new(mrb, NULL, (n + 1) * sizeof(char *)));
+  char *raw = RSTRING_PTR(mrb_str_new(mrb, NULL, (n + 2) * sizeof(char *)));
+  char **v = (char **)(((uintptr_t)raw + sizeof(char *) - 1) & ~(uintptr_t)(sizeof(char *) - 1));
   for (mrb_int i = 0; i < n; i++) {
     mrb_value s = mrb_ary_ref(mrb, ary, i);
     v[i] = (char *)mrb_string_value_cstr(mrb, &s);
