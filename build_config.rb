@@ -43,6 +43,9 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-console"   # require "io/console", "io/console/size"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-rational"  # Rational, Integer/Float coerce (core: at boot)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-complex"   # Complex (core: at boot)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-bigdecimal" # require "bigdecimal", "bigdecimal/util" (Ruby over Integer)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-syslog"    # require "syslog", "syslog/logger" (libc syslog(3))
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-pty"       # require "pty", "expect" (posix_openpt, posix_spawn)
   conf.cc.include_paths << "#{MNRB_TOP}/core/include"
   # mruby 3.3 caps Arrays at 131,072 elements by default; CRuby has no such cap.
   conf.defines << 'MRB_ARY_LENGTH_MAX=0'

@@ -35,5 +35,19 @@ MRuby::Gem::Specification.new('mnrb-stdlib') do |spec|
                        "cgi_util" => %w(cgi_util), "cgi" => %w(cgi), "mutex_m" => %w(mutex_m),
                        "getoptlong" => %w(getoptlong), "pstore" => %w(pstore), "ipaddr" => %w(ipaddr),
                        "date" => %w(date date_format date_parse),
-                       "csv" => %w(csv_parser csv_row csv_table csv))
+                       "csv" => %w(csv_parser csv_row csv_table csv),
+                       "json_add_range" => %w(json_add_range),
+                       "json_add_symbol" => %w(json_add_symbol),
+                       "json_add_regexp" => %w(json_add_regexp),
+                       "json_add_struct" => %w(json_add_struct),
+                       "json_add_exception" => %w(json_add_exception),
+                       "json_add_time" => %w(json_add_time),
+                       "json_add_date" => %w(json_add_date),
+                       "json_add_date_time" => %w(json_add_date_time),
+                       "json_add_rational" => %w(json_add_rational),
+                       "json_add_complex" => %w(json_add_complex),
+                       "json_add_bigdecimal" => %w(json_add_bigdecimal),
+                       "json_add_set" => %w(json_add_set),
+                       "json_add_ostruct" => %w(json_add_ostruct),
+                       "resolv" => %w(resolv resolv_message resolv_dns), "un" => %w(un))
 end

@@ -158,7 +158,8 @@ loader_exec_string(mrb_state *mrb, mrb_value self)
    test under load). So fork takes it (pthread_atfork: the holder only compares pointers, it takes
    no other lock) and the child starts with it free and the array whole. */
 static pthread_mutex_t features_lock = PTHREAD_MUTEX_INITIALIZER;
-static const mnrb_feature *features[64];   /* guarded by features_lock */
+static const mnrb_feature *features[256];  /* guarded by features_lock; ~90 built in (a fixed table:
+                                              registering happens at every state's boot) */
 static size_t nfeatures;
 
 static void features_fork_lock(void) { pthread_mutex_lock(&features_lock); }

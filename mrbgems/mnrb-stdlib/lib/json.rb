@@ -82,11 +82,12 @@ module JSON
 
   # JSON.load(source, proc = nil, options = nil): a String or IO; nil or blank gives nil; NaN and
   # any nesting allowed; proc called on every value, innermost first (keys too), as CRuby
+  # (create_additions on by default, as CRuby's load_default_options)
   def self.load(source, proc = nil, options = nil)
     source = source.read if source.respond_to?(:read)
     source = source.to_str if source.respond_to?(:to_str)
     return nil if source.nil? || source.empty?
-    result = parse(source, { max_nesting: false, allow_nan: true }.merge(options ? options.to_h : {}))
+    result = parse(source, { max_nesting: false, allow_nan: true, create_additions: true }.merge(options ? options.to_h : {}))
     load_visit(result, proc) if proc
     result
   end
@@ -102,6 +103,37 @@ module JSON
   def self.load_file(path, opts = nil)
     parse(File.read(path), opts)
   end
+
+  # The key naming an object's class in the JSON of json/add/* ("json_class").
+  def self.create_id = @create_id || "json_class"
+
+  def self.create_id=(name)
+    @create_id = name
+  end
+
+  # "A::B" -> A::B, ArgumentError when it does not name a constant
+  def self.deep_const_get(path)
+    path.to_s.split("::").inject(Object) { |mod, name| name.empty? ? mod : mod.const_get(name) }
+  rescue NameError => e
+    raise ArgumentError, "can't get const #{path}: #{e.message}"
+  end
+
+  # the parser's create_additions: a Hash naming a json_creatable? class becomes its json_create
+  def self.__addition(hash)
+    name = hash[create_id]
+    return hash unless name.is_a?(String)
+    klass = deep_const_get(name)
+    klass.respond_to?(:json_creatable?) && klass.json_creatable? ? klass.json_create(hash) : hash
+  end
+end
+
+class Class
+  def json_creatable? = respond_to?(:json_create)
+end
+
+# {"json_class": "String", "raw": [bytes]}, as CRuby's generator defines it
+class String
+  def self.json_create(object) = object["raw"].pack("C*")
 end
 
 class Object

@@ -25,6 +25,21 @@ extern const struct RProc mnrb_stdlib_prime[], mnrb_stdlib_cgi_util[], mnrb_stdl
   mnrb_stdlib_mutex_m[], mnrb_stdlib_prettyprint[], mnrb_stdlib_getoptlong[], mnrb_stdlib_pstore[],
   mnrb_stdlib_ipaddr[];
 
+/* json/add/...: JSON's additions for core and library classes (json/add/core loads the core ones). */
+extern const struct RProc mnrb_stdlib_json_add_range[], mnrb_stdlib_json_add_symbol[],
+  mnrb_stdlib_json_add_regexp[], mnrb_stdlib_json_add_struct[], mnrb_stdlib_json_add_exception[],
+  mnrb_stdlib_json_add_time[], mnrb_stdlib_json_add_date[], mnrb_stdlib_json_add_date_time[],
+  mnrb_stdlib_json_add_rational[], mnrb_stdlib_json_add_complex[], mnrb_stdlib_json_add_bigdecimal[],
+  mnrb_stdlib_json_add_set[], mnrb_stdlib_json_add_ostruct[];
+static const char *const after_json[] = { "json", NULL };
+static const char *const after_json_date[] = { "json", "date", NULL };
+static const char *const after_json_bigdecimal[] = { "json", "bigdecimal", NULL };
+static const char *const after_json_set[] = { "json", "set", NULL };
+static const char *const after_json_ostruct[] = { "json", "ostruct", NULL };
+static const char *const json_add_core[] = { "json/add/date", "json/add/date_time", "json/add/exception",
+  "json/add/range", "json/add/regexp", "json/add/struct", "json/add/symbol", "json/add/time", NULL };
+extern const struct RProc mnrb_stdlib_resolv[], mnrb_stdlib_un[];
+static const char *const after_socket[] = { "socket", NULL };
 static const char *const after_erb[] = { "erb", NULL };
 static const char *const after_cgi_util[] = { "cgi/util", NULL };
 static const char *const after_prettyprint[] = { "prettyprint", NULL };
@@ -69,6 +84,22 @@ static const mnrb_feature features[] = {
   { "pstore", "pstore.rb", NULL, mnrb_stdlib_pstore },
   { "ipaddr", "ipaddr.rb", NULL, mnrb_stdlib_ipaddr },
   { "objspace", "objspace.so", NULL, NULL, mnrb_stdlib_objspace_init },
+  { "json/add/range", "json/add/range.rb", after_json, mnrb_stdlib_json_add_range },
+  { "json/add/symbol", "json/add/symbol.rb", after_json, mnrb_stdlib_json_add_symbol },
+  { "json/add/regexp", "json/add/regexp.rb", after_json, mnrb_stdlib_json_add_regexp },
+  { "json/add/struct", "json/add/struct.rb", after_json, mnrb_stdlib_json_add_struct },
+  { "json/add/exception", "json/add/exception.rb", after_json, mnrb_stdlib_json_add_exception },
+  { "json/add/time", "json/add/time.rb", after_json, mnrb_stdlib_json_add_time },
+  { "json/add/date", "json/add/date.rb", after_json_date, mnrb_stdlib_json_add_date },
+  { "json/add/date_time", "json/add/date_time.rb", after_json_date, mnrb_stdlib_json_add_date_time },
+  { "json/add/rational", "json/add/rational.rb", after_json, mnrb_stdlib_json_add_rational },
+  { "json/add/complex", "json/add/complex.rb", after_json, mnrb_stdlib_json_add_complex },
+  { "json/add/bigdecimal", "json/add/bigdecimal.rb", after_json_bigdecimal, mnrb_stdlib_json_add_bigdecimal },
+  { "json/add/set", "json/add/set.rb", after_json_set, mnrb_stdlib_json_add_set },
+  { "json/add/ostruct", "json/add/ostruct.rb", after_json_ostruct, mnrb_stdlib_json_add_ostruct },
+  { "json/add/core", "json/add/core.rb", json_add_core, NULL },
+  { "resolv", "resolv.rb", after_socket, mnrb_stdlib_resolv },
+  { "un", "un.rb", NULL, mnrb_stdlib_un },
 };
 
 void

@@ -209,7 +209,7 @@ static void gen_value(mrb_state *mrb, jgen *g, mrb_value v) {
 #ifndef MRB_NO_FLOAT
   case MRB_TT_FLOAT: gen_float(mrb, g, v); return;
 #endif
-  case MRB_TT_SYMBOL: gen_key(mrb, g, v); return;
+  case MRB_TT_SYMBOL: gen_other(mrb, g, v); return;   /* json/add/symbol gives Symbol a to_json */
   case MRB_TT_STRING: gen_str_value(mrb, g, v); return;
   case MRB_TT_HASH: gen_hash(mrb, g, v); return;
   case MRB_TT_ARRAY: gen_array(mrb, g, v); return;

@@ -258,14 +258,11 @@ static mrb_value parse_array(mrb_state *mrb, jparser *j) {
   return leave(mrb, j, a);
 }
 
-/* create_additions: {"json_class": "Name", ...} becomes Name.json_create(hash) when Name allows it */
+/* create_additions: {JSON.create_id => "Name", ...} becomes Name.json_create(hash) when Name is
+   json_creatable? (JSON.__addition in lib/json.rb, which names the class as CRuby does) */
 static mrb_value addition(mrb_state *mrb, mrb_value h) {
-  mrb_value name = mrb_hash_get(mrb, h, mrb_str_new_lit(mrb, "json_class"));
-  if (!mrb_string_p(name)) return h;
-  mrb_value cls = mrb_funcall_id(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(const_get), 1, name);
-  if (mrb_respond_to(mrb, cls, MRB_SYM_Q(json_creatable)) && mrb_test(mrb_funcall_id(mrb, cls, MRB_SYM_Q(json_creatable), 0)))
-    return mrb_funcall_id(mrb, cls, MRB_SYM(json_create), 1, h);
-  return h;
+  mrb_value json = mrb_obj_value(mrb_module_get(mrb, "JSON"));
+  return mrb_funcall_id(mrb, json, MRB_SYM(__addition), 1, h);
 }
 
 static mrb_value parse_object(mrb_state *mrb, jparser *j) {
