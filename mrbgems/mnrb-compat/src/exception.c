@@ -11,9 +11,12 @@
 ** - Exception#cause; #inspect as 3.4 ("#<Klass: msg>", the class name for an empty message, the
 **   message inspected when it has a newline); #detailed_message and #full_message are
 **   mrblib/exception.rb over error_print.c's report (C cannot pass keyword arguments).
+** - Exception#set_backtrace takes nil (none: the next raise records its own) and a String (a
+**   one-line backtrace) besides an Array of Strings, as CRuby (mruby: Arrays only).
 */
 #include <string.h>
 #include <mruby.h>
+#include <mruby/array.h>
 #include <mruby/class.h>
 #include <mruby/error.h>
 #include <mruby/presym.h>
@@ -125,6 +128,27 @@ f_raise(mrb_state *mrb, mrb_value self)
   return mrb_nil_value();   /* not reached */
 }
 
+static mrb_value
+exc_set_backtrace(mrb_state *mrb, mrb_value exc)
+{
+  mrb_value bt = mrb_get_arg1(mrb);
+  struct RException *e = mrb_exc_ptr(exc);
+
+  if (mrb_nil_p(bt)) {
+    e->backtrace = NULL;
+    return bt;
+  }
+  if (mrb_string_p(bt)) bt = mrb_ary_new_from_values(mrb, 1, &bt);
+  if (!mrb_array_p(bt)) goto bad;
+  for (mrb_int i = 0; i < RARRAY_LEN(bt); i++)
+    if (!mrb_string_p(RARRAY_PTR(bt)[i])) goto bad;
+  e->backtrace = mrb_obj_ptr(bt);
+  mrb_field_write_barrier_value(mrb, mrb_basic_ptr(exc), bt);
+  return bt;
+bad:
+  mrb_raise(mrb, E_TYPE_ERROR, "backtrace must be an Array of String or an Array of Thread::Backtrace::Location");
+}
+
 void
 mnrb_compat_exception_init(mrb_state *mrb)
 {
@@ -132,6 +156,7 @@ mnrb_compat_exception_init(mrb_state *mrb)
 
   mrb_define_method(mrb, exc, "initialize", exc_initialize, MRB_ARGS_OPT(1));
   mrb_define_method(mrb, exc, "cause", exc_cause, MRB_ARGS_NONE());
+  mrb_define_method(mrb, exc, "set_backtrace", exc_set_backtrace, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, exc, "inspect", exc_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, exc, "__detailed_message", mnrb_compat_detailed_message_m, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, exc, "__full_message", mnrb_compat_full_message_m, MRB_ARGS_REQ(2));
