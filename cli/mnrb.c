@@ -55,6 +55,7 @@ typedef struct options {
   const char *encodings;                /* -E ext[:int], --encoding */
   const char *inplace;                  /* -i[ext]: ARGF's in-place mode, the backup suffix ("" none) */
   int no_rubyopt;                       /* --disable=rubyopt (or all) */
+  char *rubyopt;                        /* RUBYOPT's copy, which -I and -r point into */
   const char *sw[MAX_LIST_OPTS];        /* -s: the script's "name" and "name=value" arguments */
   int nsw;
   script main;
@@ -251,7 +252,7 @@ static int switch_arg(int argc, char **argv, int i, options *o, char **ecode, si
 static void rubyopt(options *o, char **ecode, size_t *elen) {
   const char *env = getenv("RUBYOPT");
   if (!env || !*env) return;
-  char *copy = strdup(env);
+  char *copy = o->rubyopt = strdup(env);
   char *words[64];
   int n = 0;
   for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w && n < 64; w = strtok_r(NULL, " \t", &save))
@@ -262,7 +263,6 @@ static void rubyopt(options *o, char **ecode, size_t *elen) {
     if (w[0] != '-') { /* CRuby: a word without a dash is a -r feature */ add_list(o->libs, &o->nlibs, w, 'r'); continue; }
     i = switch_arg(n, words, i, o, ecode, elen, 1);
   }
-  /* copy stays: the lists point into it */
 }
 
 /* -s: the script's leading -name and -name=value arguments set $name (dashes in name become
@@ -514,6 +514,8 @@ int main(int argc, char **argv) {
 
   if (o.trace && mn_trace_start(o.trace, &o.trace_opt) != 0) {
     fprintf(stderr, "mnrb: cannot trace to %s: %s\n", o.trace, strerror(errno));
+    free(o.main.code);
+    free(o.rubyopt);
     return 2;
   }
   int status = mnrb_run_main(mrb, main_body, &o);
@@ -524,5 +526,6 @@ int main(int argc, char **argv) {
   }
   mnrb_close(mrb);
   free(o.main.code);
+  free(o.rubyopt);
   return status;
 }
