@@ -30,7 +30,10 @@ class RactorMemoryTest < MnTest::Case
   MT_BOUND = 9 * 1024
   # And by 0161 (a ractor's boot classes named from bytes kept once per process, not a
   # `__classname__` ivar each: 14,444 bytes in 248 tables -> 11,448 in 141).
-  IV_BOUND = 12 * 1024
+  # And by 0221 (a singleton class holding only `__attached__` keeps it in the class, no table:
+  # 11,904 bytes in 144 tables -> 9,328 in 52).
+  IV_BOUND = 10 * 1024
+  IV_COUNT_BOUND = 64
   # And by 0146 (the made-methods table grows at 7/8 used: its ~51 entries in 64 slots, not 128):
   # 4,400 -> 2,864 bytes with the body map.
   MADE_BOUND = 3584
@@ -51,6 +54,7 @@ class RactorMemoryTest < MnTest::Case
     mt_bytes, mt_count, iv_bytes, iv_count, made_bytes = eval(out)
     assert mt_bytes < MT_BOUND, "a fresh ractor's own method tables: #{mt_bytes} bytes in #{mt_count} (bound #{MT_BOUND})"
     assert iv_bytes < IV_BOUND, "a fresh ractor's class ivar tables: #{iv_bytes} bytes in #{iv_count} (bound #{IV_BOUND})"
+    assert iv_count <= IV_COUNT_BOUND, "a fresh ractor's class ivar tables: #{iv_count} (bound #{IV_COUNT_BOUND})"
     assert made_bytes < MADE_BOUND, "a fresh ractor's made-methods table: #{made_bytes} bytes"
   end
 
