@@ -262,7 +262,9 @@ class RactorMemoryTest < MnTest::Case
   # glibc chunks per waiting ractor (main before: 98 KiB and 35.5 KiB); the bounds have margin.
   # Lowered by mem20d: mruby patches 0161 (a ractor's boot classes keep no name ivar table nor path
   # String) and 0162 (a ractor's third heap page 192 slots): 84-85 -> 77-78 KiB (500 ractors).
-  RSS_BOUND = 81          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
+  # Lowered by mem20f: mruby patches 0221 (singleton classes without an `__attached__` table) and
+  # 0222 (classes without an empty method table): 71-72 -> 67 KiB.
+  RSS_BOUND = 72          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
   RSS_RACTORS = 500
   GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
 
