@@ -27,10 +27,15 @@ class RactorMemoryTest < MnTest::Case
   # And by 0135 (procs put at boot kept aside, a removed method's slot cleared: 7,296 bytes, 5,472 of
   # them the 228 headers, and one table of its own); the made-methods table grows with what went
   # aside (0133's body map, 0135's procs): 400 -> 4,384 bytes.
-  MT_BOUND = 9 * 1024
+  # And by 0222 (a class gets its method table at its first method: 42 headers fewer, 5,544 ->
+  # 4,536 bytes).
+  MT_BOUND = 5 * 1024
   # And by 0161 (a ractor's boot classes named from bytes kept once per process, not a
   # `__classname__` ivar each: 14,444 bytes in 248 tables -> 11,448 in 141).
-  IV_BOUND = 12 * 1024
+  # And by 0221 (a singleton class holding only `__attached__` keeps it in the class, no table:
+  # 11,904 bytes in 144 tables -> 9,328 in 52).
+  IV_BOUND = 10 * 1024
+  IV_COUNT_BOUND = 64
   # And by 0146 (the made-methods table grows at 7/8 used: its ~51 entries in 64 slots, not 128):
   # 4,400 -> 2,864 bytes with the body map.
   MADE_BOUND = 3584
@@ -51,6 +56,7 @@ class RactorMemoryTest < MnTest::Case
     mt_bytes, mt_count, iv_bytes, iv_count, made_bytes = eval(out)
     assert mt_bytes < MT_BOUND, "a fresh ractor's own method tables: #{mt_bytes} bytes in #{mt_count} (bound #{MT_BOUND})"
     assert iv_bytes < IV_BOUND, "a fresh ractor's class ivar tables: #{iv_bytes} bytes in #{iv_count} (bound #{IV_BOUND})"
+    assert iv_count <= IV_COUNT_BOUND, "a fresh ractor's class ivar tables: #{iv_count} (bound #{IV_COUNT_BOUND})"
     assert made_bytes < MADE_BOUND, "a fresh ractor's made-methods table: #{made_bytes} bytes"
   end
 
@@ -256,7 +262,9 @@ class RactorMemoryTest < MnTest::Case
   # glibc chunks per waiting ractor (main before: 98 KiB and 35.5 KiB); the bounds have margin.
   # Lowered by mem20d: mruby patches 0161 (a ractor's boot classes keep no name ivar table nor path
   # String) and 0162 (a ractor's third heap page 192 slots): 84-85 -> 77-78 KiB (500 ractors).
-  RSS_BOUND = 81          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
+  # Lowered by mem20f: mruby patches 0221 (singleton classes without an `__attached__` table) and
+  # 0222 (classes without an empty method table): 71-72 -> 67 KiB.
+  RSS_BOUND = 72          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
   RSS_RACTORS = 500
   GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
 
