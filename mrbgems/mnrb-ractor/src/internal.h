@@ -2,7 +2,7 @@
  * mnrb-ractor internals.
  *
  * A Ractor is two things: a record (struct mnrb_ractor_rec: plain C, malloc'd, reference-counted, with
- * its own mutex) that every ractor may reach, and a VM (an mrb_state with its threads, heap and GC,
+ * its own lock) that every ractor may reach, and a VM (an mrb_state with its threads, heap and GC,
  * mnrb-thread's binding) that only its own threads touch. Everything that crosses ractors goes
  * through records: messages in a heap-neutral form (message.c), wait lists of parked threads, the
  * final value. No code ever touches another ractor's mrb_state while that ractor may run: the
@@ -92,7 +92,7 @@ mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);
 
 /* ---- a thread waiting on a record (on the waiting thread's C stack) ---- */
-enum { MNRB_WARM = 11, MNRB_AHEAD = 6 };
+enum { MNRB_WARM = 11, MNRB_AHEAD = 5 };
 typedef struct mnrb_rwaiter {
   struct mnrb_rwaiter *prev, *next;
   mn_thread *core;
@@ -113,26 +113,35 @@ enum { MNRB_HANDED_NONE, MNRB_HANDED_MSG, MNRB_HANDED_WORD };
 
 typedef enum { MNRB_R_RUNNING, MNRB_R_ENDED, MNRB_R_CLOSED } mnrb_rstate;
 
-/* Aligned to a cache line, and ordered so that a message hand-off reads two lines of it: what a
+/* A record's lock: an exchange to take, a store to give (the core's ractor lock is the same,
+ * core/src/runtime.c). It was a pthread mutex: a ring's hop takes two records' locks once each, and
+ * glibc's lock and unlock calls were 115 of the hop's 1,600 instructions (helper hop20i, cachegrind);
+ * these are ~6. A holder does a few dozen stores and calls (a queue, a wait list, mn_unpark, a
+ * message freed), never parks, never runs Ruby code: a taker that finds it held spins a little,
+ * then yields its native thread to the OS until the holder is done (mnrb_rec_lock_slow, wait.c). */
+typedef struct { _Atomic int held; } mnrb_rec_lock_t;
+
+/* Aligned to a cache line, and ordered so that a message hand-off reads one line of it: what a
  * #send and a Ractor.receive read and write (the lock, the incoming queue, its receivers, the
- * receiving state, the stuck count) is in the first 128 bytes (a ring of 10,000 ractors reads
+ * receiving state, the stuck count) is in the first 64 bytes (a ring of 10,000 ractors reads
  * every record cold: four lines a hop before, with `receivers` and `waiting` beyond what the
- * sender's prefetch (wait.c mnrb_rwaiter_note_ahead) covered). */
+ * sender's prefetch (wait.c mnrb_rwaiter_note_ahead) covered; two while the lock was a 40-byte
+ * pthread mutex). */
 struct __attribute__((aligned(64))) mnrb_ractor_rec {
   /* ---- line 0: the incoming port ---- */
-  pthread_mutex_t lock;
+  mnrb_rec_lock_t lock;        /* mnrb_rec_lock (below): a spinlock, held for a few stores */
   /* guarded by lock */
   mnrb_msg *in_head, *in_tail; /* incoming messages (#send), in order */
   _Atomic mrb_bool in_closed;  /* written under lock; #send also reads it first without (set for good) */
   mrb_bool out_closed;
   mrb_bool is_main;            /* static record, never freed */
   mnrb_rstate state;
-  /* ---- line 1 ---- */
   mnrb_rwaitq receivers;       /* its threads in Ractor.receive */
   mrb_state *mrb;              /* its VM: only its own threads touch it (its creator before it
                                   starts, its closer after it is gone) */
   /* atomics: read by the deadlock check without the lock */
   _Atomic size_t waiting;      /* its threads in ractor waits forever that nobody has woken yet */
+  /* ---- line 1 ---- */
   _Atomic long refs;           /* the registry's (until closed), each Ractor object's, each message's */
   uint32_t id;                 /* immutable: 1 for the main ractor */
   char *name, *loc;            /* immutable after creation (NULL: none) */
@@ -158,8 +167,20 @@ struct __attribute__((aligned(64))) mnrb_ractor_rec {
   mnrb_ractor_rec *reg_prev, *reg_next;
   mrb_bool terminating;
 };
-_Static_assert(offsetof(struct mnrb_ractor_rec, state) < 64 && offsetof(struct mnrb_ractor_rec, name) < 128,
-               "a hand-off's fields in the record's first two lines");
+_Static_assert(offsetof(struct mnrb_ractor_rec, waiting) + sizeof(size_t) <= 64, "a hand-off's fields in the record's first line");
+
+void mnrb_rec_lock_slow(mnrb_rec_lock_t *l);
+static inline void mnrb_rec_lock(mnrb_ractor_rec *r) {
+  if (__builtin_expect(!atomic_exchange_explicit(&r->lock.held, 1, memory_order_acquire), 1)) return;
+  mnrb_rec_lock_slow(&r->lock);
+}
+static inline void mnrb_rec_unlock(mnrb_ractor_rec *r) {
+  atomic_store_explicit(&r->lock.held, 0, memory_order_release);
+}
+/* free (a new record), or made free in a forked child: whoever held it is gone */
+static inline void mnrb_rec_lock_init(mnrb_ractor_rec *r) {
+  atomic_store_explicit(&r->lock.held, 0, memory_order_relaxed);
+}
 
 /* ---- what each state keeps (mnrb_vm_data) ---- */
 typedef struct mnrb_ractor_state {

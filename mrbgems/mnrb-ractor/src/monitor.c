@@ -33,10 +33,10 @@ static void tell(mrb_state *mrb, mnrb_port *p, mrb_bool aborted) {
 }
 
 void mnrb_monitors_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted) {
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   mnrb_monitor *list = r->monitors;
   r->monitors = NULL;
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   while (list) {
     mnrb_monitor *next = list->next;
     tell(mrb, list->port, aborted);
@@ -66,7 +66,7 @@ static mrb_value ractor_monitor(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
   mnrb_monitor *mon = malloc(sizeof *mon);
   if (!mon) mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   mrb_bool running = r->state == MNRB_R_RUNNING;
   mrb_bool aborted = (r->final_exc && !r->final_lost) || (!running && !r->final);
   if (running) {                      /* told in the order they were added */
@@ -77,7 +77,7 @@ static mrb_value ractor_monitor(mrb_state *mrb, mrb_value self) {
     while (*at) at = &(*at)->next;
     *at = mon;
   }
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   if (running) return mrb_true_value();
   free(mon);
   tell(mrb, p, aborted);
@@ -88,13 +88,13 @@ static mrb_value ractor_unmonitor(mrb_state *mrb, mrb_value self) {
   mnrb_port *p = port_arg(mrb);
   mnrb_ractor_rec *r = self_record(mrb, self);
   mnrb_monitor *gone = NULL;
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   for (mnrb_monitor **at = &r->monitors; *at;) {
     mnrb_monitor *m = *at;
     if (m->port == p) { *at = m->next; m->next = gone; gone = m; }
     else at = &m->next;
   }
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   while (gone) {
     mnrb_monitor *next = gone->next;
     mnrb_port_decref(gone->port);

@@ -55,7 +55,7 @@ static mnrb_port *port_new(mnrb_ractor_rec *owner, mrb_bool is_default) {
   p->is_default = is_default;
   mnrb_ractor_incref(owner);
   if (is_default) return p;
-  pthread_mutex_lock(&owner->lock);
+  mnrb_rec_lock(owner);
   p->id = ++owner->next_port_id;
   p->closed = owner->state != MNRB_R_RUNNING;
   if (!p->closed) {                   /* the list's reference */
@@ -65,7 +65,7 @@ static mnrb_port *port_new(mnrb_ractor_rec *owner, mrb_bool is_default) {
     if (owner->ports) owner->ports->prev = p;
     owner->ports = p;
   }
-  pthread_mutex_unlock(&owner->lock);
+  mnrb_rec_unlock(owner);
   return p;
 }
 
@@ -124,7 +124,7 @@ static void check_owner(mrb_state *mrb, mnrb_port *p, const char *msg) {
 
 mrb_bool mnrb_port_deliver(mnrb_port *p, mnrb_msg *m) {
   mnrb_ractor_rec *o = p->owner;
-  pthread_mutex_lock(&o->lock);
+  mnrb_rec_lock(o);
   mrb_bool closed = p->is_default ? o->in_closed : p->closed;
   if (!closed) {
     mnrb_msg **head = p->is_default ? &o->in_head : &p->head, **tail = p->is_default ? &o->in_tail : &p->tail;
@@ -135,14 +135,14 @@ mrb_bool mnrb_port_deliver(mnrb_port *p, mnrb_msg *m) {
     if (w) mnrb_rwaiter_wake(w);
     else mnrb_ractor_progress();
   }
-  pthread_mutex_unlock(&o->lock);
+  mnrb_rec_unlock(o);
   return !closed;
 }
 
 static mrb_bool port_closed(mnrb_port *p) {
-  pthread_mutex_lock(&p->owner->lock);
+  mnrb_rec_lock(p->owner);
   mrb_bool closed = p->is_default ? p->owner->in_closed : p->closed;
-  pthread_mutex_unlock(&p->owner->lock);
+  mnrb_rec_unlock(p->owner);
   return closed;
 }
 
@@ -177,14 +177,14 @@ mrb_value mnrb_materialize_owned(mrb_state *mrb, mnrb_msg *m) {
 /* Parks on q of record o (its lock held; released meanwhile, held again on return). */
 void mnrb_wait_on_locked(mrb_state *mrb, mnrb_ractor_rec *o, mnrb_rwaitq *q, mnrb_rwaiter *w, const char *what) {
   mnrb_rwait_begin(q, w);
-  pthread_mutex_unlock(&o->lock);
+  mnrb_rec_unlock(o);
   mrb_bool deadlock = mnrb_ractor_park(mrb, w, what);
-  pthread_mutex_lock(&o->lock);
+  mnrb_rec_lock(o);
   mnrb_rwait_end(q, w);
-  pthread_mutex_unlock(&o->lock);
+  mnrb_rec_unlock(o);
   if (deadlock) mnrb_raise_ractor_deadlock(mrb);
   mnrb_check_interrupts(mrb);
-  pthread_mutex_lock(&o->lock);
+  mnrb_rec_lock(o);
 }
 
 void mnrb_waiter_init(mrb_state *mrb, mnrb_rwaiter *w) {
@@ -201,7 +201,7 @@ static mrb_value port_receive(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *o = p->owner;
   mnrb_rwaiter w;
   mnrb_waiter_init(mrb, &w);
-  pthread_mutex_lock(&o->lock);
+  mnrb_rec_lock(o);
   for (;;) {
     mnrb_msg *m = p->head;
     if (m) {
@@ -209,12 +209,12 @@ static mrb_value port_receive(mrb_state *mrb, mrb_value self) {
       if (!p->head) p->tail = NULL;
       m->next = NULL;
       mrb_bool done = unlist_if_done(p);
-      pthread_mutex_unlock(&o->lock);
+      mnrb_rec_unlock(o);
       if (done) mnrb_port_decref(p);        /* the list's: the object still holds one */
       return mnrb_materialize_owned(mrb, m);
     }
     if (p->closed) {
-      pthread_mutex_unlock(&o->lock);
+      mnrb_rec_unlock(o);
       raise_closed(mrb);
     }
     mnrb_wait_on_locked(mrb, o, &p->receivers, &w, "Ractor::Port#receive");
@@ -227,7 +227,7 @@ static mrb_value port_close(mrb_state *mrb, mrb_value self) {
   mnrb_port *p = self_port(mrb, self);
   check_owner(mrb, p, "closing port by other ractors is not allowed");
   mnrb_ractor_rec *o = p->owner;
-  pthread_mutex_lock(&o->lock);
+  mnrb_rec_lock(o);
   mrb_bool done = FALSE;
   if (p->is_default) {
     o->in_closed = TRUE;
@@ -237,7 +237,7 @@ static mrb_value port_close(mrb_state *mrb, mrb_value self) {
     mnrb_rwaitq_wake_all(&p->receivers);
     done = unlist_if_done(p);
   }
-  pthread_mutex_unlock(&o->lock);
+  mnrb_rec_unlock(o);
   if (done) mnrb_port_decref(p);
   mnrb_ractor_progress();
   return self;
@@ -258,7 +258,7 @@ void mnrb_ports_after_fork(mnrb_ractor_rec *r, mrb_bool survivor) {
 
 /* r has ended: nobody can receive from its ports any more. */
 void mnrb_ports_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborted) {
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   mnrb_port *list = r->ports;
   r->ports = NULL;
   mnrb_msg *pending = NULL;
@@ -269,7 +269,7 @@ void mnrb_ports_ractor_ended(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool aborte
     if (p->tail) { p->tail->next = pending; pending = p->head; }
     p->head = p->tail = NULL;
   }
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   drop_messages(pending);
   while (list) {
     mnrb_port *next = list->next;
@@ -337,7 +337,7 @@ mnrb_ractor_rec *mnrb_port_owner(mnrb_port *p) { return p->owner; }
 /* Takes the oldest message of p, or NULL; *closed: none will ever come. */
 mnrb_msg *mnrb_port_try_take(mnrb_port *p, mrb_bool *closed) {
   mnrb_ractor_rec *o = p->owner;
-  pthread_mutex_lock(&o->lock);
+  mnrb_rec_lock(o);
   mnrb_msg **head = p->is_default ? &o->in_head : &p->head, **tail = p->is_default ? &o->in_tail : &p->tail;
   mnrb_msg *m = *head;
   if (m) {
@@ -347,19 +347,19 @@ mnrb_msg *mnrb_port_try_take(mnrb_port *p, mrb_bool *closed) {
   }
   *closed = !m && (p->is_default ? o->in_closed : p->closed);
   mrb_bool done = !p->is_default && unlist_if_done(p);
-  pthread_mutex_unlock(&o->lock);
+  mnrb_rec_unlock(o);
   if (done) mnrb_port_decref(p);
   return m;
 }
 
 void mnrb_port_wait_begin(mnrb_port *p, mnrb_rwaiter *w) {
-  pthread_mutex_lock(&p->owner->lock);
+  mnrb_rec_lock(p->owner);
   mnrb_rwait_begin(p->is_default ? &p->owner->receivers : &p->receivers, w);
-  pthread_mutex_unlock(&p->owner->lock);
+  mnrb_rec_unlock(p->owner);
 }
 
 void mnrb_port_wait_end(mnrb_port *p, mnrb_rwaiter *w) {
-  pthread_mutex_lock(&p->owner->lock);
+  mnrb_rec_lock(p->owner);
   mnrb_rwait_end(p->is_default ? &p->owner->receivers : &p->receivers, w);
-  pthread_mutex_unlock(&p->owner->lock);
+  mnrb_rec_unlock(p->owner);
 }

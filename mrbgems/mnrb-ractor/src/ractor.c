@@ -106,12 +106,12 @@ static void waiter_init(mrb_state *mrb, mnrb_rwaiter *w) {
 /* Parks on q of r (lock held; released meanwhile, held again on return). */
 static void wait_on(mrb_state *mrb, mnrb_ractor_rec *r, mnrb_rwaitq *q, mnrb_rwaiter *w, const char *what) {
   mnrb_rwait_begin(q, w);
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   mrb_bool deadlock = mnrb_ractor_park(mrb, w, what);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   mnrb_rwait_end(q, w);
   if (deadlock) {
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mnrb_raise_ractor_deadlock(mrb);
   }
 }
@@ -120,9 +120,9 @@ static void wait_on(mrb_state *mrb, mnrb_ractor_rec *r, mnrb_rwaitq *q, mnrb_rwa
  * hand-off checks with it held). */
 static void check_interrupts_unlocked(mrb_state *mrb, mnrb_ractor_rec *r) {
   if (!mnrb_interrupts_pending(mrb)) return;
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   mnrb_check_interrupts(mrb);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
 }
 
 /* ---------------- incoming: send / receive ---------------- */
@@ -152,9 +152,9 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_closed(mrb, "incoming");
   /* nil, true, false, a fixnum (moved or copied alike): no message unless it has to be queued */
   mnrb_msg *m = mnrb_msg_word_p(obj) ? NULL : move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   if (r->in_closed) {
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mnrb_msg_free(m);
     raise_closed(mrb, "incoming");
   }
@@ -165,7 +165,7 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
     mnrb_rwaiter_hand(w, m, obj);
   } else {
     if (!m && !(m = mnrb_msg_word_new(obj))) {
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
     }
     if (r->in_tail) r->in_tail->next = m; else r->in_head = m;
@@ -174,7 +174,7 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
     if (w) mnrb_rwaiter_wake(w);
     else mnrb_ractor_progress();
   }
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   return self;
 }
 
@@ -182,18 +182,18 @@ static mrb_value receive_current(mrb_state *mrb) {
   mnrb_ractor_rec *r = mnrb_ractor_current(mrb);
   mnrb_rwaiter w;
   waiter_init(mrb, &w);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   for (;;) {
     mnrb_msg *m = r->in_head;
     if (m) {
       r->in_head = m->next;
       if (!r->in_head) r->in_tail = NULL;
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       m->next = NULL;
       return materialize_owned(mrb, m);
     }
     if (r->in_closed) {
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       mnrb_raise_receive_closed(mrb);
     }
     /* A sender that finds this waiter first and nothing queued hands the message over (w.msg) and
@@ -202,28 +202,28 @@ static mrb_value receive_current(mrb_state *mrb) {
     atomic_store_explicit(&w.handed, 0, memory_order_relaxed);
     mnrb_rwaiter_note_warm(mrb, &w);
     mnrb_rwait_begin(&r->receivers, &w);
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.receive");
     int handed = atomic_load_explicit(&w.handed, memory_order_acquire);
     if (handed && !mnrb_interrupts_pending(mrb)) {
       mnrb_rwaiter_prefetch_turn(mrb);
       return handed == MNRB_HANDED_WORD ? w.word : materialize_owned(mrb, w.msg);
     }
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     mnrb_rwait_end(&r->receivers, &w);
     handed = atomic_load_explicit(&w.handed, memory_order_relaxed);
     if (handed) {                                     /* interrupted: the message stays first */
       m = handed == MNRB_HANDED_WORD ? mnrb_msg_word_new(w.word) : w.msg;
       w.msg = NULL;
       if (!m) {
-        pthread_mutex_unlock(&r->lock);
+        mnrb_rec_unlock(r);
         mrb_raise(mrb, E_RUNTIME_ERROR, "out of memory");
       }
       m->next = r->in_head;
       r->in_head = m;
       if (!r->in_tail) r->in_tail = m;
     } else if (deadlock) {
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       mnrb_raise_ractor_deadlock(mrb);
     }
     check_interrupts_unlocked(mrb, r);
@@ -249,9 +249,9 @@ static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
   mnrb_rwaiter w;
   waiter_init(mrb, &w);
   w.msg = move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   if (r->out_closed) {
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mnrb_msg_free(w.msg);
     raise_closed(mrb, "outgoing");
   }
@@ -260,25 +260,25 @@ static mrb_value ractor_s_yield(mrb_state *mrb, mrb_value klass) {
   mnrb_rwaitq_wake_all(&r->takers);
   for (;;) {
     mnrb_rwait_begin(&r->yielders, &w);
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mrb_bool deadlock = mnrb_ractor_park(mrb, &w, "Ractor.yield");
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     mnrb_rwait_end(&r->yielders, &w);
     if (!w.msg) break;                          /* taken */
     if (deadlock || r->out_closed) {
       mnrb_msg *m = w.msg;
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       mnrb_msg_free(m);
       if (deadlock) mnrb_raise_ractor_deadlock(mrb);
       raise_closed(mrb, "outgoing");
     }
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mrb_bool failed;                            /* an interrupt: our message goes with us */
     mrb_value e = mrb_protect_error(mrb, check_interrupts_body, NULL, &failed);
     if (failed) { mnrb_msg_free(w.msg); mrb_exc_raise(mrb, e); }
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
   }
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   return mrb_nil_value();
 }
 
@@ -305,19 +305,19 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
   mnrb_rwaiter w;
   waiter_init(mrb, &w);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   for (;;) {
     mrb_bool is_final, exc;
     mnrb_msg *m = take_ready(mrb, r, &is_final, &exc);
     if (m || is_final) {
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       if (exc) raise_remote(mrb, r, m, TRUE);
       if (!m) return mrb_nil_value();
       if (is_final) return mnrb_msg_materialize(mrb, m);   /* the record keeps it (for #value) */
       return materialize_owned(mrb, m);
     }
     if (r->out_closed || r->state != MNRB_R_RUNNING) {
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       raise_closed(mrb, "outgoing");
     }
     wait_on(mrb, r, &r->takers, &w, "Ractor#take");
@@ -349,7 +349,7 @@ static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_re
       continue;
     }
     mnrb_ractor_rec *r = rs[at];
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     if (r == me) {
       *m = r->in_head;
       *is_final = *exc = FALSE;
@@ -362,7 +362,7 @@ static mrb_bool select_ready(mrb_state *mrb, mnrb_ractor_rec *me, mnrb_ractor_re
       *m = take_ready(mrb, r, is_final, exc);
     }
     mrb_bool closed = r == me ? (r->in_closed && !*m) : (!*m && !*is_final && (r->out_closed || r->state != MNRB_R_RUNNING));
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     if (*m || *is_final) { *from = at; return TRUE; }
     if (closed) raise_closed(mrb, r == me ? "incoming" : "outgoing");
   }
@@ -408,9 +408,9 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
     if (ps[i] && mnrb_port_owner(ps[i]) != me)
       mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "only allowed from the creator Ractor of this port");
   }
-  pthread_mutex_lock(&me->lock);
+  mnrb_rec_lock(me);
   mrb_bool out_closed = me->out_closed;
-  pthread_mutex_unlock(&me->lock);
+  mnrb_rec_unlock(me);
   if (yielding && out_closed) raise_closed(mrb, "outgoing");
   waiter_init(mrb, &yw);
   if (yielding) yw.msg = move ? mnrb_msg_move_out(mrb, vals[0]) : mnrb_msg_copy_out(mrb, vals[0]);
@@ -424,9 +424,9 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
       waiter_init(mrb, &ws[i]);
       ws[i].lead = i ? &ws[0] : NULL;
       if (ps[i]) { mnrb_port_wait_begin(ps[i], &ws[i]); continue; }
-      pthread_mutex_lock(&rs[i]->lock);
+      mnrb_rec_lock(rs[i]);
       mnrb_rwait_begin(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
-      pthread_mutex_unlock(&rs[i]->lock);
+      mnrb_rec_unlock(rs[i]);
     }
     yw.lead = argc ? &ws[0] : NULL;
     mrb_bool found = FALSE, deadlock = FALSE, failed = FALSE, yielded = FALSE, offered = FALSE;
@@ -437,11 +437,11 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
       mrb->jmp = &jmp;
       found = select_ready(mrb, me, rs, ps, argc, first, &m, &from_at, &is_final, &exc);
       if (!found && yielding) {
-        pthread_mutex_lock(&me->lock);
-        if (me->out_closed) { pthread_mutex_unlock(&me->lock); raise_closed(mrb, "outgoing"); }
+        mnrb_rec_lock(me);
+        if (me->out_closed) { mnrb_rec_unlock(me); raise_closed(mrb, "outgoing"); }
         offer_yield(me, &yw);
         offered = TRUE;
-        pthread_mutex_unlock(&me->lock);
+        mnrb_rec_unlock(me);
       }
       if (!found) deadlock = mnrb_ractor_park(mrb, lead, "Ractor.select");
       mrb->jmp = prev;
@@ -453,15 +453,15 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
     } MRB_END_EXC(&jmp);
     for (mrb_int i = 0; i < argc; i++) {
       if (ps[i]) { mnrb_port_wait_end(ps[i], &ws[i]); continue; }
-      pthread_mutex_lock(&rs[i]->lock);
+      mnrb_rec_lock(rs[i]);
       mnrb_rwait_end(rs[i] == me ? &me->receivers : &rs[i]->takers, &ws[i]);
-      pthread_mutex_unlock(&rs[i]->lock);
+      mnrb_rec_unlock(rs[i]);
     }
     if (offered) {
-      pthread_mutex_lock(&me->lock);
+      mnrb_rec_lock(me);
       mnrb_rwait_end(&me->yielders, &yw);      /* off the list: nobody takes it from now on */
       yielded = !yw.msg;
-      pthread_mutex_unlock(&me->lock);
+      mnrb_rec_unlock(me);
     }
     if (yielded) {                              /* taken while we were parked */
       if (found && m) mnrb_msg_free(m);         /* (cannot happen: the offer is off while we look) */
@@ -521,7 +521,7 @@ static void wait_end(mrb_state *mrb, mnrb_ractor_rec *r, const char *what) {
   mnrb_rwaiter w;
   waiter_init(mrb, &w);
   if (w.owner == r) mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "can not wait for the current ractor to end");
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   while (r->state == MNRB_R_RUNNING) {
     wait_on(mrb, r, &r->takers, &w, what);
     check_interrupts_unlocked(mrb, r);
@@ -533,13 +533,13 @@ static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *me = mnrb_ractor_current(mrb);
   wait_end(mrb, r, "Ractor#value");
   if (r->successor && r->successor != me->id) {
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "Only the successor ractor can take a value");
   }
   r->successor = me->id;
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc;
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   if (exc) raise_remote(mrb, r, m, FALSE);
   /* CRuby hands the value over, uncopied: the successor gets the same object each time. The
    * successor's Ractor object (one per ractor and state) keeps it, in a hidden ivar. */
@@ -555,7 +555,7 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
   wait_end(mrb, r, "Ractor#join");
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc && !r->final_lost;   /* join does not take the value (CRuby 4.0) */
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   if (exc) raise_remote(mrb, r, m, FALSE);
   return self;
 }
@@ -564,23 +564,23 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
 
 static mrb_value ractor_close_incoming(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   mrb_bool was = r->in_closed;
   r->in_closed = TRUE;
   mnrb_rwaitq_wake_all(&r->receivers);
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   mnrb_ractor_progress();
   return mrb_bool_value(was);
 }
 
 static mrb_value ractor_close_outgoing(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   mrb_bool was = r->out_closed;
   r->out_closed = TRUE;
   mnrb_rwaitq_wake_all(&r->takers);
   mnrb_rwaitq_wake_all(&r->yielders);
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   mnrb_ractor_progress();
   return mrb_bool_value(was);
 }
@@ -633,9 +633,9 @@ static mrb_value ractor_id(mrb_state *mrb, mrb_value self) {
 /* "#<Ractor:#2 name file:line running>" as CRuby. */
 static mrb_value ractor_inspect(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   const char *status = r->state == MNRB_R_RUNNING ? "running" : "terminated";
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   mrb_value s = mrb_format(mrb, "#<Ractor:#%d", (int)r->id);
   if (r->name) { mrb_str_cat_lit(mrb, s, " "); mrb_str_cat_cstr(mrb, s, r->name); }
   if (r->loc) { mrb_str_cat_lit(mrb, s, " "); mrb_str_cat_cstr(mrb, s, r->loc); }

@@ -66,18 +66,18 @@ static mrb_value ractor_s_receive_if(mrb_state *mrb, mrb_value klass) {
   mnrb_rwaiter w;
   mnrb_waiter_init(mrb, &w);
   size_t tested = 0;
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   for (;;) {
     mnrb_msg *m = take_at(r, tested);
     if (!m) {
       if (r->in_closed) {
-        pthread_mutex_unlock(&r->lock);
+        mnrb_rec_unlock(r);
         mnrb_raise_receive_closed(mrb);
       }
       mnrb_wait_on_locked(mrb, r, &r->receivers, &w, "Ractor.receive_if");
       continue;
     }
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     test_call c = { m, block, mrb_nil_value() };
     mrb_bool failed;
     int ai = mrb_gc_arena_save(mrb);
@@ -94,12 +94,12 @@ static mrb_value ractor_s_receive_if(mrb_state *mrb, mrb_value klass) {
       return c.v;
     }
     mrb_gc_arena_restore(mrb, ai);
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     put_at(r, tested, m);
     mnrb_rwaiter *other = mnrb_rwaitq_shift(&r->receivers);   /* one may have missed it meanwhile */
     if (other) mnrb_rwaiter_wake(other);
     if (failed) {
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       mrb_exc_raise(mrb, ok);
     }
     tested++;

@@ -56,7 +56,7 @@ static mnrb_ractor_rec *opening;          /* the record whose state mrb_open is 
 
 static void registry_unlink(mnrb_ractor_rec *r);
 
-static mnrb_ractor_rec main_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 1, .is_main = TRUE };
+static mnrb_ractor_rec main_record = { .id = 1, .is_main = TRUE };
 
 /* ---------------- records ---------------- */
 
@@ -67,7 +67,6 @@ static void record_free(mnrb_ractor_rec *r) {
   while (m) { mnrb_msg *next = m->next; mnrb_msg_free(m); m = next; }
   for (m = r->start_args; m; ) { mnrb_msg *next = m->next; mnrb_msg_free(m); m = next; }
   mnrb_msg_free(r->final);
-  pthread_mutex_destroy(&r->lock);
   free(r->name);
   free(r->loc);
   mnrb_state_block_free(r);   /* with the state's block: closed by now (the registry's reference) */
@@ -84,7 +83,7 @@ static mnrb_ractor_rec *record_new(mrb_value name, const char *loc, mrb_bool sma
   if (!small) r = mnrb_state_block_new();   /* zeroed, line-aligned (internal.h) */
   else if (!posix_memalign((void **)&r, 64, sizeof *r)) memset(r, 0, sizeof *r);
   if (!r) return NULL;
-  pthread_mutex_init(&r->lock, NULL);
+  mnrb_rec_lock_init(r);
   r->refs = 1;   /* the registry's */
   r->state = MNRB_R_RUNNING;
   if (!mrb_nil_p(name)) r->name = strndup(RSTRING_PTR(name), (size_t)RSTRING_LEN(name));
@@ -175,8 +174,8 @@ static void fork_lock(mrb_bool take) {
 
 static void after_fork_child(void) {   /* inside fork(): locks only, no allocation, no core call */
   /* reg_lock is held by this thread (fork_lock): the list is whole */
-  for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) pthread_mutex_init(&r->lock, NULL);
-  if (!main_record.reg_prev && reg_head != &main_record) pthread_mutex_init(&main_record.lock, NULL);
+  for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) mnrb_rec_lock_init(r);
+  if (!main_record.reg_prev && reg_head != &main_record) mnrb_rec_lock_init(&main_record);
   mnrb_ractor_forked = TRUE;
 }
 
@@ -301,7 +300,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   if (exit_waiter) mn_unpark(exit_waiter);
   pthread_mutex_unlock(&reg_lock);
 
-  pthread_mutex_lock(&r->lock);
+  mnrb_rec_lock(r);
   r->state = MNRB_R_ENDED;
   r->final = final;
   r->final_exc = is_exc && final;
@@ -314,7 +313,7 @@ static void ractor_end(mrb_state *mrb, mrb_value value, mrb_value exc, void *arg
   mnrb_rwaitq_wake_all(&r->takers);
   mnrb_rwaitq_wake_all(&r->receivers);
   mnrb_rwaitq_wake_all(&r->yielders);
-  pthread_mutex_unlock(&r->lock);
+  mnrb_rec_unlock(r);
   while (pending) { mnrb_msg *next = pending->next; mnrb_msg_free(pending); pending = next; }
   mnrb_monitors_ractor_ended(mrb, r, aborted);   /* monitor.c: after ENDED, so none is missed */
 
@@ -347,9 +346,9 @@ void mnrb_registry_reap(void) {
   for (mnrb_ractor_rec *r = unclosed_ended ? reg_head : NULL, *next; r; r = next) {
     next = r->reg_next;
     if (r->is_main) continue;
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     mrb_bool ended = r->state == MNRB_R_ENDED;
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     if (!ended || !mnrb_vm_gone(r->mrb)) continue;
     registry_unlink(r);
     unclosed_ended--;
@@ -361,10 +360,10 @@ void mnrb_registry_reap(void) {
     mnrb_ractor_rec *r = done;
     done = r->reg_next;
     mrb_state *mrb = r->mrb;
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     r->state = MNRB_R_CLOSED;
     r->mrb = NULL;
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     void *arena = mnrb_snapshot_arena(mrb);
     mnrb_vm_close(mrb);
     mnrb_snapshot_release(arena);      /* a copied state's memory (MNRB_SNAPSHOT=copy), after its close */
@@ -402,7 +401,7 @@ static mrb_value wrap_body(mrb_state *mrb, void *r) { return mnrb_ractor_wrap(mr
 
 /* state_snapshot.c's check (MNRB_SNAPSHOT=check): template states are opened for a record of their
  * own, never linked, never freed (open_lock held) */
-static mnrb_ractor_rec template_record = { .lock = PTHREAD_MUTEX_INITIALIZER, .id = 0x7fffffff, .refs = 1 << 30 };
+static mnrb_ractor_rec template_record = { .id = 0x7fffffff, .refs = 1 << 30 };
 /* A copy of the template is r's state: its own Ractor object (the template's, of template_record,
  * is left to the GC), as registry_state_opened made it */
 static mrb_value adopt_body(mrb_state *mrb, void *r) {
@@ -502,9 +501,9 @@ mrb_bool mnrb_registry_all_stuck(void) {
   mrb_bool stuck = TRUE;
   pthread_mutex_lock(&reg_lock);
   for (mnrb_ractor_rec *r = reg_head; r && stuck; r = r->reg_next) {
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     mrb_bool running = r->state == MNRB_R_RUNNING;
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     if (!running) continue;
     size_t n = mn_ractor_thread_count(mnrb_ractor(r->mrb));
     if (n == 0) continue;
@@ -518,9 +517,9 @@ mrb_value mnrb_registry_describe(mrb_state *mrb) {
   mrb_value s = mrb_str_new_lit(mrb, "");
   pthread_mutex_lock(&reg_lock);
   for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
-    pthread_mutex_lock(&r->lock);
+    mnrb_rec_lock(r);
     mrb_bool running = r->state == MNRB_R_RUNNING;
-    pthread_mutex_unlock(&r->lock);
+    mnrb_rec_unlock(r);
     if (!running) continue;
     char line[256];
     snprintf(line, sizeof line, "\n* #<Ractor:#%u%s%s%s%s> waits forever", r->id, r->name ? " " : "",
@@ -553,9 +552,9 @@ static void main_exit(mrb_state *mrb) {
     pthread_mutex_lock(&reg_lock);
     for (mnrb_ractor_rec *r = reg_head; r; r = r->reg_next) {
       if (r->is_main) continue;
-      pthread_mutex_lock(&r->lock);
+      mnrb_rec_lock(r);
       mrb_bool running = r->state == MNRB_R_RUNNING;
-      pthread_mutex_unlock(&r->lock);
+      mnrb_rec_unlock(r);
       r->terminating = TRUE;
       if (running) mnrb_vm_terminate(r->mrb);   /* again: it may have missed the first request */
     }

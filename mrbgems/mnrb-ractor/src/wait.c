@@ -22,6 +22,7 @@
  * other ractors are not checked: the main thread ending terminates them anyway.
  */
 #include "internal.h"
+#include <sched.h>
 #include <string.h>
 #include <mruby/error.h>
 #include <mruby/irep.h>
@@ -34,6 +35,21 @@ static _Atomic uint64_t progress;
 static _Atomic uint64_t reported = UINT64_MAX;   /* the progress count of the last deadlock reported */
 
 void mnrb_ractor_progress(void) { atomic_fetch_add(&progress, 1); }
+
+void mnrb_rec_lock_slow(mnrb_rec_lock_t *l) {
+  for (unsigned spins = 0;; ) {
+    while (atomic_load_explicit(&l->held, memory_order_relaxed)) {
+      if (spins++ < 100) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      } else {
+        sched_yield();             /* the holder's native thread was descheduled: let it finish */
+      }
+    }
+    if (!atomic_exchange_explicit(&l->held, 1, memory_order_acquire)) return;
+  }
+}
 
 static void rwaitq_push(mnrb_rwaitq *q, mnrb_rwaiter *w) {
   w->next = NULL;
@@ -176,11 +192,10 @@ void mnrb_rwaiter_note_warm(mrb_state *mrb, mnrb_rwaiter *w) {
 void mnrb_rwaiter_note_ahead(mrb_state *mrb, const void *target, mnrb_ractor_rec *r, const mnrb_rwaiter *w) {
   const void **a = mnrb_ractor_state_of(mrb)->ahead;
   a[0] = target;
-  a[1] = r;
-  a[2] = (const char *)r + 64;     /* its receivers, state and stuck count (internal.h: line 1) */
-  a[3] = w;
-  a[4] = w->core;
-  a[5] = mn_thread_ractor(w->core);
+  a[1] = r;                        /* the lock, queue, receivers, state, stuck count: one line */
+  a[2] = w;
+  a[3] = w->core;
+  a[4] = mn_thread_ractor(w->core);
 }
 
 /* Issued by the woken receiver rather than its waker: the waker's own prefetches (note_warm's lines
