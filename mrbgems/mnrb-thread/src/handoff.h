@@ -32,17 +32,25 @@ static inline mn_park_result vm_woken(mrb_state *mrb, mnrb_thread *th, mn_park_r
 
 /* Runs th's continuation in place (th's frame is the top of mrb->c) and marks the frame so that
  * the interpreter loop, back from the current C method, continues in th's context. */
-static inline __attribute__((always_inline)) mrb_value vm_continue_here(mrb_state *mrb, mnrb_thread *th,
-                                                                        mn_park_result resumed) {
+static inline __attribute__((always_inline)) mrb_value vm_continue_here_as(mrb_state *mrb, mnrb_thread *th,
+                                                                           mn_park_result resumed,
+                                                                           mnrb_vm_cont *likely) {
   vm_resume_state(mrb, th);
   /* its fiber object is read by the write barrier when it parks again, a few hundred ns from now:
    * cold at 10,000 threads, so fetched now, while the interpreter has other misses to wait on */
   __builtin_prefetch(mrb->c->fib);
   mn_park_result r = vm_woken(mrb, th, resumed);
-  mrb_value v = th->vm_cont(mrb, th, r);
+  /* `likely`, a constant where this is inlined: the continuation th most likely has (a ring's next
+   * thread waits where this one parks), called directly (inlined) instead of through the pointer */
+  mrb_value v = likely && th->vm_cont == likely ? likely(mrb, th, r) : th->vm_cont(mrb, th, r);
   /* the continuation may have parked (inside C) and come back: th is current again either way */
   mrb->c->ci->u.target_class = NULL;   /* as mruby-fiber's MARK_CONTEXT_MODIFY */
   return v;
+}
+
+static inline __attribute__((always_inline)) mrb_value vm_continue_here(mrb_state *mrb, mnrb_thread *th,
+                                                                        mn_park_result resumed) {
+  return vm_continue_here_as(mrb, th, resumed, NULL);
 }
 
 /* What th's resume will read first, noted while it is all in cache, for its waker to prefetch
@@ -82,7 +90,7 @@ static inline __attribute__((always_inline)) mrb_value mnrb_park_vm_inline(mrb_s
   void *next;
   mn_park_result next_r;
   mn_park_result r = mn_park_vm_to(th->core, why, deadline, deadlockable, &next, &next_r);
-  if (r == MN_HANDED_OFF) return vm_continue_here(mrb, next, next_r);
+  if (r == MN_HANDED_OFF) return vm_continue_here_as(mrb, next, next_r, cont);
   /* a permit was pending: th did not park (no events); its continuation runs at once */
   th->vm_parked = FALSE;
   if (deadlockable) mnrb_blocked_add(th->vm, (size_t)-1);
