@@ -918,9 +918,10 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
   /* The unlocked look is for voluntary yields only: a preemption request is settled under the
    * lock (it is rare, and the count read here could lag the request that led to this call). */
-  /* Thread.pass with no other thread of the ractor ready gives the native thread to a ractor that
-   * waits for one (the pool's queue is not empty), as CRuby's pass lets the OS run other ractors'
-   * native threads: else a ractor looping on Thread.pass (a poller) keeps the only native thread of
+  /* Thread.pass gives the native thread to a ractor that waits for one, as CRuby's pass (a GVL
+   * yield, then sched_yield) lets the OS run other ractors' native threads; the ractor, its ready
+   * threads and this one at their tail, queues behind it. Else a ractor looping on Thread.pass (a
+   * poller, even one that wakes a sibling each time) keeps the only native thread of
    * RUBY_MAX_PROC=1 for a whole timeslice each time another ractor has something to do. Waiting:
    * in the run queue, or in this native thread's hand-off slot (a ractor this one just sent to) */
   bool others = why != MN_WAIT_PREEMPT && (mn_pool_queued() || MN_RELAXED(&self->nt->next_ractor));
@@ -928,7 +929,7 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_lock_acquire(&r->lock);
   flush_soon(r);
   bool keep_place = false, to_pool = false;
-  if (others && !peek_next(r) && !self->bound_nt && !self->nt->bound && r->state == MN_R_RUNNING) {
+  if (others && !self->bound_nt && !self->nt->bound && r->state == MN_R_RUNNING) {
     yield_to_pool(self, false, why);
     return;
   }
