@@ -930,6 +930,7 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   flush_soon(r);
   bool keep_place = false, to_pool = false;
   if (others && !self->bound_nt && !self->nt->bound && r->state == MN_R_RUNNING) {
+    if (r->preempt_target == self) { r->preempt_target = NULL; r->wakeup_preempt = false; r->pool_yield = false; }
     yield_to_pool(self, false, why);
     return;
   }
