@@ -342,6 +342,8 @@ void mn_pool_requeue(mn_ractor *r);
  * first tick if no native thread was idle for it, else once it has waited a whole tick for that one). */
 enum { MN_BACKLOG_NONE, MN_BACKLOG_SOME, MN_BACKLOG_URGENT };
 int mn_pool_backlog(void);
+/* A ractor waits in the run queue (no lock: a relaxed read of what the queue's lock holder wrote) */
+bool mn_pool_queued(void);
 void mn_pool_each_nt(void (*fn)(mn_nt *nt, void *arg), void *arg);
 /* Timer thread, every tick: a ractor that kept its native thread for a whole timeslice while other
  * ractors waited for one is asked to give it up (sched.c). */

@@ -324,6 +324,8 @@ static void queue_now(mn_ractor *r, bool urgent) {
 void mn_pool_submit_urgent(mn_ractor *r) { queue_now(r, true); }
 void mn_pool_requeue(mn_ractor *r) { queue_now(r, false); }
 
+bool mn_pool_queued(void) { return MN_RELAXED(&pool.queued); }
+
 int mn_pool_backlog(void) {
   pthread_mutex_lock(&pool.lock);
   /* The urgent ones are the queue's front, the longest-waiting at its head */

@@ -892,7 +892,7 @@ void mn_sched_timeout(mn_thread *t, uint32_t seq) {
 /* Preempted for other ractors (r->lock held): self goes behind its ractor's ready threads, the ractor
  * to the pool's run queue, and this native thread back to its loop, which serves the queue's head.
  * Returns when self runs again (on any native thread), with the lock released. */
-static void yield_to_pool(mn_thread *self, bool keep_place) {
+static void yield_to_pool(mn_thread *self, bool keep_place, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   if (r->runnext) {
@@ -902,7 +902,7 @@ static void yield_to_pool(mn_thread *self, bool keep_place) {
   self->state = MN_READY;
   if (keep_place) enqueue_urgent(r, self); else enqueue_tail(r, self);
   MN_SET_RELAXED(&r->nready, MN_RELAXED(&r->nready) + 1);
-  mn_emit_pair(MN_EVENT_SUSPENDED, MN_WAIT_PREEMPT, MN_EVENT_READY, self);
+  mn_emit_pair(MN_EVENT_SUSPENDED, why, MN_EVENT_READY, self);
   MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
   r->running = NULL;
   r->state = MN_R_QUEUED;
@@ -918,10 +918,22 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
   mn_ractor *r = self->ractor;
   /* The unlocked look is for voluntary yields only: a preemption request is settled under the
    * lock (it is rare, and the count read here could lag the request that led to this call). */
-  if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon)) return;
+  /* Thread.pass gives the native thread to a ractor that waits for one, as CRuby's pass (a GVL
+   * yield, then sched_yield) lets the OS run other ractors' native threads; the ractor, its ready
+   * threads and this one at their tail, queues behind it. Else a ractor looping on Thread.pass (a
+   * poller, even one that wakes a sibling each time) keeps the only native thread of
+   * RUBY_MAX_PROC=1 for a whole timeslice each time another ractor has something to do. Waiting:
+   * in the run queue, or in this native thread's hand-off slot (a ractor this one just sent to) */
+  bool others = why != MN_WAIT_PREEMPT && (mn_pool_queued() || MN_RELAXED(&self->nt->next_ractor));
+  if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon) && !others) return;
   mn_lock_acquire(&r->lock);
   flush_soon(r);
   bool keep_place = false, to_pool = false;
+  if (others && !self->bound_nt && !self->nt->bound && r->state == MN_R_RUNNING) {
+    if (r->preempt_target == self) { r->preempt_target = NULL; r->wakeup_preempt = false; r->pool_yield = false; }
+    yield_to_pool(self, false, why);
+    return;
+  }
   if (why == MN_WAIT_PREEMPT) {      /* a request meant for another thread (it parked first) is stale */
     bool mine = r->preempt_target == self;
     keep_place = mine && r->wakeup_preempt && r->urgent_tail;   /* woken threads still ahead */
@@ -931,7 +943,7 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
     r->pool_yield = false;
     if (!mine) { mn_lock_release(&r->lock); return; }
   }
-  if (to_pool) { yield_to_pool(self, keep_place); return; }
+  if (to_pool) { yield_to_pool(self, keep_place, MN_WAIT_PREEMPT); return; }
   if (!peek_next(r)) { mn_lock_release(&r->lock); return; }
   if (r->runnext) {                  /* a yield gives everybody a turn, run-next included */
     enqueue_tail(r, r->runnext);

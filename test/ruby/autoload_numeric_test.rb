@@ -25,6 +25,21 @@ class AutoloadNumericTest < MnTest::Case
     end
   end
 
+  # the file required directly (not through the constant) defines it: autoload? is nil then
+  def test_autoload_is_done_when_the_file_is_required_directly
+    Dir.mktmpdir("autoload") do |dir|
+      path = File.join(dir, "mn_autoload_direct.rb")
+      File.write(path, "class MnAutoloadDirect; end\n")
+      Object.autoload(:MnAutoloadDirect, path)
+      assert_equal path, Object.autoload?(:MnAutoloadDirect)
+      assert_equal path, AutoloadNumericTest.autoload?(:MnAutoloadDirect)
+      require path
+      assert_nil Object.autoload?(:MnAutoloadDirect)
+      assert_nil AutoloadNumericTest.autoload?(:MnAutoloadDirect)
+      assert_equal "MnAutoloadDirect", MnAutoloadDirect.name
+    end
+  end
+
   def test_a_missing_constant_without_autoload_still_raises_name_error
     assert_raise(NameError) { Object.const_get(:MnNoSuchConstantAnywhere) }
   end

@@ -127,6 +127,32 @@ class RactorHandoffTest < MnTest::Case
     end
   end
 
+  # A ractor whose main thread polls with Thread.pass while its other thread answers messages: with
+  # one native thread for every ractor and a 5 s timeslice, each answer wakes the main ractor, which
+  # gets the native thread only when the poller passes it on (CRuby's pass lets the OS run other
+  # ractors' native threads; mnrb's gives the native thread to a ractor waiting for one). Before
+  # (helper sem20i) the poller kept it a whole timeslice per round trip: 50 x 5 s, killed at 120 s
+  # (RUBY_MAX_PROC=1's receive_direct_test took minutes the same way).
+  POLLER = <<~'RUBY'
+    Warning[:experimental] = false
+    r = Ractor.new(Ractor.current) do |main|
+      t = Thread.new { 50.times { main.send(Ractor.receive + 1) } }
+      Thread.pass while t.alive?
+      :done
+    end
+    50.times { |i| r.send i; raise "wrong answer" unless Ractor.receive == i + 1 }
+    p r.take
+    $stdout.flush
+  RUBY
+
+  def test_thread_pass_gives_the_native_thread_to_a_waiting_ractor
+    [[1, 5000], [2, 5000]].each do |procs, slice|
+      out, st = run_child(POLLER, { "RUBY_MAX_PROC" => procs.to_s, "MNRB_TIMESLICE" => slice.to_s })
+      assert_equal ":done\n", out, "RUBY_MAX_PROC=#{procs} MNRB_TIMESLICE=#{slice}"
+      assert st.success?, st.inspect
+    end
+  end
+
   def test_deadlock_is_still_reported_after_hand_offs
     skip "CRuby hangs on a ractor deadlock" unless RUBY_ENGINE == "mnrb"
     code = 'r = Ractor.new(Ractor.current) { |m| 100.times { |i| m.send i; Ractor.receive }; Ractor.receive }; ' \

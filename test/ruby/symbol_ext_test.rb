@@ -28,5 +28,6 @@ class SymbolExtTest < MnTest::Case
   def test_encoding
     assert_equal "US-ASCII", :abc.encoding.to_s
     assert_equal "UTF-8", :"é".encoding.to_s
+    assert_equal "ASCII-8BIT", "\xFF\xFE".b.to_sym.encoding.to_s   # bytes that are not UTF-8
   end
 end

@@ -41,9 +41,13 @@ class Module
     nil
   end
 
+  # nil once the constant is defined, by the autoload or by a plain require of its file (CRuby)
   def autoload?(name, inherit = true)
-    MNRB::Autoload.path(self, name.to_sym) ||
-      (inherit && !equal?(Object) && MNRB::Autoload.path(Object, name.to_sym)) || nil
+    name = name.to_sym
+    path = MNRB::Autoload.path(self, name)
+    return (const_defined?(name, false) ? nil : path) if path
+    return nil unless inherit && !equal?(Object) && (path = MNRB::Autoload.path(Object, name))
+    Object.const_defined?(name, false) ? nil : path
   end
 
   alias_method :__mnrb_const_missing, :const_missing

@@ -18,6 +18,14 @@ class Ractor
   end
   alias recv receive
 
+  # CRuby 4.0 requires the feature in the main ractor for the caller; mnrb requires it here (each
+  # ractor its own heap) and lists it, so that a heap that meets one of its classes in a message
+  # loads it too (src/required_features.c). The loader is called directly, not Kernel#require, which
+  # a program may have overridden to call this.
+  def self._require(feature)
+    MNRB::Loader.require(feature)
+  end
+
   def receive_if(&block)
     Ractor.receive_if(&block)
   end

@@ -611,6 +611,10 @@ static int const_cb(mrb_state *from, mrb_sym sym, mrb_value v, void *p) {
   mrb_state *to = d->to;
   mrb_sym to_sym = mnrb_code_sym_in(from, to, sym);
   if (mrb_const_defined_at(to, mrb_obj_value(w->to_c), to_sym)) return 0;
+  /* Encoding's own constants (made at first use, with all the names of their encoding): the new
+   * state's Encoding.const_missing makes each when named, so a creator that listed every encoding
+   * does not make each Ractor.new copy ~200 of them */
+  if (mnrb_encoding_p(from, v) && w->from_c && strcmp(mrb_class_name(from, w->from_c), "Encoding") == 0) return 0;
   d->acted++;
   mnrb_msg *m = shareable_copy_out(from, v);
   if (m && (d->user_const_missing || !mnrb_lazy_const_p(m))) {

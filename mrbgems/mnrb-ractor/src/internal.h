@@ -89,6 +89,11 @@ struct mrb_irep *mnrb_irep_read_cached(mrb_state *mrb, const void *bin, size_t s
 void mnrb_proc_mark_isolated(mrb_state *mrb, mrb_value proc);
 /* Deeply frozen, or immutable by nature (CRuby's Ractor.shareable?). */
 mrb_bool mnrb_shareable_p(mrb_state *mrb, mrb_value v);
+mrb_bool mnrb_encoding_p(mrb_state *mrb, mrb_value v);   /* an Encoding (crosses by name; shareable) */
+/* required_features.c: what non-main ractors required, listed process-wide; a heap requires those
+ * listed since it last looked (TRUE: one was new here) */
+mrb_bool mnrb_required_features_sync(mrb_state *mrb);
+void mnrb_required_features_init(mrb_state *mrb);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);
 
 /* ---- a thread waiting on a record (on the waiting thread's C stack) ---- */

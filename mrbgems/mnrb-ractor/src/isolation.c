@@ -6,8 +6,8 @@
  * the ractor was given is a copy made by code.c). What CRuby adds, and this file gives, are the
  * errors a program of a non-main ractor gets (CRuby 4.0's messages; where no 4.0 source could be
  * read, CRuby 3.3.8's, which the 4.0 reports quoted agree with):
- *   - global variables, read or written: "can not access global variables $x from non-main
- *     Ractors", except the ones CRuby keeps per ractor, thread or frame ($stdout $stderr $stdin $>
+ *   - global variables, read or written: "can not access global variable $x from non-main
+ *     Ractor" (4.0's variable.c; 3.x said "variables ... Ractors"), except the ones CRuby keeps per ractor, thread or frame ($stdout $stderr $stdin $>
  *     $VERBOSE $-v $-w $-W $DEBUG $-d $-i $-p $-l $-a, the frame's $_ $~ $& $` $' $+ $1..$9, $! $@,
  *     $$, $?); Kernel#global_variables raises too;
  *   - instance variables of any class or module (4.0 has no owner ractor for classes): setting one;
@@ -86,7 +86,7 @@ static mrb_bool isolated_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_boo
   mrb_int len;
   const char *name = mrb_sym_name_len(mrb, sym, &len);
   if (!name || len < 2 || name[0] != '$' || allowed_name(name, len) || !from_program(mrb)) return FALSE;
-  mrb_raisef(mrb, isolation_error(mrb), "can not access global variables %n from non-main Ractors", sym);
+  mrb_raisef(mrb, isolation_error(mrb), "can not access global variable %n from non-main Ractor", sym);
   return FALSE;
 }
 

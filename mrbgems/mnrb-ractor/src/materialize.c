@@ -77,6 +77,18 @@ static const char *get_bytes(mrb_state *mrb, reader *r, size_t *n) {
   return p;
 }
 
+/* a String's encoding (MRB_STR_ENC_*: mnrb-encoding's index, the same in every state of the process) */
+static int get_enc(mrb_state *mrb, reader *r) {
+  int enc = get_u8(mrb, r);
+  if (enc >= 128) truncated(mrb);       /* seven bits (patches/mruby/0220) */
+  return enc;
+}
+static mrb_value str_new_enc(mrb_state *mrb, const char *p, size_t n, int enc) {
+  mrb_value s = mrb_str_new(mrb, p, (mrb_int)n);
+  if (enc != MRB_STR_ENC_UTF8) RSTR_SET_ENC(mrb_str_ptr(s), enc);
+  return s;
+}
+
 struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n) {
   struct RClass *c = mrb->object_class;
   size_t i = 0;
@@ -95,12 +107,16 @@ struct RClass *mnrb_class_at(mrb_state *mrb, const char *p, size_t n) {
 
 static struct RClass *read_anon(mrb_state *mrb, reader *r);
 
-/* The class at a path, as mnrb_class_at, or loaded by an autoload registered here for a part of the
- * path that is not defined yet (CRuby's classes are shared: an instance of a class that a ractor
- * autoloaded arrives in a ractor that only registered the autoload; here that one loads it). */
+/* The class at a path, as mnrb_class_at, or loaded by a feature another ractor required or by an
+ * autoload registered here for a part of the path that is not defined yet (CRuby's classes are
+ * shared: an instance of a class that a ractor autoloaded arrives in a ractor that only registered
+ * the autoload; here that one loads it). */
 static struct RClass *class_at_loading(mrb_state *mrb, const char *p, size_t n) {
   struct RClass *c = mnrb_class_at(mrb, p, n);
   if (c) return c;
+  /* a class from a feature another ractor required (CRuby 4.0 loads those in the main ractor, for
+   * all): this heap loads them too, then looks again (required_features.c) */
+  if (mnrb_required_features_sync(mrb) && (c = mnrb_class_at(mrb, p, n))) return c;
   c = mrb->object_class;
   for (size_t i = 0; i < n;) {
     size_t j = i;
@@ -372,9 +388,10 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
   case T_STR: {
     struct RClass *c = read_class(mrb, r, mrb->string_class);
     uint8_t flags = get_u8(mrb, r);
+    int enc = get_enc(mrb, r);
     size_t n;
     const char *p = get_bytes(mrb, r, &n);
-    mrb_value s = reg(mrb, r, mrb_str_new(mrb, p, n));
+    mrb_value s = reg(mrb, r, str_new_enc(mrb, p, n, enc));
     mrb_basic_ptr(s)->c = c;
     return ivars_or_leaf(mrb, r, s, tag, flags, v);
   }
@@ -420,10 +437,11 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
   case T_EXC: {
     struct RClass *c = read_class(mrb, r, NULL);
     uint8_t flags = get_u8(mrb, r);
+    int enc = get_enc(mrb, r);
     size_t n;
     const char *p = get_bytes(mrb, r, &n);
     if (MRB_INSTANCE_TT(c) != MRB_TT_EXCEPTION) mrb_raisef(mrb, mnrb_ractor_error(mrb, "Error"), "can not copy: %C is not an Exception here", c);
-    mrb_value e = reg(mrb, r, mrb_exc_new_str(mrb, c, mrb_str_new(mrb, p, n)));
+    mrb_value e = reg(mrb, r, mrb_exc_new_str(mrb, c, str_new_enc(mrb, p, n, enc)));
     push(mrb, r, e, tag, flags, 1, R_IVARS_START);       /* its one child: the backtrace */
     return FALSE;
   }
@@ -482,9 +500,10 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
     uint8_t flags = get_u8(mrb, r);
     int64_t pos;
     get(mrb, r, &pos, 8);
+    int enc = get_enc(mrb, r);
     size_t n;
     const char *p = get_bytes(mrb, r, &n);
-    mrb_value str = mrb_str_new(mrb, p, (mrb_int)n);
+    mrb_value str = str_new_enc(mrb, p, n, enc);
     MRB_SET_FROZEN_FLAG(mrb_basic_ptr(str));
     mrb_value re;
     if (!read_start(mrb, r, &re)) truncated(mrb);
@@ -503,6 +522,12 @@ static mrb_bool read_start(mrb_state *mrb, reader *r, mrb_value *v) {
     if (!read_start(mrb, r, &holder)) truncated(mrb);
     *v = mrb_funcall_id(mrb, holder, (flags & M_UNBOUND) ? MRB_SYM(instance_method) : MRB_SYM(method), 1, name);
     if (flags & F_FROZEN) MRB_SET_FROZEN_FLAG(mrb_basic_ptr(*v));
+    return TRUE;
+  }
+  case T_ENCODING: {                   /* by name: the receiver's own Encoding object of it */
+    size_t n;
+    const char *p = get_bytes(mrb, r, &n);
+    *v = mrb_funcall_id(mrb, mrb_obj_value(mrb_class_get(mrb, "Encoding")), MRB_SYM(find), 1, mrb_str_new(mrb, p, (mrb_int)n));
     return TRUE;
   }
   case T_XREF: *v = mnrb_xref_in(mrb, r->m, get_u32(mrb, r)); return TRUE;

@@ -15,6 +15,8 @@
  *                  instance methods (as SINGLETON's), then a flag and a SINGLETON section for its
  *                  own methods (anon_class.c)
  *   RACTOR i       refs[i], a Ractor (the message holds a reference to its record)
+ *   ENCODING       an Encoding, by name (found again by Encoding.find; a value, not numbered).
+ *                  STR, EXC and MATCH carry their string's encoding (a byte: mnrb-encoding's index)
  *   TIME           seconds, microseconds and the UTC flag (mruby's Time is C data)
  *   REGEXP         frozen bit, options, source (rebuilt by Regexp.new; mnrb's Regexp is C data)
  *   MATCH          frozen bit, where the match began, the string, then its Regexp: matched again by
@@ -477,6 +479,12 @@ static void write_method_object(mrb_state *mrb, writer *w, mrb_value v, uint8_t 
 }
 
 /* Writes v's header; a container's children follow (its frame is pushed). */
+/* an Encoding (mnrb-encoding's C data, frozen): shareable, as CRuby's */
+mrb_bool mnrb_encoding_p(mrb_state *mrb, mrb_value v) {
+  return mrb_type(v) == MRB_TT_DATA && mrb_class_defined(mrb, "Encoding") &&
+         mrb_obj_class(mrb, v) == mrb_class_get(mrb, "Encoding");
+}
+
 static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
   struct RBasic *b = mrb_basic_ptr(v);
   uint32_t ref = seen_find(&w->seen, b);
@@ -508,6 +516,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, T_STR);
     write_class(mrb, w, c, mrb->string_class);
     put_u8(mrb, w->m, flags);
+    put_u8(mrb, w->m, (uint8_t)RSTR_ENC(mrb_str_ptr(v)));
     put_bytes(mrb, w->m, RSTRING_PTR(v), RSTRING_LEN(v));
     push_ivars(mrb, w, v);
     return;
@@ -524,6 +533,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
       put_u8(mrb, w->m, T_MATCH);
       put_u8(mrb, w->m, flags);
       put(mrb, w->m, &pos, 8);
+      put_u8(mrb, w->m, (uint8_t)RSTR_ENC(mrb_str_ptr(str)));
       put_bytes(mrb, w->m, RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
       write_value(mrb, w, re);
       return;
@@ -571,6 +581,7 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
     put_u8(mrb, w->m, flags);
     mrb_value msg = mrb_funcall_id(mrb, v, MRB_SYM(message), 0);
     if (!mrb_string_p(msg)) msg = mrb_obj_as_string(mrb, msg);
+    put_u8(mrb, w->m, (uint8_t)RSTR_ENC(mrb_str_ptr(msg)));
     put_bytes(mrb, w->m, RSTRING_PTR(msg), RSTRING_LEN(msg));
     mrb_value bt = mrb_exc_backtrace(mrb, v);
     if (!mrb_array_p(bt)) bt = mrb_nil_value();
@@ -614,6 +625,13 @@ static void write_object(mrb_state *mrb, writer *w, mrb_value v) {
       put_u8(mrb, w->m, flags);
       put(mrb, w->m, &opts, 4);
       put_bytes(mrb, w->m, RSTRING_PTR(src), (size_t)RSTRING_LEN(src));
+      return;
+    }
+    if (!r && mnrb_encoding_p(mrb, v)) {        /* by name (a value, as Rational: not numbered) */
+      mrb_value name = mrb_funcall_id(mrb, v, MRB_SYM(name), 0);
+      if (!mrb_string_p(name)) cannot_copy(mrb, w, v);
+      put_u8(mrb, w->m, T_ENCODING);
+      put_bytes(mrb, w->m, RSTRING_PTR(name), (size_t)RSTRING_LEN(name));
       return;
     }
     if (!r) cannot_copy(mrb, w, v);
@@ -832,7 +850,7 @@ static mrb_bool enumerator_p(mrb_state *mrb, mrb_value v) {
 
 /* A C-data object that refers to no other object and cannot change once frozen. */
 static mrb_bool leaf_data_p(mrb_state *mrb, mrb_value v) {
-  static const char *const names[] = { "Regexp", "Time" };
+  static const char *const names[] = { "Regexp", "Time", "Encoding" };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (mrb_class_defined(mrb, names[i]) && mrb_obj_is_kind_of(mrb, v, mrb_class_get(mrb, names[i]))) return TRUE;
   return FALSE;

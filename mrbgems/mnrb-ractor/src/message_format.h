@@ -11,7 +11,10 @@ enum {
   T_REGEXP, T_MATCH,
   T_SINGLETON,       /* before an object with a singleton class: its modules and methods (message.c) */
   T_METHOD,          /* a Method / UnboundMethod: flags (F_FROZEN, M_UNBOUND), name, holder (a leaf) */
+  T_ENCODING,        /* an Encoding: its name (a value: not numbered; the receiver's Encoding.find) */
 };
+/* STR, EXC (its message) and MATCH (its string) carry their string's encoding, a byte after their
+ * flags: mnrb-encoding's index (MRB_STR_ENC_*, the same table in every state) */
 /* a singleton method's body in T_SINGLETON */
 enum { S_IREP, S_CFUNC, S_CLOSURE, S_UNSHAREABLE };
 /* where a class's path (u32 length, bytes) would be: an anonymous class (anon_class.c), then its

@@ -311,6 +311,7 @@ static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
     mnrb_msg *m = take_ready(mrb, r, &is_final, &exc);
     if (m || is_final) {
       mnrb_rec_unlock(r);
+      mnrb_required_features_sync(mrb);    /* what the taken ractor required (CRuby: loaded for all) */
       if (exc) raise_remote(mrb, r, m, TRUE);
       if (!m) return mrb_nil_value();
       if (is_final) return mnrb_msg_materialize(mrb, m);   /* the record keeps it (for #value) */
@@ -540,6 +541,7 @@ static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc;
   mnrb_rec_unlock(r);
+  mnrb_required_features_sync(mrb);
   if (exc) raise_remote(mrb, r, m, FALSE);
   /* CRuby hands the value over, uncopied: the successor gets the same object each time. The
    * successor's Ractor object (one per ractor and state) keeps it, in a hidden ivar. */
@@ -556,6 +558,7 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
   mnrb_msg *m = r->final;
   mrb_bool exc = r->final_exc && !r->final_lost;   /* join does not take the value (CRuby 4.0) */
   mnrb_rec_unlock(r);
+  mnrb_required_features_sync(mrb);
   if (exc) raise_remote(mrb, r, m, FALSE);
   return self;
 }
@@ -672,6 +675,7 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
     int32_t line = mrb_debug_get_line(mrb, p->body.irep, 0);
     if (file) snprintf(loc, sizeof loc, "%s:%d", file, (int)line);
   }
+  mnrb_required_features_sync(mrb);    /* what other ractors required: the new one's definitions */
   /* $VERBOSE and $DEBUG are the creator's (CRuby: ractor-local, derived from the creating ractor):
    * they go first among the arguments, and MNRB.run_ractor_block (mrblib) takes them off */
   mrb_value all = mrb_ary_new_capa(mrb, RARRAY_LEN(args) + 2);
@@ -837,6 +841,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mnrb_isolation_init(mrb, ractor);
   mnrb_state_alloc_init(mrb);
   mnrb_memory_stats_init(mrb, ractor);
+  mnrb_required_features_init(mrb);
 }
 
 void mrb_mnrb_ractor_gem_final(mrb_state *mrb) { mnrb_registry_state_closed(mrb); }

@@ -25,7 +25,7 @@ module MNRB
     # after those it requires
     LOADED_ON_DEMAND = []
     # methods whose frames a LoadError's backtrace leaves out
-    LOADER_METHODS = %i(require require_relative load require_path require_on_demand run_feature claim
+    LOADER_METHODS = %i(require require_relative load require_path require_on_demand run_feature claim noted
                         cannot_load find_feature find_file search_load_path synchronize loop
                         warn_circular gem_original_require)
 
@@ -36,14 +36,21 @@ module MNRB
         unless explicit_path?(name)
           bare = strip_ext(name)
           return false if builtin?(bare)
-          return require_on_demand(bare) if on_demand_feature(bare)
+          return noted(require_on_demand(bare), bare) if on_demand_feature(bare)
         end
         path = find_feature(name)
         if !path && gems && !explicit_path?(name) && MNRB::Gems.activate_for(rb_name(name))
           path = find_feature(name)
         end
         path or cannot_load(name)
-        require_path(path)
+        noted(require_path(path), path)
+      end
+
+      # A feature loaded in a non-main ractor is listed for the other heaps (mnrb-ractor's
+      # required_features.c: CRuby 4.0 loads it in the main ractor, for all)
+      def noted(loaded, name)
+        MNRB.ractor_required(name) if loaded && MNRB.respond_to?(:ractor_required)
+        loaded
       end
 
       # $LOAD_PATH.resolve_feature_path: [:rb, path] for the file require would load, nil if none.
