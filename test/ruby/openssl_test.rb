@@ -258,6 +258,33 @@ class OpenSSLTest < MnTest::Case
     end
   end
 
+  def test_x509_build_certificate
+    key = OpenSSL::PKey::EC.generate("prime256v1")
+    name = OpenSSL::X509::Name.parse("/CN=example.test/O=mnrb")
+    assert_equal ["/CN=example.test/O=mnrb", "/CN=a/O=b", "/CN=x/O=y"],
+                 [name.to_s, OpenSSL::X509::Name.new([["CN", "a"], ["O", "b"]]).to_s, OpenSSL::X509::Name.parse("CN=x, O=y").to_s]
+    cert = OpenSSL::X509::Certificate.new
+    cert.version = 2
+    cert.serial = 4242
+    cert.subject = name
+    cert.issuer = name
+    cert.public_key = key
+    cert.not_before = Time.at(1_700_000_000)
+    cert.not_after = Time.at(1_700_086_400)
+    ef = OpenSSL::X509::ExtensionFactory.new
+    ef.subject_certificate = cert
+    ef.issuer_certificate = cert
+    cert.add_extension(ef.create_extension("subjectAltName", "DNS:example.test,IP:127.0.0.1", false))
+    cert.add_extension(ef.create_extension("basicConstraints", "CA:TRUE", true))
+    cert.sign(key, OpenSSL::Digest.new("SHA256"))
+    assert_equal [4242, Time.at(1_700_000_000), Time.at(1_700_086_400), true], [cert.serial.to_i, cert.not_before, cert.not_after, cert.verify(key)]
+    assert_equal ["subjectAltName = DNS:example.test, IP Address:127.0.0.1", "basicConstraints = critical, CA:TRUE"], cert.extensions.map(&:to_s)
+    copy = OpenSSL::X509::Certificate.new(cert.to_pem)
+    assert_equal [true, [["CN", "example.test"], ["O", "mnrb"]]], [copy == cert, copy.subject.to_a.map { |a| a[0, 2] }]
+    assert_equal [true, true, false], %w(example.test 127.0.0.1 other.test).map { |h| OpenSSL::SSL.verify_certificate_identity(cert, h) }
+    assert_raise(OpenSSL::X509::ExtensionError) { ef.create_extension("nonsenseExt", "x") }
+  end
+
   def test_ssl_echo
     with_server do |port|
       ctx = OpenSSL::SSL::SSLContext.new
@@ -278,6 +305,23 @@ class OpenSSLTest < MnTest::Case
       assert_equal "", c.read
       c.close
       assert_equal true, c.closed?
+    end
+  end
+
+  # the server drops the TCP connection without TLS's close_notify: CRuby's error, not an EOF
+  def test_ssl_unexpected_eof
+    handler = proc do |sock|
+      sock.write "partial"
+      sock.io.close
+    end
+    with_server(handler) do |port|
+      c = client(port)
+      c.connect
+      assert_equal "partial", c.readpartial(100)
+      e = assert_raise(OpenSSL::SSL::SSLError) { c.read }
+      assert_equal "SSL_read: unexpected eof while reading", e.message
+      c.close
+      assert_raise(IOError) { c.sysread(1) }       # CRuby: EOFError, mnrb: IOError "closed stream"
     end
   end
 

@@ -305,14 +305,55 @@ module OpenSSL
       def not_before = (t = __time(0)) && Time.at(t).utc
       def not_after = (t = __time(1)) && Time.at(t).utc
       def to_s = to_pem
+      def serial=(n)
+        __set_serial(BN.new(n).to_s(16))
+      end
+      def not_before=(t)
+        __set_time(0, t.to_i)
+      end
+
+      def not_after=(t)
+        __set_time(1, t.to_i)
+      end
       def ==(other) = other.is_a?(Certificate) && to_der == other.to_der
       def inspect = "#<#{self.class.name}: subject=#{subject}, issuer=#{issuer}, serial=#{serial}, not_before=#{not_before}, not_after=#{not_after}>"
     end
 
     class Name
       include Comparable
+
+      # Name.new([["CN", "host"], ["O", "org"]]), Name.parse("/CN=host/O=org") or "CN=host, O=org"
+      def initialize(entries = [])
+        __init
+        entries.each { |field, value, _type| add_entry(field, value) }
+      end
+
+      def self.parse(str)
+        parts = str.start_with?("/") ? str[1, str.size].split("/") : str.split(",").map(&:strip)
+        new(parts.map { |p| p.split("=", 2) })
+      end
       def inspect = "#<#{self.class.name} #{to_s}>"
       def eql?(other) = other.is_a?(Name) && (self <=> other) == 0
+    end
+
+    class Extension
+      def to_s = "#{oid} = #{critical? ? 'critical, ' : ''}#{value}"
+      def inspect = "#<#{self.class.name} #{to_s}>"
+    end
+
+    class ExtensionFactory
+      attr_accessor :issuer_certificate, :subject_certificate, :config
+
+      def initialize(issuer = nil, subject = nil)
+        @issuer_certificate = issuer
+        @subject_certificate = subject
+      end
+
+      def create_extension(oid, value, critical = false)
+        Extension.__make(@issuer_certificate, @subject_certificate, oid.to_s, value.to_s, critical ? true : false)
+      end
+
+      def create_ext(oid, value, critical = false) = create_extension(oid, value, critical)
     end
 
     class Store

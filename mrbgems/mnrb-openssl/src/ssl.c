@@ -150,8 +150,8 @@ static void sock_free(mrb_state *mrb, void *p) {
 static const struct mrb_data_type sock_type = { "OpenSSL::SSL::SSLSocket", sock_free };
 
 static sslsock *sock_get(mrb_state *mrb, mrb_value self) {
-  sslsock *s = mrb_data_get_ptr(mrb, self, &sock_type);
-  if (!s || !s->ssl) mrb_raise(mrb, E_IO_ERROR, "SSL session is not started yet");
+  sslsock *s = mrb_data_check_get_ptr(mrb, self, &sock_type);
+  if (!s || !s->ssl) mrb_raise(mrb, sslerr(mrb), "SSL session is not started yet");
   if (s->closed) mrb_raise(mrb, E_IO_ERROR, "closed stream");
   return s;
 }
@@ -264,6 +264,7 @@ static int ssl_run(mrb_state *mrb, mrb_value self, int op, void *buf, int len, m
       }
       continue;
     }
+    if (op == OP_READ || op == OP_WRITE) ossl_raise(mrb, sslerr(mrb), op_names[op]);   /* "SSL_read: reason" */
     char reason[512], peer[96], msg[1024];
     ossl_error_text(reason, sizeof reason);
     if (e == SSL_ERROR_SSL && SSL_get_verify_result(s->ssl) != X509_V_OK && strstr(reason, "certificate verify failed"))
@@ -323,7 +324,7 @@ static mrb_value sock_write(mrb_state *mrb, mrb_value self) {
 
 /* __close: sends close_notify if it can go at once (no wait), then every call raises IOError */
 static mrb_value sock_close(mrb_state *mrb, mrb_value self) {
-  sslsock *s = mrb_data_get_ptr(mrb, self, &sock_type);
+  sslsock *s = mrb_data_check_get_ptr(mrb, self, &sock_type);
   if (!s || !s->ssl || s->closed) return mrb_nil_value();
   if (SSL_is_init_finished(s->ssl) && !(SSL_get_shutdown(s->ssl) & SSL_SENT_SHUTDOWN)) SSL_shutdown(s->ssl);
   ERR_clear_error();
