@@ -39,6 +39,7 @@ def mnrb_gems(conf)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-digest"    # require "digest"; needs nettle-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-yaml"      # require "yaml"/"psych"; needs libyaml-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-zlib"      # require "zlib"; needs zlib1g-dev (scripts/deps.sh)
+  conf.gem "#{MNRB_TOP}/mrbgems/mnrb-openssl"   # require "openssl"; needs libssl-dev (scripts/deps.sh)
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-fcntl"     # require "fcntl"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-console"   # require "io/console", "io/console/size"
   conf.gem "#{MNRB_TOP}/mrbgems/mnrb-rational"  # Rational, Integer/Float coerce (core: at boot)

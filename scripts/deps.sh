@@ -2,7 +2,7 @@
 # Installs the Debian packages mnrb's build and tests need (idempotent; a no-op when all are present).
 set -euo pipefail
 need=()
-for p in ruby rake gcc make dpkg-dev bison gperf python3 python3-venv libonig-dev nettle-dev libyaml-dev libutf8proc-dev zlib1g-dev libcrypt-dev pkg-config; do
+for p in ruby rake gcc make dpkg-dev bison gperf python3 python3-venv libonig-dev nettle-dev libyaml-dev libutf8proc-dev zlib1g-dev libssl-dev openssl libcrypt-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -1,6 +1,6 @@
 # mnrb-net-http: a small Net::HTTP client (HTTP/1.1, keep-alive, Content-Length and chunked
 # bodies), URI for http URLs, and MNRB::HTTPServer, a thread-per-connection HTTP/1.1 server for
-# loopback tests and benchmarks. Plain Ruby on TCPSocket/TCPServer; no TLS.
+# loopback tests and benchmarks. Plain Ruby on TCPSocket/TCPServer; https through mnrb-openssl.
 #
 # Nothing of it runs at boot: as in CRuby, `require "uri"`, `require "net/http"` (which brings
 # MNRB::HTTPServer too) and `require "open-uri"` load it (mnrb-require's mnrb_feature.h). Its Ruby

@@ -7,7 +7,10 @@
 # request on a connection the server has meanwhile closed is retried once on a new one, as CRuby
 # does for idempotent methods. A request made without `start` opens a connection for itself and
 # asks the server to close it. open_timeout and read_timeout (60 s, as CRuby) raise
-# Net::OpenTimeout and Net::ReadTimeout through Timeout. https URLs raise: there is no TLS.
+# Net::OpenTimeout and Net::ReadTimeout through Timeout. https (use_ssl = true, an https URI) wraps
+# the connection in an OpenSSL::SSL::SSLSocket; "openssl" is required then, not before, and the
+# context gets CRuby's defaults (SSLContext#set_params: the peer verified against the system's CAs,
+# its certificate checked for the host name) with the attributes set on the Net::HTTP.
 module Net
   class HTTP
     HTTPVersion = "1.1"
@@ -19,7 +22,9 @@ module Net
           new(uri_or_host, port).request_once(Get.new(path), &block)
         else
           uri = URI(uri_or_host)
-          new(uri.hostname, uri.port).check_scheme(uri).request_once(Get.new(uri), &block)
+          http = new(uri.hostname, uri.port).check_scheme(uri)
+          http.use_ssl = uri.scheme == "https"
+          http.request_once(Get.new(uri), &block)
         end
       end
 
@@ -29,18 +34,33 @@ module Net
 
       def post(uri, data, header = nil)
         uri = URI(uri)
-        start(uri.hostname, uri.port) { |http| http.post(uri.request_uri, data, header) }
+        start(uri.hostname, uri.port, use_ssl: uri.scheme == "https") { |http| http.post(uri.request_uri, data, header) }
       end
 
-      def start(address, port = nil, *_rest, &block)
-        new(address, port).start(&block)
+      # start(address, port = nil, p_addr, p_port, p_user, p_pass, opt = {}): opt sets attributes
+      # (use_ssl: true, verify_mode:, ca_file:...); the proxy arguments are taken and not used
+      def start(address, *args, &block)
+        opt = args.last.is_a?(Hash) ? args.pop : {}
+        port = args[0]
+        port ||= opt[:use_ssl] ? https_default_port : http_default_port
+        http = new(address, port)
+        opt.each { |name, value| http.__send__(:"#{name}=", value) }
+        http.start(&block)
       end
 
       def default_port
         80
       end
       alias http_default_port default_port
+
+      def https_default_port
+        443
+      end
     end
+
+    SSL_ATTRIBUTES = %i(ca_file ca_path cert cert_store ciphers key ssl_timeout ssl_version
+                        min_version max_version verify_callback verify_depth verify_mode verify_hostname)
+    attr_accessor(*SSL_ATTRIBUTES)
 
     attr_reader :address, :port
     attr_accessor :open_timeout, :read_timeout, :write_timeout, :keep_alive_timeout
@@ -61,11 +81,17 @@ module Net
     end
 
     def use_ssl?
-      false
+      @use_ssl || false
     end
 
     def use_ssl=(flag)
-      raise NotImplementedError, "mnrb's Net::HTTP has no TLS (https)" if flag
+      raise IOError, "use_ssl value changed, but session already started" if @started && use_ssl? != !!flag
+      @use_ssl = !!flag
+    end
+
+    # the certificate the server showed (nil before start, or without TLS)
+    def peer_cert
+      @socket.respond_to?(:peer_cert) ? @socket.peer_cert : nil
     end
 
     def started?
@@ -143,7 +169,6 @@ module Net
     end
 
     def check_scheme(uri)
-      raise NotImplementedError, "mnrb's Net::HTTP has no TLS (https)" if uri.scheme == "https"
       self
     end
 
@@ -153,7 +178,34 @@ module Net
       @socket = with_timeout(@open_timeout, OpenTimeout, "execution expired") do
         TCPSocket.new(@address, @port)
       end
+      connect_ssl if use_ssl?
       @reused = false
+    end
+
+    # Wraps @socket in TLS as CRuby does: set_params with the attributes given, SNI for a host name
+    # (not for an IP address), the handshake within open_timeout, then the host name check.
+    def connect_ssl
+      require "openssl"
+      params = {}
+      SSL_ATTRIBUTES.each do |name|
+        value = instance_variable_get(:"@#{name}")
+        params[name] = value unless value.nil?
+      end
+      ctx = OpenSSL::SSL::SSLContext.new
+      ctx.set_params(params)
+      s = OpenSSL::SSL::SSLSocket.new(@socket, ctx)
+      s.sync_close = true
+      s.hostname = @address unless @address.include?(":") || @address.delete("0-9.").empty?
+      begin
+        with_timeout(@open_timeout, OpenTimeout, "execution expired") { s.connect }
+        if ctx.verify_mode != OpenSSL::SSL::VERIFY_NONE && ctx.verify_hostname
+          s.post_connection_check(@address)
+        end
+      rescue Exception
+        s.close
+        raise
+      end
+      @socket = s
     end
 
     def disconnect
@@ -211,7 +263,7 @@ module Net
     end
 
     def host_header
-      @port == HTTP.default_port ? @address : "#{@address}:#{@port}"
+      @port == (use_ssl? ? HTTP.https_default_port : HTTP.default_port) ? @address : "#{@address}:#{@port}"
     end
 
     def with_timeout(sec, klass, message, &block)

@@ -75,7 +75,6 @@ module URI
   def self.open(name, *rest, &block)
     uri = name.is_a?(URI::Generic) ? name : (name.is_a?(String) && name.include?("://") ? URI.parse(name) : nil)
     return File.open(name, *rest, &block) unless uri.is_a?(URI::HTTP)
-    raise NotImplementedError, "mnrb's Net::HTTP has no TLS (https)" if uri.scheme == "https"
     io = OpenURI.open_http(uri)
     return io unless block
     yield io
