@@ -14,7 +14,13 @@ module RbConfig
     "host_cpu" => "x86_64",
     "arch" => "x86_64-linux",
     "EXEEXT" => "",
+    "DLEXT" => "so",
+    "SOEXT" => "so",
+    "TEENY" => RUBY_VERSION.split(".")[2] || "0",
   }
+  # the directory of this executable, as CRuby's bindir (rake's FileUtils::RUBY joins it with
+  # ruby_install_name and EXEEXT)
+  CONFIG["bindir"] = (File.dirname(File.readlink("/proc/self/exe")) rescue "")
 
   def self.ruby
     File.readlink("/proc/self/exe")
