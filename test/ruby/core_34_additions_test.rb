@@ -2,8 +2,6 @@
 # expectations from CRuby 3.4's documentation, not run on a CRuby here), Warning.categories (3.4) and
 # Warning[:performance] (3.3), Regexp.linear_time? and Process.warmup (3.3), and ruby2_keywords as
 # a name to call (Module, Proc, Hash). Checked on CRuby 3.3.8 and 3.1 where they exist there.
-C34_MAIN = self
-
 class Core34AdditionsTest < MnTest::Case
   def test_array_fetch_values
     skip "CRuby 3.4" unless [].respond_to?(:fetch_values)
@@ -66,9 +64,6 @@ class Core34AdditionsTest < MnTest::Case
     pr = proc { |*a| a }
     assert_same pr, pr.ruby2_keywords
     assert_equal false, Hash.ruby2_keywords_hash?({})
-    Object.send(:define_method, :__c34_top) { |*a| a }
-    assert_nil C34_MAIN.send(:ruby2_keywords, :__c34_top)     # the top level's own ruby2_keywords
-    assert_equal [1], __c34_top(1)
     assert_equal "wrong argument type Integer (expected Hash)", assert_raise(TypeError) { Hash.ruby2_keywords_hash?(1) }.message
   end
 end

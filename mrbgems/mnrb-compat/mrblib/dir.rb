@@ -81,7 +81,6 @@ class Dir
       return names.each { |n| n.force_encoding(encoding) } if names.is_a?(Array)
       names.force_encoding(encoding)
     end
-    private :__mnrb_tag
 
     def empty?(path)
       return false if File.exist?(path) && !File.directory?(path)

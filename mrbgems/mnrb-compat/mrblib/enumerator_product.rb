@@ -26,7 +26,7 @@ class Enumerator
     end
 
     def inspect = "#<#{self.class}: #{@__mnrb_enums.inspect}>"
-    alias to_s inspect
+    def to_s = inspect
 
     private
 

@@ -14,7 +14,6 @@ class Module
     end
     nil
   end
-  private :ruby2_keywords
 end
 
 class Proc
@@ -33,5 +32,3 @@ class Hash
   end
 end
 
-# the top level's ruby2_keywords (CRuby defines it on main): for methods of Object
-def self.ruby2_keywords(*names) = Object.__send__(:ruby2_keywords, *names)

@@ -1,16 +1,13 @@
 # Time#deconstruct_keys (CRuby 3.2, for `case t in {year:, month:}`) and Time#xmlschema / #iso8601
 # (core since CRuby 3.4; `require "time"` defined them before).
 class Time
-  DECONSTRUCT_KEYS = %i[year month day yday wday hour min sec subsec dst zone].freeze
-  private_constant :DECONSTRUCT_KEYS
-
   def deconstruct_keys(keys)
     unless keys.nil? || keys.is_a?(Array)
       what = keys == true ? "true" : keys == false ? "false" : keys.class.to_s
       raise TypeError, "wrong argument type #{what} (expected Array or nil)"
     end
     h = {}
-    DECONSTRUCT_KEYS.each do |k|
+    %i[year month day yday wday hour min sec subsec dst zone].each do |k|
       next if keys && !keys.include?(k)
       h[k] = k == :dst ? dst? : k == :zone ? zone : __send__(k)
     end
@@ -24,5 +21,6 @@ class Time
     s << strftime(".%#{digits}N") if digits > 0
     s << (utc? ? "Z" : strftime("%:z"))
   end
-  alias iso8601 xmlschema
+
+  def iso8601(fraction_digits = 0) = xmlschema(fraction_digits)
 end
