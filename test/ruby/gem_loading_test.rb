@@ -76,6 +76,24 @@ class GemLoadingTest < MnTest::Case
                  "[mnrbtestfoo-2.0.0,mnrbtestfoo-1.5.2,mnrbtestfoo-1.0.0]\n", out
   end
 
+  # Gem.find_files / find_latest_files (minitest finds its plugins with find_files).
+  def test_find_files_in_load_path_and_gems
+    VERSIONS.each do |v|
+      system("mkdir", "-p", "#{@home}/gems/mnrbtestfoo-#{v}/lib/mnrbtestfoo")
+      File.write("#{@home}/gems/mnrbtestfoo-#{v}/lib/mnrbtestfoo/a_plugin.rb", "")
+    end
+    system("mkdir", "-p", "#{@home}/lp/mnrbtestfoo")
+    File.write("#{@home}/lp/mnrbtestfoo/b_plugin.rb", "")
+    code = '$LOAD_PATH.unshift(ENV["GEM_HOME"] + "/lp"); h = ENV["GEM_HOME"]; ' \
+           'f = Gem.find_files("mnrbtestfoo/*_plugin.rb").map { |x| x.sub(h, "") }.sort; t { f }; ' \
+           'l = Gem.find_latest_files("mnrbtestfoo/*_plugin").map { |x| x.sub(h, "") }.sort; t { l }; ' \
+           't { Gem.find_files("mnrbtestfoo/*_plugin.rb", false).size }'
+    out = run_child(code)
+    found = VERSIONS.map { |v| "/gems/mnrbtestfoo-#{v}/lib/mnrbtestfoo/a_plugin.rb" }
+    assert_equal "#{(found + ["/lp/mnrbtestfoo/b_plugin.rb"]).sort.inspect}\n" \
+                 "#{[found.last, "/lp/mnrbtestfoo/b_plugin.rb"].sort.inspect}\n3\n", out
+  end
+
   def test_require_finds_a_feature_only_in_a_gem
     assert_equal "true\n\"2.0.0\"\n", run_child('t { require "mnrbtestfoo" }; t { MNRBTESTFOO }')
   end

@@ -164,4 +164,31 @@ class StdlibFileutilsTest < MnTest::Case
     obj.send(:mkdir_p, path("mixed"))
     assert File.directory?(path("mixed"))
   end
+
+  # The introspection rake builds its FileUtilsExt from (commands taking verbose: or noop:).
+  def test_commands_and_options
+    assert_include FileUtils.commands, "mkdir_p"
+    assert_include FileUtils.commands, "rm_rf"
+    assert FileUtils.commands.all? { |c| c.is_a?(String) }
+    assert_equal ["force", "noop", "verbose"], FileUtils.options_of(:rm).sort
+    assert_equal ["mode", "noop", "verbose"], FileUtils.options_of("mkdir").sort
+    assert_equal true, FileUtils.have_option?(:rm, :force)
+    assert_equal false, FileUtils.have_option?(:rm, :mode)
+    assert_include FileUtils.collect_method(:preserve), "cp"
+    assert_include FileUtils.options, "noop"
+    assert_raise(ArgumentError) { FileUtils.have_option?(:nope, :force) }
+  end
+
+  # CRuby's FileUtils reads directories with Dir.children(path, encoding:).
+  def test_dir_listing_takes_encoding
+    write("a", "")
+    assert_equal ["a"], Dir.children(@dir, encoding: "UTF-8")
+    assert_equal [".", "..", "a"], Dir.entries(@dir, encoding: Encoding::UTF_8).sort
+    seen = []
+    Dir.each_child(@dir, encoding: "UTF-8") { |n| seen << n }
+    Dir.foreach(@dir, encoding: "UTF-8") { |n| seen << n }
+    assert_equal [".", "..", "a", "a"], seen.sort
+    assert_equal Encoding::UTF_8, Dir.children(@dir, encoding: "UTF-8")[0].encoding
+    assert_raise(ArgumentError) { Dir.children(@dir, foo: 1) }
+  end
 end

@@ -256,4 +256,26 @@ class StdlibOptparseTest < MnTest::Case
     code = 'o = OptionParser.new { |p| p.program_name = "tool" }; o.parse!(ARGV)'
     assert_equal ["tool: version unknown\n", 1], run_script(code, "--version")
   end
+
+  # What test-unit and rake hand to #on: a bare "--", a handler Proc among the arguments, and
+  # options read from an environment variable (#environment; rake's RAKEOPT).
+  def test_double_dash_switch_and_proc_handler
+    seen = []
+    o = OptionParser.new
+    o.on("--", "Stop processing options") { seen << :stop }
+    o.on("--all", "-A", "Show all", ->(v) { seen << [:all, v] })
+    rest = o.parse(%w[-A x])
+    assert_equal [[:all, true]], seen
+    assert_equal ["x"], rest
+  end
+
+  def test_environment
+    seen = []
+    o = OptionParser.new { |p| p.on("-v", "--verbose") { seen << :v }; p.on("--name N") { |n| seen << n } }
+    ENV["MNRB_OPTPARSE_TEST"] = "-v --name 'a b'"
+    o.environment("MNRB_OPTPARSE_TEST")
+    assert_equal [:v, "a b"], seen
+    ENV.delete("MNRB_OPTPARSE_TEST")
+    assert_nil o.environment("MNRB_OPTPARSE_TEST")
+  end
 end

@@ -55,20 +55,31 @@ class Dir
   class << self
     undef_method :exists?
 
-    def children(path)
-      open(path) { |d| d.children }
+    # encoding: (CRuby's keyword, FileUtils passes it) tags the names with that encoding
+    def children(path, encoding: nil)
+      open(path) { |d| __mnrb_tag(d.children, encoding) }
     end
 
-    def each_child(path, &block)
-      return to_enum(:each_child, path) unless block
-      open(path) { |d| d.each_child(&block) }
+    def entries(path, encoding: nil)
+      open(path) { |d| __mnrb_tag(d.each.to_a, encoding) }
+    end
+
+    def each_child(path, encoding: nil, &block)
+      return to_enum(:each_child, path, encoding: encoding) unless block
+      open(path) { |d| d.each_child { |name| block.call(__mnrb_tag(name, encoding)) } }
       nil
     end
 
-    def foreach(path, &block)
-      return to_enum(:foreach, path) unless block
-      open(path) { |d| d.each(&block) }
+    def foreach(path, encoding: nil, &block)
+      return to_enum(:foreach, path, encoding: encoding) unless block
+      open(path) { |d| d.each { |name| block.call(__mnrb_tag(name, encoding)) } }
       nil
+    end
+
+    def __mnrb_tag(names, encoding)
+      return names if encoding.nil?
+      return names.each { |n| n.force_encoding(encoding) } if names.is_a?(Array)
+      names.force_encoding(encoding)
     end
 
     def empty?(path)

@@ -3,3 +3,8 @@ module Process
   # terminated children.
   Tms = Struct.new(:utime, :stime, :cutime, :cstime)
 end
+
+module Process
+  # Process.warmup (CRuby 3.3): a hint that the application finished booting; nothing to do here.
+  def self.warmup = true
+end

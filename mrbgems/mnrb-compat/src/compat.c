@@ -29,6 +29,7 @@ mrb_mnrb_compat_gem_init(mrb_state *mrb)
   mnrb_compat_hash_inspect_init(mrb);
   mnrb_compat_string_dedup_init(mrb);
   mnrb_compat_string_crypt_init(mrb);
+  mnrb_compat_string_ord_init(mrb);
   mnrb_compat_struct_init_init(mrb);
   mnrb_compat_version_init(mrb);
   mnrb_compat_gc_init(mrb);

@@ -57,6 +57,7 @@ void mnrb_compat_dir_init(mrb_state *mrb);
 void mnrb_compat_hash_inspect_init(mrb_state *mrb);
 void mnrb_compat_string_dedup_init(mrb_state *mrb);
 void mnrb_compat_string_crypt_init(mrb_state *mrb);
+void mnrb_compat_string_ord_init(mrb_state *mrb);      /* string_ord.c */
 void mnrb_compat_struct_init_init(mrb_state *mrb);
 void mnrb_compat_version_init(mrb_state *mrb);
 void mnrb_compat_gc_init(mrb_state *mrb);

@@ -113,6 +113,12 @@ check_no_rest(mrb_state *mrb, mrb_value rest)
   mrb_raisef(mrb, E_ARGUMENT_ERROR, "unknown keyword%s: %v", RARRAY_LEN(keys) > 1 ? "s" : "", list);
 }
 
+/* CRuby's warning categories and their defaults without -w: only :experimental is on
+ * (:performance is 3.3's, :strict_unused_block 3.4's). */
+static const struct { const char *name; mrb_bool on; } categories[] = {
+  { "deprecated", FALSE }, { "experimental", TRUE }, { "performance", FALSE }, { "strict_unused_block", FALSE },
+};
+
 static mrb_sym
 category_sym(mrb_state *mrb, mrb_value category)
 {
@@ -124,10 +130,19 @@ category_sym(mrb_state *mrb, mrb_value category)
     mrb_raisef(mrb, E_TYPE_ERROR, "no implicit conversion of %s into Symbol",
                mnrb_compat_type_name(mrb, category));
   }
-  if (sym != MRB_SYM(deprecated) && sym != MRB_SYM(experimental)) {
-    mrb_raisef(mrb, E_ARGUMENT_ERROR, "unknown category: %n", sym);
-  }
-  return sym;
+  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+    if (sym == mrb_intern_cstr(mrb, categories[i].name)) return sym;
+  mrb_raisef(mrb, E_ARGUMENT_ERROR, "unknown category: %n", sym);
+}
+
+/* Warning.categories -> [:deprecated, :experimental, :performance, :strict_unused_block] (3.4) */
+static mrb_value
+warning_s_categories(mrb_state *mrb, mrb_value self)
+{
+  mrb_value list = mrb_ary_new(mrb);
+  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+    mrb_ary_push(mrb, list, mrb_symbol_value(mrb_intern_cstr(mrb, categories[i].name)));
+  return list;
 }
 
 static mrb_value
@@ -242,12 +257,13 @@ mnrb_compat_warn_init(mrb_state *mrb)
 
   mrb_gv_set(mrb, mrb_intern_lit(mrb, "$VERBOSE"), mrb_false_value());
 
-  mrb_iv_set(mrb, mrb_obj_value(warning), MRB_SYM(deprecated), mrb_false_value());
-  mrb_iv_set(mrb, mrb_obj_value(warning), MRB_SYM(experimental), mrb_true_value());
+  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++)
+    mrb_iv_set(mrb, mrb_obj_value(warning), mrb_intern_cstr(mrb, categories[i].name), mrb_bool_value(categories[i].on));
   mrb_define_method(mrb, warning, "warn", warning_warn, MRB_ARGS_REQ(1) | MRB_ARGS_KEY(1, 0));
   mrb_include_module(mrb, mrb_class_ptr(mrb_singleton_class(mrb, mrb_obj_value(warning))), warning);
   mrb_define_class_method(mrb, warning, "[]", warning_s_aref, MRB_ARGS_REQ(1));
   mrb_define_class_method(mrb, warning, "[]=", warning_s_aset, MRB_ARGS_REQ(2));
+  mrb_define_class_method(mrb, warning, "categories", warning_s_categories, MRB_ARGS_NONE());
   mrb_define_module_function(mrb, mrb->kernel_module, "warn", kernel_warn,
                              MRB_ARGS_ANY() | MRB_ARGS_KEY(2, 0));
 }

@@ -44,27 +44,6 @@ bad:
   mrb_raisef(mrb, E_ARGUMENT_ERROR, "illegal access mode %s", m);
 }
 
-/* File::Constants values (mruby-io's own numbering, MRB_O_*) as open(2) flags. */
-static int mode_bits_flags(mrb_state *mrb, mrb_value mode) {
-  static const struct { int mrb, os; } bits[] = {
-    { MRB_O_APPEND, O_APPEND }, { MRB_O_CREAT, O_CREAT }, { MRB_O_EXCL, O_EXCL },
-    { MRB_O_TRUNC, O_TRUNC }, { MRB_O_NONBLOCK, O_NONBLOCK }, { MRB_O_NOCTTY, O_NOCTTY },
-    { MRB_O_SYNC, O_SYNC }, { MRB_O_NOFOLLOW, O_NOFOLLOW }, { MRB_O_DSYNC, O_DSYNC },
-    { MRB_O_NOATIME, O_NOATIME }, { MRB_O_DIRECT, O_DIRECT },
-  };
-  mrb_int v = mrb_as_int(mrb, mode);
-  int flags;
-  switch (v & MRB_O_ACCMODE) {
-  case MRB_O_RDONLY: flags = O_RDONLY; break;
-  case MRB_O_WRONLY: flags = O_WRONLY; break;
-  case MRB_O_RDWR: flags = O_RDWR; break;
-  default: mrb_raisef(mrb, E_ARGUMENT_ERROR, "illegal access mode %v", mode);
-  }
-  for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
-    if (v & bits[i].mrb) flags |= bits[i].os;
-  return flags;
-}
-
 typedef struct opening { const char *path; int flags; mode_t perm; int fd, err; } opening;
 
 static void *run_open(void *arg) {
@@ -79,7 +58,8 @@ static mrb_value io_s_sysopen(mrb_state *mrb, mrb_value klass) {
   mrb_value path, mode = mrb_nil_value();
   mrb_int perm = 0666;
   mrb_get_args(mrb, "S|oi", &path, &mode, &perm);
-  int flags = mrb_nil_p(mode) ? O_RDONLY : mrb_string_p(mode) ? mode_string_flags(mrb, mode) : mode_bits_flags(mrb, mode);
+  int flags = mrb_nil_p(mode) ? O_RDONLY : mrb_string_p(mode) ? mode_string_flags(mrb, mode)
+            : (int)mrb_as_int(mrb, mode);     /* open(2) flags: File::Constants has the system's values */
   /* a private copy: nobody can change or free it while the call runs without the GVL */
   mrb_value copy = mrb_str_dup(mrb, path);
   opening o = { .path = mrb_string_cstr(mrb, copy), .flags = flags | O_CLOEXEC, .perm = (mode_t)(perm < 0 ? 0666 : perm) };

@@ -13,6 +13,7 @@ void mrb_mnrb_io_gem_init(mrb_state *mrb) {
   mnrb_init_select(mrb);
   mnrb_init_socket(mrb);
   mnrb_init_file(mrb);
+  mnrb_init_file_constants(mrb);
   mnrb_init_file_stat(mrb);
   mnrb_init_file_ops(mrb);
   mnrb_init_reopen(mrb);

@@ -172,6 +172,7 @@ void mnrb_init_io(mrb_state *mrb);
 void mnrb_init_select(mrb_state *mrb);
 void mnrb_init_socket(mrb_state *mrb);
 void mnrb_init_file(mrb_state *mrb);
+void mnrb_init_file_constants(mrb_state *mrb);   /* File::Constants: open(2) values */
 void mnrb_init_file_stat(mrb_state *mrb);
 void mnrb_init_file_ops(mrb_state *mrb);
 void mnrb_init_reopen(mrb_state *mrb);

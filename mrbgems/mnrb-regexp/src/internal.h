@@ -23,6 +23,7 @@
 #define RX_EXTENDED   2
 #define RX_MULTILINE  4
 #define RX_OPTS       (RX_IGNORECASE | RX_EXTENDED | RX_MULTILINE)
+#define RX_NOENC      32   /* /.../n, Regexp::NOENCODING: kept in options, not passed to Oniguruma */
 
 /* Per interpreter (one per ractor, used under its GVL): subjects already found to be valid UTF-8,
  * so that matching a long string again (a loop of match(str, pos)) does not rescan it. Keyed by

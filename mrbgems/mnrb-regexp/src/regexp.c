@@ -91,7 +91,10 @@ static struct RClass *error_class(mrb_state *mrb) { return mrb_exc_get_id(mrb, M
 /* In Ruby \w \d \s (and \W \D \S) are ASCII-only on UTF-8 text while POSIX brackets, \p{...}
  * and \b are Unicode. Oniguruma's *_IS_ASCII options would make all of them ASCII, so the six
  * escapes are spelled out as ASCII classes before compiling (nested classes inside a [...]).
- * nil when the pattern has none of them. */
+ * nil when the pattern has none of them.
+ * Ruby's \u{H...} (one or more code points, as in "\u{10000}" and [\u{10000}-\u{EFFFF}]),
+ * which Oniguruma's Ruby syntax lacks (CRuby turns it into bytes before Onigmo sees it), is
+ * written \x{H}, one per code point. */
 static mrb_value ascii_classes(mrb_state *mrb, const char *src, mrb_int len) {
   if (!memchr(src, '\\', (size_t)len)) return mrb_nil_value();
   static const char *const in_class[] = { "a-zA-Z0-9_", "0-9", "\\t\\n\\v\\f\\r\\x20" };
@@ -104,6 +107,25 @@ static mrb_value ascii_classes(mrb_state *mrb, const char *src, mrb_int len) {
     if (c == ']') { if (depth > 0) depth--; continue; }
     if (c != '\\' || i + 1 >= len) continue;
     char e = src[++i];
+    if (e == 'u' && i + 1 < len && src[i + 1] == '{') {   /* \u{H...}: Oniguruma knows \x{H} */
+      mrb_int end = i + 2;
+      while (end < len && src[end] != '}') end++;
+      if (end >= len) continue;                             /* unterminated: Oniguruma's error */
+      if (mrb_nil_p(out)) out = mrb_str_new(mrb, NULL, 0);
+      mrb_str_cat(mrb, out, src + copied, i - 1 - copied);
+      for (mrb_int k = i + 2; k < end;) {                  /* \u{41 42}: one \x{} per code point */
+        while (k < end && src[k] == ' ') k++;
+        mrb_int start = k;
+        while (k < end && src[k] != ' ') k++;
+        if (k == start) break;
+        mrb_str_cat_lit(mrb, out, "\\x{");
+        mrb_str_cat(mrb, out, src + start, k - start);
+        mrb_str_cat_lit(mrb, out, "}");
+      }
+      i = end;
+      copied = end + 1;
+      continue;
+    }
     int kind = e == 'w' || e == 'W' ? 0 : e == 'd' || e == 'D' ? 1 : e == 's' || e == 'S' ? 2 : -1;
     if (kind < 0) continue;
     mrb_bool negated = e == 'W' || e == 'D' || e == 'S';
@@ -124,7 +146,7 @@ static mrb_value ascii_classes(mrb_state *mrb, const char *src, mrb_int len) {
 /* Builds the pattern or raises RegexpError "message: /source/", as CRuby does. */
 static rx_regexp *compile_in(mrb_state *mrb, const char *src, mrb_int len, int options, OnigEncoding enc) {
   pthread_once(&onig_once, onig_setup);
-  if (!rx_utf8_valid(src, len))
+  if (enc == ONIG_ENCODING_UTF8 && !rx_utf8_valid(src, len))
     mrb_raisef(mrb, error_class(mrb), "invalid multibyte character: /%v/", mrb_str_new(mrb, src, len));
   OnigRegex reg;
   OnigErrorInfo einfo;
@@ -149,7 +171,7 @@ static rx_regexp *compile_in(mrb_state *mrb, const char *src, mrb_int len, int o
   re->re = reg;
   re->src = copy;
   re->srclen = len;
-  re->options = options & RX_OPTS;
+  re->options = options & (RX_OPTS | RX_NOENC);
   re->lits = rx_literals_new(copy, len, re->options);   /* NULL when out of memory too: Oniguruma then */
   re->match_class = mrb_class_get_id(mrb, MRB_SYM(MatchData));
   mrb_value st = mrb_iv_get(mrb, mrb_obj_value(mrb_class_get_id(mrb, MRB_SYM(Regexp))), MRB_SYM(__state));
@@ -157,13 +179,57 @@ static rx_regexp *compile_in(mrb_state *mrb, const char *src, mrb_int len, int o
   return re;
 }
 
+static mrb_bool has_high_byte(const char *src, mrb_int len) {
+  for (mrb_int i = 0; i < len; i++)
+    if ((unsigned char)src[i] >= 0x80) return TRUE;
+  return FALSE;
+}
+
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Does the source name a byte past 0x7F by an escape (\xHH, \ooo)? /\xff/n's source is ASCII. */
+static mrb_bool has_high_escape(const char *src, mrb_int len) {
+  for (mrb_int i = 0; i + 1 < len; i++) {
+    if (src[i] != '\\') continue;
+    char e = src[++i];
+    if (e == 'x' && i + 1 < len && hex_digit(src[i + 1]) >= 0) {
+      int v = hex_digit(src[i + 1]);
+      if (i + 2 < len && hex_digit(src[i + 2]) >= 0) v = v * 16 + hex_digit(src[i + 2]);
+      if (v >= 0x80) return TRUE;
+    }
+    else if (e >= '2' && e <= '3' && i + 2 < len && src[i + 1] >= '0' && src[i + 1] <= '7' &&
+             src[i + 2] >= '0' && src[i + 2] <= '7') {
+      return TRUE;                                  /* \200-\377 */
+    }
+  }
+  return FALSE;
+}
+
+/* A NOENCODING pattern (/.../n) with bytes past 0x7F, raw or escaped, is a pattern of bytes
+ * (ASCII-8BIT in CRuby): compiled byte-wise once, for BINARY and ASCII subjects only. */
 static rx_regexp *compile(mrb_state *mrb, const char *src, mrb_int len, int options) {
+  if ((options & RX_NOENC) && (has_high_byte(src, len) || has_high_escape(src, len))) {
+    rx_regexp *re = compile_in(mrb, src, len, options, ONIG_ENCODING_ASCII);
+    re->bytewise = TRUE;
+    return re;
+  }
   return compile_in(mrb, src, len, options, ONIG_ENCODING_UTF8);
+}
+
+static void incompatible(mrb_state *mrb, const char *regexp_enc, struct RString *s) {
+  mrb_raisef(mrb, mrb_class_get_under_id(mrb, mrb_class_get_id(mrb, MRB_SYM(Encoding)), MRB_SYM(CompatibilityError)),
+             "incompatible encoding regexp match (%s regexp with %s string)", regexp_enc, mrb_str_enc_name(RSTR_ENC(s)));
 }
 
 rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str) {
   rx_regexp *re = rx_get(mrb, pat);
   struct RString *s = mrb_str_ptr(str);
+  if (re->bytewise) {                    /* a pattern of bytes: not for text past ASCII */
+    if (RSTR_ENC(s) != MRB_STR_ENC_BINARY && !mrb_str_ascii_only_p(str)) incompatible(mrb, "ASCII-8BIT", s);
+    return re;
+  }
   if (RSTR_ENC(s) == MRB_STR_ENC_UTF8) {
     rx_check_utf8(mrb, re, RSTR_PTR(s), RSTR_LEN(s));
     return re;
@@ -171,11 +237,7 @@ rx_regexp *rx_for_subject(mrb_state *mrb, mrb_value pat, mrb_value str) {
   if (mrb_str_ascii_only_p(str)) return re;
   rx_regexp *b = __atomic_load_n(&re->bytes, __ATOMIC_ACQUIRE);
   if (b) return b;
-  for (mrb_int i = 0; i < re->srclen; i++) {
-    if ((unsigned char)re->src[i] >= 0x80)
-      mrb_raisef(mrb, mrb_class_get_under_id(mrb, mrb_class_get_id(mrb, MRB_SYM(Encoding)), MRB_SYM(CompatibilityError)),
-                 "incompatible encoding regexp match (UTF-8 regexp with %s string)", mrb_str_enc_name(RSTR_ENC(s)));
-  }
+  if (has_high_byte(re->src, re->srclen)) incompatible(mrb, "UTF-8", s);
   b = compile_in(mrb, re->src, re->srclen, re->options, ONIG_ENCODING_ASCII);
   b->timeout_ns = re->timeout_ns;
   b->bytewise = TRUE;
@@ -195,7 +257,7 @@ static mrb_value regexp_new_from(mrb_state *mrb, struct RClass *cls, const char 
 
 static int options_from(mrb_state *mrb, mrb_value opt) {
   if (mrb_nil_p(opt) || mrb_false_p(opt)) return 0;
-  if (mrb_integer_p(opt)) return (int)(mrb_integer(opt) & RX_OPTS);
+  if (mrb_integer_p(opt)) return (int)(mrb_integer(opt) & (RX_OPTS | RX_NOENC));
   if (mrb_string_p(opt)) {   /* "imx" (CRuby 3.2+) */
     int o = 0;
     for (mrb_int i = 0; i < RSTRING_LEN(opt); i++) {
@@ -338,10 +400,13 @@ static mrb_value regexp_s_compile(mrb_state *mrb, mrb_value cls) {
       case 'i': options |= RX_IGNORECASE; break;
       case 'x': options |= RX_EXTENDED; break;
       case 'm': options |= RX_MULTILINE; break;
-      default: break;   /* o, and encodings: all patterns are UTF-8 */
+      case 'n': options |= RX_NOENC; break;   /* mruby passes the encoding here when no flag precedes it */
+      default: break;   /* o, and the other encodings: patterns are UTF-8 */
       }
     }
   }
+  if (argc > 2 && mrb_string_p(argv[2]) && RSTRING_LEN(argv[2]) > 0 && RSTRING_PTR(argv[2])[0] == 'n')
+    options |= RX_NOENC;   /* /#{x}/n: a pattern of bytes */
   const char *src = RSTRING_PTR(pat);
   mrb_int len = RSTRING_LEN(pat);
   site_ref site = caller_site(mrb, sites_of(mrb, cls));
@@ -360,7 +425,7 @@ static mrb_value regexp_literal(mrb_state *mrb, mrb_value self) {
   if (mrb_get_argc(mrb) != 2 || !mrb_symbol_p(argv[0]) || !mrb_integer_p(argv[1]))
     mrb_raise(mrb, E_ARGUMENT_ERROR, "not a regexp literal");
   mrb_sym sym = mrb_symbol(argv[0]);
-  int options = (int)(mrb_integer(argv[1]) & RX_OPTS);
+  int options = (int)(mrb_integer(argv[1]) & (RX_OPTS | RX_NOENC));
   mrb_value cls = mrb_proc_cfunc_env_get(mrb, 0);
   site_ref site = caller_site(mrb, sites_table(mrb, mrb_proc_cfunc_env_get(mrb, 1)));
   /* irep and pc name the site; sym and options guard against a freed irep's address reused */
@@ -440,7 +505,23 @@ static mrb_value regexp_init_copy(mrb_state *mrb, mrb_value self) {
 
 static mrb_value regexp_source(mrb_state *mrb, mrb_value self) {
   rx_regexp *re = rx_get(mrb, self);
-  return mrb_str_new_frozen(mrb, re->src, re->srclen);
+  mrb_value src = mrb_str_new_frozen(mrb, re->src, re->srclen);
+  if (re->bytewise) RSTR_SET_ENC(mrb_str_ptr(src), MRB_STR_ENC_BINARY);
+  return src;
+}
+
+/* Regexp#encoding: ASCII-8BIT for a pattern of bytes (/\xff/n), US-ASCII for an ASCII source
+ * (which matches text of any encoding), else UTF-8 */
+static mrb_value regexp_encoding(mrb_state *mrb, mrb_value self) {
+  rx_regexp *re = rx_get(mrb, self);
+  const char *name = re->bytewise ? "ASCII_8BIT" : has_high_byte(re->src, re->srclen) ? "UTF_8" : "US_ASCII";
+  return mrb_const_get(mrb, mrb_obj_value(mrb_class_get_id(mrb, MRB_SYM(Encoding))), mrb_intern_cstr(mrb, name));
+}
+
+/* Regexp#fixed_encoding?: whether only strings of the pattern's encoding (and ASCII ones) match */
+static mrb_value regexp_fixed_encoding_p(mrb_state *mrb, mrb_value self) {
+  rx_regexp *re = rx_get(mrb, self);
+  return mrb_bool_value(re->bytewise || has_high_byte(re->src, re->srclen));
 }
 
 static mrb_value regexp_options(mrb_state *mrb, mrb_value self) {
@@ -487,6 +568,7 @@ static mrb_value regexp_inspect(mrb_state *mrb, mrb_value self) {
   cat_source(mrb, out, re);
   mrb_str_cat_lit(mrb, out, "/");
   cat_flags(mrb, out, re->options, TRUE);
+  if (re->options & RX_NOENC) mrb_str_cat_lit(mrb, out, "n");
   return out;
 }
 
@@ -508,13 +590,15 @@ static mrb_value regexp_eq(mrb_state *mrb, mrb_value self) {
   mrb_value other = mrb_get_arg1(mrb);
   if (!rx_regexp_p(mrb, other)) return mrb_false_value();
   rx_regexp *a = rx_get(mrb, self), *b = rx_get(mrb, other);
-  return mrb_bool_value(a->options == b->options && a->srclen == b->srclen &&
+  /* /a/n == /a/ as in CRuby: the flags and whether it is a pattern of bytes, not NOENCODING */
+  return mrb_bool_value((a->options & RX_OPTS) == (b->options & RX_OPTS) && a->bytewise == b->bytewise &&
+                        a->srclen == b->srclen &&
                         memcmp(a->src, b->src, (size_t)a->srclen) == 0);
 }
 
 static mrb_value regexp_hash(mrb_state *mrb, mrb_value self) {
   rx_regexp *re = rx_get(mrb, self);
-  uint64_t h = 1469598103934665603ULL ^ (uint64_t)re->options;
+  uint64_t h = 1469598103934665603ULL ^ (uint64_t)(re->options & RX_OPTS);
   for (mrb_int i = 0; i < re->srclen; i++) h = (h ^ (unsigned char)re->src[i]) * 1099511628211ULL;
   return mrb_int_value(mrb, (mrb_int)(h >> 2));
 }
@@ -695,6 +779,8 @@ void rx_init_regexp(mrb_state *mrb) {
   mrb_define_method(mrb, re, "initialize_copy", regexp_init_copy, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, re, "source", regexp_source, MRB_ARGS_NONE());
   mrb_define_method(mrb, re, "options", regexp_options, MRB_ARGS_NONE());
+  mrb_define_method(mrb, re, "encoding", regexp_encoding, MRB_ARGS_NONE());
+  mrb_define_method(mrb, re, "fixed_encoding?", regexp_fixed_encoding_p, MRB_ARGS_NONE());
   mrb_define_method(mrb, re, "casefold?", regexp_casefold_p, MRB_ARGS_NONE());
   mrb_define_method(mrb, re, "inspect", regexp_inspect, MRB_ARGS_NONE());
   mrb_define_method(mrb, re, "to_s", regexp_to_s, MRB_ARGS_NONE());

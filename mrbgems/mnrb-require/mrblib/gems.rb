@@ -92,6 +92,15 @@ module Gem
       home = ENV["GEM_HOME"]
       home && !home.empty? ? home : nil
     end
+
+    # Files matching glob (with or without ".rb") in $LOAD_PATH's directories (check_load_path)
+    # and in the installed gems' lib directories, as RubyGems' find_files (minitest finds its
+    # plugins so); find_latest_files looks only at each gem's newest version.
+    def find_files(glob, check_load_path = true) = MNRB::Gems.find_files(glob, check_load_path, false)
+    def find_latest_files(glob, check_load_path = true) = MNRB::Gems.find_files(glob, check_load_path, true)
+
+    def win_platform? = false
+    def ruby_version = Gem::Version.new(RUBY_VERSION)
   end
 end
 
@@ -177,6 +186,19 @@ module MNRB
         end
         out.pop while out.size > 1 && out[-1] == 0
         out
+      end
+
+      def find_files(glob, check_load_path, latest_only)
+        dirs = check_load_path ? $LOAD_PATH.map(&:to_s) : []
+        gems = []
+        each_gem_dir { |name, version, dir| gems << [name, version, File.join(dir, "lib")] }
+        if latest_only
+          newest = {}
+          gems.each { |n, v, _| newest[n] = v if !newest.key?(n) || compare(v, newest[n]) > 0 }
+          gems = gems.select { |n, v, _| newest[n] == v }
+        end
+        dirs.concat(gems.map { |g| g[2] })
+        dirs.uniq.flat_map { |d| Dir.glob("#{glob}{,.rb}", base: d).map { |f| File.join(d, f) } }.uniq
       end
 
       private

@@ -347,11 +347,25 @@ module FileUtils
   alias identical? compare_file
   alias cmp compare_file
 
-  module_function :pwd, :getwd, :cd, :chdir, :mkdir, :mkdir_p, :makedirs, :mkpath, :rmdir, :rm,
-                  :remove, :rm_f, :safe_unlink, :rm_r, :rm_rf, :rmtree, :remove_entry,
-                  :remove_entry_secure, :remove_file, :remove_dir, :cp, :copy, :copy_file, :cp_r,
-                  :copy_entry, :mv, :move, :ln_s, :symlink, :ln_sf, :ln, :link, :touch, :chmod,
-                  :chmod_R, :compare_file, :identical?, :cmp, :compare_stream, :uptodate?, :install
+  COMMANDS = %i(pwd getwd cd chdir mkdir mkdir_p makedirs mkpath rmdir rm remove rm_f safe_unlink
+                rm_r rm_rf rmtree remove_entry remove_entry_secure remove_file remove_dir cp copy
+                copy_file cp_r copy_entry mv move ln_s symlink ln_sf ln link touch chmod chmod_R
+                compare_file identical? cmp compare_stream uptodate? install).freeze
+  private_constant :COMMANDS
+  module_function(*COMMANDS)
+
+  # The introspection CRuby's FileUtils offers (rake wraps every command taking verbose: or noop:
+  # through it): names as Strings, a command's options are its keywords.
+  def self.commands = COMMANDS.map(&:to_s)
+  def self.options = commands.flat_map { |c| options_of(c) }.uniq
+
+  def self.options_of(mid)
+    raise ArgumentError, "no such method: #{mid}" unless COMMANDS.include?(mid.to_sym)
+    method(mid).parameters.filter_map { |type, name| name.to_s if type == :key }
+  end
+
+  def self.have_option?(mid, opt) = options_of(mid).include?(opt.to_s)
+  def self.collect_method(opt) = commands.select { |c| options_of(c).include?(opt.to_s) }
 
   # The same methods with verbose: true (Verbose), noop: true (NoWrite), or both (DryRun), for
   # `include FileUtils::Verbose` or FileUtils::DryRun.mkdir_p(...), as CRuby has them.

@@ -74,6 +74,14 @@ class OptionParser
     @items << string.to_s
   end
 
+  # Options from an environment variable (env's value, or its upper-case name's), split as a shell
+  # would, parsed as CRuby's (rake reads RAKEOPT so).
+  def environment(env = File.basename(eval("$0").to_s, ".*"))
+    value = ENV[env] || ENV[env.upcase] or return
+    require "shellwords"
+    parse(*Shellwords.shellwords(value))
+  end
+
   def summarize(to = [], width = @summary_width, max = width - 1, indent = @summary_indent)
     (@items + @tail).each do |item|
       lines = item.is_a?(String) ? [item] : item.summarize(width, indent)
@@ -294,7 +302,7 @@ class OptionParser
     bare_optional = false
     opts.each do |o|
       if o.is_a?(String) && o.start_with?("--")
-        m = Regexp.new('\A--(\[no-\])?([^\s=\[]+)(.*)\z').match(o)
+        m = Regexp.new('\A--(\[no-\])?([^\s=\[]*)(.*)\z').match(o)   # "--" alone: an empty name
         negatable ||= !m[1].nil?
         longs << m[2]
         arg = m[3]
@@ -317,6 +325,8 @@ class OptionParser
         bare_optional = style == :optional
       elsif o.is_a?(String)
         desc << o
+      elsif o.is_a?(Proc) || o.is_a?(Method)
+        block = o                         # a handler given among the arguments (rake's tables)
       else
         type = o
         if o.is_a?(Class) && ![Integer, Float, Numeric, String, Array, TrueClass, FalseClass, Object,

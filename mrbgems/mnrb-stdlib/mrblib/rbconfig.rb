@@ -14,7 +14,15 @@ module RbConfig
     "host_cpu" => "x86_64",
     "arch" => "x86_64-linux",
     "EXEEXT" => "",
+    "DLEXT" => "so",
+    "SOEXT" => "so",
+    "TEENY" => RUBY_VERSION.split(".")[2] || "0",
   }
+  # the directory of this executable, as CRuby's bindir (rake's FileUtils::RUBY joins it with
+  # ruby_install_name and EXEEXT). C methods only here: a built-in Ruby method called at boot
+  # would be made in every ractor's state (patches/mruby/0092).
+  exe = File.readlink("/proc/self/exe") rescue "/"
+  CONFIG["bindir"] = exe[0, exe.rindex("/") || 0]
 
   def self.ruby
     File.readlink("/proc/self/exe")
