@@ -57,29 +57,12 @@ module OpenSSL
 
     def inspect = "#<#{self.class.name}: #{hexdigest}>"
 
-    class MD5 < Digest
-      extend Named
-      def initialize(data = nil) = super("MD5", data)
-    end
-    class SHA1 < Digest
-      extend Named
-      def initialize(data = nil) = super("SHA1", data)
-    end
-    class SHA224 < Digest
-      extend Named
-      def initialize(data = nil) = super("SHA224", data)
-    end
-    class SHA256 < Digest
-      extend Named
-      def initialize(data = nil) = super("SHA256", data)
-    end
-    class SHA384 < Digest
-      extend Named
-      def initialize(data = nil) = super("SHA384", data)
-    end
-    class SHA512 < Digest
-      extend Named
-      def initialize(data = nil) = super("SHA512", data)
+    # Digest::MD5 ... Digest::SHA512: the algorithm named by the class
+    %w[MD5 SHA1 SHA224 SHA256 SHA384 SHA512].each do |algorithm|
+      const_set(algorithm, Class.new(self) do
+        extend Named
+        define_method(:initialize) { |data = nil| super(algorithm, data) }
+      end)
     end
   end
 

@@ -11,6 +11,34 @@ class Resolv
   class ResolvError < StandardError; end
   class ResolvTimeout < StandardError; end
 
+  # getaddress/getaddresses/getname/getnames over each_address/each_name, the same in Resolv,
+  # Hosts and DNS (mnrb's; CRuby writes them in each): the first one or all of them; a lookup that
+  # finds none raises ResolvError with the resolver's own words (no_address, no_name).
+  module Lookups
+    def getaddress(name)
+      each_address(name) { |address| return address }
+      raise ResolvError, no_address(name)
+    end
+
+    def getaddresses(name)
+      ret = []
+      each_address(name) { |address| ret << address }
+      ret
+    end
+
+    def getname(address)
+      each_name(address) { |name| return name }
+      raise ResolvError, no_name(address)
+    end
+
+    def getnames(address)
+      ret = []
+      each_name(address) { |name| ret << name }
+      ret
+    end
+  end
+  include Lookups
+
   def self.getaddress(name) = DefaultResolver.getaddress(name)
   def self.getaddresses(name) = DefaultResolver.getaddresses(name)
   def self.each_address(name, &block) = DefaultResolver.each_address(name, &block)
@@ -20,17 +48,6 @@ class Resolv
 
   def initialize(resolvers = nil, use_ipv6: nil)
     @resolvers = resolvers || [Hosts.new, DNS.new(DNS::Config.default_config_hash.merge(use_ipv6: use_ipv6))]
-  end
-
-  def getaddress(name)
-    each_address(name) { |address| return address }
-    raise ResolvError, "no address for #{name}"
-  end
-
-  def getaddresses(name)
-    ret = []
-    each_address(name) { |address| ret << address }
-    ret
   end
 
   def each_address(name)
@@ -48,17 +65,6 @@ class Resolv
     end
   end
 
-  def getname(address)
-    each_name(address) { |name| return name }
-    raise ResolvError, "no name for #{address}"
-  end
-
-  def getnames(address)
-    ret = []
-    each_name(address) { |name| ret << name }
-    ret
-  end
-
   def each_name(address)
     found = false
     @resolvers.each do |r|
@@ -71,6 +77,9 @@ class Resolv
   end
 
   # An IPv4 address: its 4 bytes.
+  private def no_address(name) = "no address for #{name}"
+  private def no_name(address) = "no name for #{address}"
+
   class IPv4
     # Patterns are Regexp.new: lib/ code may not add symbols, as /literals/ do (feature_build.rb)
     Regex256 = Regexp.new('0|1(?:[0-9][0-9]?)?|2(?:[0-4][0-9]?|5[0-5]?|[6-9])?|[3-9][0-9]?')
@@ -180,6 +189,7 @@ class Resolv
 
   # A hosts file (/etc/hosts): "address name aliases...", "#" comments. Read at the first lookup.
   class Hosts
+    include Lookups
     DefaultFileName = "/etc/hosts"
 
     def initialize(filename = DefaultFileName)
@@ -213,36 +223,17 @@ class Resolv
       self
     end
 
-    def getaddress(name)
-      each_address(name) { |address| return address }
-      raise ResolvError, "#{@filename} has no name: #{name}"
-    end
-
-    def getaddresses(name)
-      ret = []
-      each_address(name) { |address| ret << address }
-      ret
-    end
-
     def each_address(name, &proc)
       lazy_initialize
       (@name2addr[name.to_s] || []).each(&proc)
-    end
-
-    def getname(address)
-      each_name(address) { |name| return name }
-      raise ResolvError, "#{@filename} has no address: #{address}"
-    end
-
-    def getnames(address)
-      ret = []
-      each_name(address) { |name| ret << name }
-      ret
     end
 
     def each_name(address, &proc)
       lazy_initialize
       (@addr2name[address.to_s] || []).each(&proc)
     end
+
+    private def no_address(name) = "#{@filename} has no name: #{name}"
+    private def no_name(address) = "#{@filename} has no address: #{address}"
   end
 end

@@ -1,6 +1,7 @@
 # Resolv::DNS (part of require "resolv"): the resolver, its Config, and the message format.
 class Resolv
   class DNS
+    include Lookups
     Port = 53
     UDPSize = 512
 
@@ -45,31 +46,9 @@ class Resolv
 
     def close = nil
 
-    def getaddress(name)
-      each_address(name) { |address| return address }
-      raise ResolvError, "DNS result has no information for #{name}"
-    end
-
-    def getaddresses(name)
-      ret = []
-      each_address(name) { |address| ret << address }
-      ret
-    end
-
     def each_address(name)
       each_resource(name, Resource::IN::A) { |r| yield r.address }
       each_resource(name, Resource::IN::AAAA) { |r| yield r.address } if @config.use_ipv6?
-    end
-
-    def getname(address)
-      each_name(address) { |name| return name }
-      raise ResolvError, "DNS result has no information for #{address}"
-    end
-
-    def getnames(address)
-      ret = []
-      each_name(address) { |name| ret << name }
-      ret
     end
 
     def each_name(address)
@@ -82,6 +61,9 @@ class Resolv
             end
       each_resource(ptr, Resource::IN::PTR) { |r| yield r.name }
     end
+
+    private def no_address(name) = "DNS result has no information for #{name}"
+    private def no_name(address) = "DNS result has no information for #{address}"
 
     def getresource(name, typeclass)
       each_resource(name, typeclass) { |r| return r }
