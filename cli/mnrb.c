@@ -175,10 +175,13 @@ static void feature_opt(options *o, const char *list, int enable) {
   snprintf(buf, sizeof buf, "%s", list);
   for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
     if (!strcmp(f, "rubyopt") || !strcmp(f, "all")) o->no_rubyopt = !enable;
-    else if (strcmp(f, "gems") && strcmp(f, "did_you_mean") && strcmp(f, "did-you-mean") &&
-             strcmp(f, "error_highlight") && strcmp(f, "error-highlight") &&
-             strcmp(f, "syntax_suggest") && strcmp(f, "syntax-suggest") && strcmp(f, "frozen-string-literal") &&
-             strcmp(f, "frozen_string_literal"))
+    else if (!strcmp(f, "frozen-string-literal") || !strcmp(f, "frozen_string_literal")) {
+      if (enable)   /* not for every file: the magic comment is per file */
+        fputs("mnrb: warning: --enable=frozen-string-literal is not supported; use the "
+              "`# frozen_string_literal: true` comment\n", stderr);
+    } else if (strcmp(f, "gems") && strcmp(f, "did_you_mean") && strcmp(f, "did-you-mean") &&
+               strcmp(f, "error_highlight") && strcmp(f, "error-highlight") &&
+               strcmp(f, "syntax_suggest") && strcmp(f, "syntax-suggest"))
       fprintf(stderr, "mnrb: warning: unknown argument for --%s: '%s'\n", enable ? "enable" : "disable", f);
   }
 }
