@@ -18,7 +18,9 @@
 #include <unistd.h>
 #include <mruby.h>
 #include <mruby/array.h>
+#include <mruby/class.h>
 #include <mruby/compile.h>
+#include <mruby/proc.h>
 #include <mruby/string.h>
 #include <mruby/variable.h>
 #include <mruby/version.h>
@@ -423,6 +425,34 @@ static void add_include_dirs(mrb_state *mrb, options *o) {
 
 static void gv(mrb_state *mrb, const char *name, mrb_value v) { mrb_gv_set(mrb, mrb_intern_cstr(mrb, name), v); }
 
+/* -n/-p's Kernel#sub and #gsub: String#sub/#gsub of $_, which becomes the result. String's C
+   method runs in this very frame (called, not sent), so the match it records is the calling
+   script's, the one a block given here reads as $~ and $1, as in CRuby. A String#sub redefined in
+   Ruby is sent to instead. */
+static mrb_value line_subst(mrb_state *mrb, const char *name) {
+  mrb_value line = mrb_gv_get(mrb, mrb_intern_lit(mrb, "$_"));
+  if (!mrb_string_p(line))
+    mrb_raisef(mrb, E_TYPE_ERROR, "$_ value need to be String (%!v given)", line);
+  mrb_sym mid = mrb_intern_cstr(mrb, name);
+  mrb_method_t m = mrb_method_search(mrb, mrb->string_class, mid);
+  mrb_func_t f = MRB_METHOD_UNDEF_P(m) ? NULL : MRB_METHOD_CFUNC(m);
+  mrb_value r;
+  if (f) {
+    r = f(mrb, line);
+  } else {
+    const mrb_value *argv;
+    mrb_int argc;
+    mrb_value blk;
+    mrb_get_args(mrb, "*&", &argv, &argc, &blk);
+    r = mrb_funcall_with_block(mrb, line, mid, argc, argv, blk);
+  }
+  gv(mrb, "$_", r);
+  return r;
+}
+
+static mrb_value line_sub(mrb_state *mrb, mrb_value self) { (void)self; return line_subst(mrb, "sub"); }
+static mrb_value line_gsub(mrb_state *mrb, mrb_value self) { (void)self; return line_subst(mrb, "gsub"); }
+
 /* The globals the switches set: $-p, $-l, $-a; $/ (-0), $\ (-l), $; (-F); the default encodings
    (-E); and -s's $name from the script's arguments. */
 static void set_switch_globals(mrb_state *mrb, options *o) {
@@ -460,13 +490,16 @@ static void set_switch_globals(mrb_state *mrb, options *o) {
     /* -n/-p's Kernel#sub, #gsub, #chomp and #chop: on $_, as CRuby defines them under these only */
     static const char line_methods[] =
       "module Kernel\n"
-      "  private def sub(*a, &b) = $_ = $_.sub(*a, &b)\n"
-      "  private def gsub(*a, &b) = $_ = $_.gsub(*a, &b)\n"
       "  private def chomp(*a) = $_ = $_.chomp(*a)\n"
       "  private def chop = $_ = $_.chop\n"
       "end\n";
     mrb_load_string(mrb, line_methods);
     if (mrb->exc) return;
+    struct RClass *k = mrb->kernel_module;
+    mrb_define_method(mrb, k, "sub", line_sub, MRB_ARGS_ARG(1, 1) | MRB_ARGS_BLOCK());
+    mrb_define_method(mrb, k, "gsub", line_gsub, MRB_ARGS_ARG(1, 1) | MRB_ARGS_BLOCK());
+    mrb_mod_set_method_vis(mrb, k, mrb_intern_lit(mrb, "sub"), MRB_METHOD_VIS_PRIVATE);
+    mrb_mod_set_method_vis(mrb, k, mrb_intern_lit(mrb, "gsub"), MRB_METHOD_VIS_PRIVATE);
   }
   for (int i = 0; i < o->nsw; i++) {
     const char *a = o->sw[i], *eq = strchr(a, '=');

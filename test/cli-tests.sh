@@ -126,4 +126,7 @@ no backup"                                                -- sh -c "'$BIN' -i -n
 check "-i sets \$-i"              0 '[".orig", ".orig"]'   -- "$BIN" -i.orig -e 'p [$-i, ARGF.inplace_mode]'
 check "-n's sub and chomp on \$_" 0 '"xb!"'               -- sh -c "echo ab | '$BIN' -ne 'chomp; sub(\"a\", \"x\"); p \$_ + \"!\"'"
 
+check "-p's gsub block sees \$1"   0 "a11b22"             -- sh -c "echo a1b2 | '$BIN' -pe 'gsub(/(\\d)/) { \$1 * 2 }'"
+check "-n's gsub of a nil \$_"    1 "\$_ value need to be String (nil given) (TypeError)" -- sh -c "echo x | '$BIN' -ne '\$_ = nil; gsub(\"a\", \"b\")'"
+
 check_summary
