@@ -512,39 +512,11 @@ static mrb_value ss_fixed_anchor_p(mrb_state *mrb, mrb_value self) {
   return mrb_bool_value(get(mrb, self)->fixed_anchor);
 }
 
-/* CRuby's String#dump of raw bytes (what strscan's inspect shows): bytes past 0x7F as \xHH */
+/* CRuby's String#dump of raw bytes (what strscan's inspect shows): String#dump of a BINARY copy,
+ * so bytes past 0x7F are \xHH */
 static void dump_bytes(mrb_state *mrb, mrb_value out, const char *s, mrb_int len) {
-  mrb_str_cat_lit(mrb, out, "\"");
-  for (mrb_int i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
-    char buf[5];
-    const char *esc = NULL;
-    switch (c) {
-    case '"': esc = "\\\""; break;
-    case '\\': esc = "\\\\"; break;
-    case '\n': esc = "\\n"; break;
-    case '\r': esc = "\\r"; break;
-    case '\t': esc = "\\t"; break;
-    case '\f': esc = "\\f"; break;
-    case '\v': esc = "\\v"; break;
-    case '\b': esc = "\\b"; break;
-    case '\a': esc = "\\a"; break;
-    case 033: esc = "\\e"; break;
-    case '#':
-      esc = i + 1 < len && (s[i + 1] == '{' || s[i + 1] == '$' || s[i + 1] == '@') ? "\\#" : "#";
-      break;
-    default:
-      if (c < 0x20 || c >= 0x7F) {
-        static const char hex[] = "0123456789ABCDEF";
-        buf[0] = '\\'; buf[1] = 'x'; buf[2] = hex[c >> 4]; buf[3] = hex[c & 15]; buf[4] = 0;
-      } else {
-        buf[0] = (char)c; buf[1] = 0;
-      }
-      esc = buf;
-    }
-    mrb_str_cat_cstr(mrb, out, esc);
-  }
-  mrb_str_cat_lit(mrb, out, "\"");
+  mrb_value bytes = mrb_funcall_id(mrb, mrb_str_new(mrb, s, len), MRB_SYM(b), 0);
+  mrb_str_cat_str(mrb, out, mrb_funcall_id(mrb, bytes, MRB_SYM(dump), 0));
 }
 
 #define INSPECT_LENGTH 5
