@@ -39,13 +39,17 @@ typedef struct defs {
   mrb_bool user_const_missing;   /* one was copied: it would see lazy constants as missing, so none is */
   mnrb_shared_msg *last_shared;  /* const_cb's message kept lazily, a reference for the plan (or NULL) */
   mrb_value last_value;          /* the value it was written from */
+  mnrb_copied_set *copied;       /* the methods copied lazily (lazy_methods.c); one reference; `to` holds it */
+  const mnrb_copied_method *last_copied;   /* copy_method's lazy record (NULL: copied now), for the plan */
+  int last_vis;                  /* and its visibility */
   size_t n_methods, capa_methods, n_values, capa_values;
 } defs;
 
 enum { MARK_KEEP = 1, MARK_INCLUDES = 2 };
 
-/* A method the plan copies again: m is the creator's (its tables keep it while defs_serial holds). */
-typedef struct plan_method { size_t cls; mrb_bool meta; mrb_sym mid; mrb_method_t m; } plan_method;
+/* A method the plan copies again: m is the creator's (its tables keep it while defs_serial holds);
+ * rec: its dump, entered lazily (a record of the plan's copied set), or NULL: copied as m. */
+typedef struct plan_method { size_t cls; mrb_bool meta; mrb_sym mid; mrb_method_t m; const mnrb_copied_method *rec; int vis; } plan_method;
 /* A constant or class ivar the plan reads again (its value may have become shareable). */
 /* cached: a large shareable value's message (lazy_constants.c), one reference held, written from
  * the value `v` (kept alive by the constant while the plan holds: reassigning bumps the serial) */
@@ -66,7 +70,7 @@ static mrb_bool grow(void **a, size_t *capa, size_t n, size_t size) {
 static void note_method(defs *d, size_t cls, mrb_bool meta, mrb_sym mid, mrb_method_t m) {
   if (!d->recording) return;
   if (!grow((void **)&d->methods, &d->capa_methods, d->n_methods, sizeof *d->methods)) { d->recording = FALSE; return; }
-  d->methods[d->n_methods++] = (plan_method){ cls, meta, mid, m };
+  d->methods[d->n_methods++] = (plan_method){ cls, meta, mid, m, d->last_copied, d->last_vis };
   d->marks[cls] |= MARK_KEEP;
 }
 
@@ -191,6 +195,7 @@ void mrb_mt_foreach_made(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *
 const mrb_irep *mrb_mt_lazy_irep(mrb_state *mrb, struct RClass *c, mrb_sym mid, mrb_bool *alias);
 /* mruby patch 0087 (class.c): both tables are one published read-only array of 0077 */
 mrb_bool mrb_mt_shared_same_p(const struct RClass *a, const struct RClass *b);
+mrb_bool mnrb_sproc_p(mrb_state *mrb, mrb_value v);   /* shareable_proc.c */
 
 typedef struct method_copy { defs *d; struct RClass *to_class, *from_class; } method_copy;
 
@@ -352,6 +357,7 @@ static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, metho
  * not in the method value): set in `to` when its entry there differs. */
 static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   method_copy *mc = p;
+  mc->d->last_copied = NULL;
   if (MRB_METHOD_UNDEF_P(m)) return 0;
   copy_method_body(from, mid, m, mc);
   int vis = mrb_mt_own_vis(from, mc->from_class, mid);
@@ -361,6 +367,33 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
   int have = mrb_mt_own_vis(to, mc->to_class, to_mid);
   if (have >= 0 && have != vis) mrb_mod_set_method_vis(to, mc->to_class, to_mid, vis);
   return 0;
+}
+
+/* Whether the program's Ruby method `proc` (no alias) of mc's class is copied lazily (lazy_methods.c):
+ * a def (no env: no outer variables, no shareable proc) whose body targets its own table's class,
+ * where copy_ruby_method's copy would target mc's class too. The others are copied now. */
+static mrb_bool lazy_p(mrb_state *from, struct RProc *proc, method_copy *mc) {
+  if (MRB_PROC_ENV_P(proc) || mnrb_sproc_p(from, mrb_obj_value(proc))) return FALSE;
+  struct RClass *home = proc->e.target_class;
+  return !home || home == mc->from_class || home->tt == MRB_TT_SCLASS || home->tt == MRB_TT_ICLASS;
+}
+
+/* The lazy entry of `proc` in mc's class in `to`, its dump added to the walk's copied set. */
+static void copy_lazily(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
+  defs *d = mc->d;
+  if (!d->copied) {
+    d->copied = mnrb_copied_set_new();
+    if (!d->copied) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+    mnrb_copied_hold(d->to, d->copied);
+  }
+  const mnrb_copied_method *rec = mnrb_copied_add(d->copied, from, mid, proc->body.irep, proc->flags);
+  if (!rec) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "can not copy bytecode to a ractor");
+  int vis = mrb_mt_own_vis(from, mc->from_class, mid);
+  if (mid == d->const_missing) d->user_const_missing = TRUE;   /* the program's own */
+  mnrb_copied_define(d->to, mc->to_class, rec, vis);
+  d->acted++;
+  d->last_copied = rec;
+  d->last_vis = vis;
 }
 
 static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, method_copy *mc) {
@@ -380,6 +413,10 @@ static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, metho
     if (mrb_mt_lazy_irep(to, mc->to_class, mnrb_code_sym_in(from, to, mid), &lazy_alias) == proc->body.irep && lazy_alias)
       return;
     copy = builtin_method(to, mnrb_code_sym_in(from, to, alias->body.mid), proc, mc);
+  }
+  else if (!alias && lazy_p(from, proc, mc)) {
+    copy_lazily(from, mid, proc, mc);
+    return;
   }
   else copy = copy_ruby_method(from, mid, proc, mc);
   if (!copy) return;
@@ -709,10 +746,13 @@ typedef struct defs_plan {
   uint8_t *includes;       /* classes[i] had modules included */
   plan_method *methods;    /* cls: an index in classes */
   plan_value *values;
+  mnrb_copied_set *copied;   /* the methods' lazy records (one reference), or NULL */
 } defs_plan;
 
 static void plan_clear(defs_plan *plan) {
   for (size_t i = 0; i < plan->n_values; i++) mnrb_shared_msg_unref(plan->values[i].cached);
+  mnrb_copied_set_unref(plan->copied);
+  plan->copied = NULL;
   free(plan->classes);
   free(plan->includes);
   free(plan->methods);
@@ -768,6 +808,8 @@ static void plan_keep(defs_plan *plan, defs *d, uint32_t serial) {
   d->methods = NULL;
   d->values = NULL;
   d->n_methods = d->n_values = 0;      /* the plan's now (their cached messages with them) */
+  if (d->copied) mnrb_copied_set_ref(d->copied);
+  plan->copied = d->copied;
   plan->serial = serial;
   plan->valid = TRUE;
 }
@@ -781,11 +823,17 @@ static void plan_replay(defs *d, defs_plan *plan, int ai) {
     if (plan->includes[i] && to_c[i]) copy_includes(d, plan->classes[i], to_c[i]);
     mrb_gc_arena_restore(d->to, ai);
   }
+  if (plan->copied) mnrb_copied_hold(d->to, plan->copied);
   for (size_t i = 0; i < plan->n_methods; i++) {
     plan_method *pm = &plan->methods[i];
     struct RClass *c = to_c[pm->cls], *from_c = plan->classes[pm->cls];
     if (!c) continue;
     if (pm->meta) { c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(c))); from_c = from_c->c; }
+    if (pm->rec) {                     /* a lazy entry of the plan's record: nothing read from `from` */
+      if (pm->mid == d->const_missing) d->user_const_missing = TRUE;
+      mnrb_copied_define(d->to, c, pm->rec, pm->vis);
+      continue;
+    }
     method_copy mc = { d, c, from_c };
     copy_method(d->from, pm->mid, pm->m, &mc);
     mrb_gc_arena_restore(d->to, ai);
@@ -827,6 +875,7 @@ static void plan_replay(defs *d, defs_plan *plan, int ai) {
 static void defs_free(defs *d) {
   for (size_t i = 0; i < d->n_values; i++) mnrb_shared_msg_unref(d->values[i].cached);   /* not kept */
   mnrb_shared_msg_unref(d->last_shared);
+  mnrb_copied_set_unref(d->copied);    /* the walk's reference (`to` and the plan hold theirs) */
   free(d->order);
   free(d->mapped);
   free(d->slots);

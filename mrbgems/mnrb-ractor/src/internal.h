@@ -291,6 +291,20 @@ mrb_sym mnrb_code_sym_in(mrb_state *from, mrb_state *to, mrb_sym sym);
 struct RProc *mnrb_code_copy_irep(mrb_state *from, const struct mrb_irep *irep, mrb_state *to, struct RClass *target,
                                   uint32_t flags);
 struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc);
+/* lazy_methods.c: copied methods loaded into a state at their first lookup (mruby patch 0269). A set
+ * of records (each a method's dump, immutable) is shared by the creator's plan and the states whose
+ * tables point at it; new: one reference; add: dumps irep into the set (NULL: out of memory), only
+ * before the set is held by a state that runs; hold: `to` keeps a reference until its close;
+ * define: c's entry (rec's name) in `to` (visibility vis, MRB_METHOD_VIS_*) loads rec at its first lookup. */
+typedef struct mnrb_copied_method mnrb_copied_method;
+typedef struct mnrb_copied_set mnrb_copied_set;
+mnrb_copied_set *mnrb_copied_set_new(void);
+void mnrb_copied_set_ref(mnrb_copied_set *s);
+void mnrb_copied_set_unref(mnrb_copied_set *s);
+const mnrb_copied_method *mnrb_copied_add(mnrb_copied_set *s, mrb_state *from, mrb_sym mid, const struct mrb_irep *irep,
+                                          uint32_t flags);
+void mnrb_copied_hold(mrb_state *to, mnrb_copied_set *s);
+void mnrb_copied_define(mrb_state *to, struct RClass *c, const mnrb_copied_method *rec, int vis);
 /* The block's bytecode, dumped from `from` and loaded into `to` as a proc with no outer scope. */
 mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to);
 

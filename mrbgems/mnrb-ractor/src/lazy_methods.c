@@ -1,0 +1,140 @@
+/*
+ * Copied methods loaded at their first lookup (issue 20, helper lazy20; mruby patch 0269).
+ *
+ * A new ractor gets its creator's Ruby methods (definitions.c). Loading each into the new state
+ * (mrb_read_irep: the bytecode copied, its symbols interned, a proc made) cost ~10K instructions a
+ * method at every Ractor.new, for methods the ractor mostly never calls: 30,000 methods in main made
+ * `Ractor.new { nil }.take` take ~30 ms. Now the creator dumps each method once (mrb_dump_irep, with
+ * debug info) into a record of a method set, and a new state's table gets an entry pointing at the
+ * record (mrb_define_method_copied); the record's `make` loads it into that state at the first
+ * lookup (a call, super, respond_to?, instance_method, alias_method...: mruby's mt_materialize),
+ * as the eager copy did (the same proc: no outer scope, the table's class as its target, a
+ * singleton method's outer scope a C proc targeting the class for class variables and constants).
+ *
+ * Invariants:
+ *   - a record never changes after its set was first held by a state (the creator's walk appends to
+ *     a set before the new state runs): any number of states read it from any thread, unlocked;
+ *   - a set lives while one reference is held: the creator's plan (definitions.c, while its
+ *     definitions are unchanged) and each state with entries of it (a Data object in a global of
+ *     that state, freed with the state). No state materialises after its own close starts.
+ * A method redefined in the creator after the dump does not change the record: a ractor keeps the
+ * method as it was at its Ractor.new, as the eager copy did (the plan is dropped at that write).
+ */
+#include "internal.h"
+#include <stdlib.h>
+#include <string.h>
+#include <mruby/array.h>
+#include <mruby/class.h>
+#include <mruby/data.h>
+#include <mruby/dump.h>
+#include <mruby/irep.h>
+#include <mruby/proc.h>
+#include <mruby/variable.h>
+#include <mruby/internal.h>
+
+struct mnrb_copied_method {
+  struct mrb_mt_copied head;   /* mruby's view: make (must be first) */
+  uint32_t flags;              /* the proc's MRB_PROC_STRICT (lambda-ness) */
+  uint32_t name_len;
+  size_t size;
+  const char *name;            /* the method's name, in bin's block after the dump: interned static
+                                * (mrb_intern_static) by each state, which holds the set until its close */
+  uint8_t bin[];               /* mrb_dump_irep's bytes, with debug info; then the name, NUL-ended */
+};
+
+struct mnrb_copied_set {
+  uint32_t refs;               /* atomic */
+  size_t n, capa;
+  mnrb_copied_method **m;
+};
+
+/* The outer scope of a copied singleton method: never called, only its target class is read. */
+static mrb_value scope_only(mrb_state *mrb, mrb_value self) { return mrb_nil_value(); }
+
+static struct RProc *make(mrb_state *mrb, struct RClass *target, mrb_sym mid, const struct mrb_mt_copied *head) {
+  const mnrb_copied_method *rec = (const mnrb_copied_method *)head;
+  (void)mid;
+  mrb_irep *irep = mrb_read_irep_buf(mrb, rec->bin, rec->size);
+  if (!irep) mrb_raise(mrb, mrb_class_get(mrb, "RuntimeError"), "can not load bytecode in a ractor");
+  struct RProc *p = mrb_proc_new(mrb, irep);
+  mrb_irep_decref(mrb, irep);
+  p->upper = NULL;
+  p->flags = (p->flags & ~MRB_PROC_STRICT) | (rec->flags & MRB_PROC_STRICT) | MRB_PROC_SCOPE;
+  p->e.target_class = target;
+  struct RClass *scope = mnrb_code_attached(mrb, target);
+  if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
+    struct RProc *up = mrb_proc_new_cfunc(mrb, scope_only);
+    up->e.target_class = scope;
+    p->upper = up;
+    mrb_field_write_barrier(mrb, (struct RBasic *)p, (struct RBasic *)up);
+  }
+  return p;
+}
+
+mnrb_copied_set *mnrb_copied_set_new(void) {
+  mnrb_copied_set *s = calloc(1, sizeof *s);
+  if (s) s->refs = 1;
+  return s;
+}
+
+void mnrb_copied_set_ref(mnrb_copied_set *s) { __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED); }
+
+void mnrb_copied_set_unref(mnrb_copied_set *s) {
+  if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
+  for (size_t i = 0; i < s->n; i++) free(s->m[i]);
+  free(s->m);
+  free(s);
+}
+
+const mnrb_copied_method *mnrb_copied_add(mnrb_copied_set *s, mrb_state *from, mrb_sym mid, const mrb_irep *irep, uint32_t flags) {
+  if (s->n == s->capa) {
+    size_t capa = s->capa ? s->capa * 2 : 64;
+    mnrb_copied_method **m = realloc(s->m, capa * sizeof *m);
+    if (!m) return NULL;
+    s->m = m;
+    s->capa = capa;
+  }
+  uint8_t *bin = NULL;
+  size_t size = 0;
+  if (mrb_dump_irep(from, irep, MRB_DUMP_DEBUG_INFO, &bin, &size) != MRB_DUMP_OK) return NULL;
+  mrb_int name_len;
+  const char *name = mrb_sym_name_len(from, mid, &name_len);
+  mnrb_copied_method *rec = malloc(sizeof *rec + size + (size_t)name_len + 1);
+  if (rec) {
+    rec->head.make = make;
+    rec->flags = flags;
+    rec->size = size;
+    memcpy(rec->bin, bin, size);
+    memcpy(rec->bin + size, name, (size_t)name_len);
+    rec->bin[size + (size_t)name_len] = 0;
+    rec->name = (const char *)rec->bin + size;
+    rec->name_len = (uint32_t)name_len;
+    s->m[s->n++] = rec;
+  }
+  mrb_free(from, bin);
+  return rec;
+}
+
+static void held_free(mrb_state *mrb, void *p) { mnrb_copied_set_unref(p); }
+static const mrb_data_type held_type = { "mnrb_copied_methods", held_free };
+
+void mnrb_copied_hold(mrb_state *to, mnrb_copied_set *s) {
+  mrb_sym name = mrb_intern_lit(to, "_ractor_copied_methods_");   /* no $: not a Ruby global */
+  mrb_value list = mrb_gv_get(to, name);
+  if (!mrb_array_p(list)) {
+    list = mrb_ary_new_capa(to, 1);
+    mrb_gv_set(to, name, list);
+  }
+  struct RData *d = mrb_data_object_alloc(to, to->object_class, NULL, &held_type);
+  mrb_ary_push(to, list, mrb_obj_value(d));
+  mnrb_copied_set_ref(s);
+  d->data = s;
+}
+
+/* (Its name interned static: no copy of it made, and none freed at the state's close, ~30% of a
+ * Ractor.new's instructions after 30,000 methods. mrb_close frees the objects, this set's holder
+ * among them, before the symbol table, whose free reads no static name.) */
+void mnrb_copied_define(mrb_state *to, struct RClass *c, const mnrb_copied_method *rec, int vis) {
+  mrb_sym mid = mrb_intern_static(to, rec->name, rec->name_len);
+  mrb_define_method_copied(to, c, mid, &rec->head, vis < 0 ? 0 : vis);
+}
