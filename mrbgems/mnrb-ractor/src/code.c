@@ -12,8 +12,9 @@
  *   - the definitions: every class and module reachable by name from Object whose name the new
  *     state lacks is created (superclass and outer module first), the modules each class includes,
  *     prepends or extends are included, prepended or extended, every Ruby method defined by the
- *     program (not the built-in, cdump'd ones) is dumped and loaded the same way, singleton methods
- *     too, C functions the new state's class lacks under that name (an alias of a built-in C
+ *     program (not the built-in, cdump'd ones) is dumped the same way, singleton methods too, and
+ *     loaded at its first lookup in the new state (lazy_methods.c, mruby patch 0269: a plain `def`;
+ *     aliases, define_method's procs and the rest are loaded at once), C functions the new state's class lacks under that name (an alias of a built-in C
  *     method: every state has the functions, gems are initialized per state) are defined there,
  *     and constants whose values are shareable (Ractor.shareable?) are
  *     copied as messages. Constants holding unshareable values are left out: reading one raises
