@@ -45,6 +45,9 @@ class LmAlias; def lm_orig; :orig; end; def lm_other; :other; end; end
 class LmRemove < LmBase; def lm_base; :removed_one; end; def lm_gone; :gone; end; end
 class LmUndef; def lm_undef; :here; end; end
 class LmDefine; def lm_redef; :old; end; def lm_keep; :keep; end; end
+class LmMany
+  300.times { |i| class_eval("def lm#{i}(s) s + #{i}.to_s end") }
+end
 class LmRedefined; def lm_when; :before; end; def lm_other; :other; end; end
 class LmInclude; def lm_base; [:include_base]; end; end
 class LmIncludeSub < LmInclude; def lm_base; [:sub, *super]; end; end
@@ -185,5 +188,32 @@ class RactorLazyMethodsTest < MnTest::Case
     later = in_ractor { LmRedefined.new.lm_when }
     assert_equal [RUBY_ENGINE == "mnrb" ? :before : :after, :other], first
     assert_equal :after, later
+  end
+
+  # Two ractors (on two native threads where there are two) load the same 300 methods at once, in
+  # opposite orders, collecting garbage between their first calls: each gets its own procs from the
+  # one set of dumps.
+  def test_two_ractors_load_the_same_methods_at_once_under_gc
+    rs = [0, 1].map do |dir|
+      Ractor.new(dir) do |d|
+        o = LmMany.new
+        order = d == 0 ? (0...300).to_a : (0...300).to_a.reverse
+        out = order.map { |i| GC.start if i % 50 == 0; o.send("lm#{i}", "x") }
+        [out.first, out.last, out.size, order.map { |i| o.send("lm#{i}", "y") }.uniq.size]
+      end
+    end
+    got = rs.map { |r| r.respond_to?(:value) ? r.value : r.take }
+    assert_equal [["x0", "x299", 300, 300], ["x299", "x0", 300, 300]], got
+  end
+
+  def test_gc_stress_during_the_loads
+    got = in_ractor do
+      GC.stress = true
+      o = LmReflect.new(3)
+      v = [o.lm_v, o.lm_base, o.lm_chain, LmReflect.lm_cm, o.lm_kw(1) { 2 }]
+      GC.stress = false
+      v
+    end
+    assert_equal [3, [:reflect, :base], [:reflect_chain, :mod_chain], [:cm, :reflect_k], [1, 2, [], 3, {}, 2]], got
   end
 end
