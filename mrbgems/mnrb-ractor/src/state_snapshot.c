@@ -295,6 +295,7 @@ void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(m
   fprintf(stderr, "snapshot: copy and relocate %zu bytes: best %.1f us; a boot (mrb_open, state_alloc's): best %.1f us\n",
           a->used, best / 1e3, boot_best / 1e3);
   free(reloc);
+  c->notes = NULL;             /* C's header is A's copied: its log is A's, freed with A (a double free before) */
   close(ma);
   close(mb);
   arena_unmap(a);
