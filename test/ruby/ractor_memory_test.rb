@@ -352,6 +352,7 @@ class RactorMemoryTest < MnTest::Case
   def test_waiting_ractors_resident_set_and_glibc_chunks
     skip "one state per ractor is mnrb's" unless MNRB
     skip "sanitizer build (no slabs, no pooling)" if ENV["MNRB_SANITIZER"]
+    skip "ractors boot (MNRB_SNAPSHOT=#{ENV["MNRB_SNAPSHOT"]}): the bound is a copy's" if ENV["MNRB_SNAPSHOT"] && ENV["MNRB_SNAPSHOT"] != "copy"
     skip "no /proc" unless File.exist?("/proc/self/status")
     out = IO.popen({ "RUBY_MAX_PROC" => "1", "RUBY_MN_THREADS" => nil }, [RbConfig.ruby, "-e", <<~'RUBY', RSS_RACTORS.to_s], err: [:child, :out], &:read)
       def rss = File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
