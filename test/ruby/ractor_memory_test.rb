@@ -256,6 +256,57 @@ class RactorMemoryTest < MnTest::Case
     assert_same_in_ractors(BOOT_PROCS, "boot_check", BOOT_EXPECTED)
   end
 
+  # mem20g: a copied ractor's root context starts with the stack values and frames a waiting
+  # ractor uses (48 and 8; a boot leaves 128 and 32: state_snapshot.c root_stacks_trim), and grows
+  # from there as any context does. What must hold after that growth: deep recursion of a lambda
+  # and of a method (frames), a method with 200 locals (stack), a proc whose env is on the stack
+  # of the frame that made it read after the stack moved, blocks of C methods, an exception from
+  # 300 frames down, a Fiber, again after GC.start; in main, a ractor and three waiting ractors.
+  STACKS = <<~'RUBY'
+    def stacks_raise(n) = n == 0 ? raise(ArgumentError, "deep") : stacks_raise(n - 1)
+    def stacks_check
+      a = 1; b = 2
+      pr = proc { a + b }
+      deep = ->(n) { n == 0 ? 0 : 1 + deep.(n - 1) }
+      r = [deep.(2000), pr.call]
+      Object.class_eval("def stacks_locals\n" + 200.times.map { |i| "v#{i} = #{i}\n" }.join + 200.times.map { |i| "v#{i}" }.join(" + ") + "\nend")
+      r << stacks_locals << pr.call
+      r << [1, 2, 3].each_slice(1).map { |x| x.sum + pr.call }
+      r << (0...200).inject(0) { |s, i| s + [i].map { |j| j * 2 }.first }
+      r << (begin; stacks_raise(300); rescue ArgumentError => e; [e.message, e.backtrace.size > 300]; end)
+      f = Fiber.new { Fiber.yield deep.(500); 7 }
+      r << [f.resume, f.resume]
+      GC.start
+      a = 10
+      r << pr.call << deep.(1000)
+    end
+  RUBY
+  STACKS_EXPECTED = [2000, 3, 19900, 3, [4, 5, 6], 39800, ["deep", true], [500, 7], 12, 1000]
+
+  def test_stacks_grown_from_a_small_start_in_main
+    out = run_child(STACKS + "p stacks_check")
+    assert_equal STACKS_EXPECTED, eval(out)
+  end
+
+  def test_stacks_grown_from_a_small_start_in_ractors
+    assert_same_in_ractors(STACKS, "stacks_check", STACKS_EXPECTED)
+  end
+
+  def test_a_copied_ractor_starts_with_small_root_stacks
+    skip "one state per ractor is mnrb's" unless MNRB
+    skip "ractors boot (MNRB_SNAPSHOT=#{ENV["MNRB_SNAPSHOT"]}): not copies" if ENV["MNRB_SNAPSHOT"] && ENV["MNRB_SNAPSHOT"] != "copy"
+    out = run_child(<<~'RUBY')
+      def f(n) = n == 0 ? 0 : 1 + f(n - 1)
+      r = Ractor.new { Ractor.receive; a = Ractor.__state_tables[7, 2]; [a, f(3000), Ractor.__state_tables[7, 2]] }
+      r << 1
+      p r.take
+    RUBY
+    (values, frames), depth, (values_after, frames_after) = eval(out)
+    assert values <= 48 && frames <= 8, "a waiting copy's root context: #{values} stack values, #{frames} frames (at most 48 and 8)"
+    assert_equal 3000, depth
+    assert values_after > 3000 && frames_after > 3000, "grown: #{values_after} values, #{frames_after} frames"
+  end
+
   # mem20c: a booting state's small blocks come from slabs of 8-byte size classes (mnrb-ractor
   # state_alloc.c), not glibc, and a ractor's mrb_state has 64 method cache sets, 4 KiB (mruby patch
   # 0145), so that its block with its record is two pages. Set at 85 KiB resident and 8.5 KiB of
@@ -264,7 +315,13 @@ class RactorMemoryTest < MnTest::Case
   # String) and 0162 (a ractor's third heap page 192 slots): 84-85 -> 77-78 KiB (500 ractors).
   # Lowered by mem20f: mruby patches 0221 (singleton classes without an `__attached__` table) and
   # 0222 (classes without an empty method table): 71-72 -> 67 KiB.
-  RSS_BOUND = 72          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
+  # mem20g: measured once every ractor has run (each tells the main ractor before it waits, as
+  # bench/ractor_memory.rb now does; read right after the Ractor.new calls, as before, almost none
+  # had run: their C stack pages and setup were left out, 4 KiB a ractor), and a copied ractor's root
+  # context starts with 48 stack values and 8 frames, not 128 and 32 (state_snapshot.c
+  # root_stacks_trim), the first Ractor.new (which makes the template, once) before the first
+  # reading: main's binary 70.8-71.0 KiB, 68.8-69.3 now.
+  RSS_BOUND = 70          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
   RSS_RACTORS = 500
   GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
 
@@ -295,13 +352,17 @@ class RactorMemoryTest < MnTest::Case
   def test_waiting_ractors_resident_set_and_glibc_chunks
     skip "one state per ractor is mnrb's" unless MNRB
     skip "sanitizer build (no slabs, no pooling)" if ENV["MNRB_SANITIZER"]
+    skip "ractors boot (MNRB_SNAPSHOT=#{ENV["MNRB_SNAPSHOT"]}): the bound is a copy's" if ENV["MNRB_SNAPSHOT"] && ENV["MNRB_SNAPSHOT"] != "copy"
     skip "no /proc" unless File.exist?("/proc/self/status")
     out = IO.popen({ "RUBY_MAX_PROC" => "1", "RUBY_MN_THREADS" => nil }, [RbConfig.ruby, "-e", <<~'RUBY', RSS_RACTORS.to_s], err: [:child, :out], &:read)
       def rss = File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i
       n = ARGV[0].to_i
+      Ractor.new { 1 }.take   # the template (made once per process) out of the figure
       GC.start
       rss0, glibc0 = rss, MNRB.malloc_bytes
-      rs = n.times.map { Ractor.new { Ractor.receive } }
+      me = Ractor.current
+      rs = n.times.map { Ractor.new(me) { |main| main << 1; Ractor.receive } }
+      n.times { Ractor.receive }
       p [(rss - rss0).fdiv(n), (MNRB.malloc_bytes - glibc0).fdiv(n)]
       rs.each { |r| r << 1 }
       rs.each(&:take)

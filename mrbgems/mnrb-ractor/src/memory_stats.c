@@ -6,7 +6,9 @@
  * Answers [own method-table bytes, own method tables, class ivar-table bytes, class ivar tables,
  * bytes of the made-methods table (mruby patch 0092), whether the constant cache is made (1 or 0:
  * after a warm-up of lookups, mruby patch 0107), bytes of its method cache (mruby patch 0145: a
- * ractor's state has half of main's)]. mnrb-only (the name says so). */
+ * ractor's state has half of main's), the root context's VM stack values and frames (a copied
+ * ractor's start at what a waiting ractor uses: state_snapshot.c root_stacks_trim)]. mnrb-only (the
+ * name says so). */
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/class.h>
@@ -16,10 +18,13 @@
 static mrb_value state_tables(mrb_state *mrb, mrb_value self) {
   size_t out[5];
   mrb_class_tables_memsize(mrb, out);
-  mrb_value a = mrb_ary_new_capa(mrb, 7);
+  mrb_value a = mrb_ary_new_capa(mrb, 9);
   for (int i = 0; i < 5; i++) mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)out[i]));
   mrb_ary_push(mrb, a, mrb_int_value(mrb, mrb->const_cache_mem != NULL));
   mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)(mrb_mc_entries(mrb) * sizeof(struct mrb_cache_entry))));
+  struct mrb_context *c = mrb->root_c;
+  mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)(c->stend - c->stbase)));
+  mrb_ary_push(mrb, a, mrb_int_value(mrb, (mrb_int)(c->ciend - c->cibase)));
   return a;
 }
 

@@ -63,6 +63,7 @@
 #include <stddef.h>
 #include <mruby/internal.h>
 #include <mruby/variable.h>
+#include <mruby/proc.h>
 
 #define ARENA_BYTES ((size_t)64 << 20)
 #define ARENA_HINT ((uintptr_t)0x200000000000)
@@ -294,6 +295,7 @@ void mnrb_snapshot_check(mrb_state *(*open)(mrb_allocf, void *), void (*close)(m
   fprintf(stderr, "snapshot: copy and relocate %zu bytes: best %.1f us; a boot (mrb_open, state_alloc's): best %.1f us\n",
           a->used, best / 1e3, boot_best / 1e3);
   free(reloc);
+  c->notes = NULL;             /* C's header is A's copied: its log is A's, freed with A (a double free before) */
   close(ma);
   close(mb);
   arena_unmap(a);
@@ -335,7 +337,9 @@ static struct {
 #define IMG_HOLE SIZE_MAX            /* image_off: a hole (freed or moved block) */
 #define IMG_FREE (SIZE_MAX - 1)      /* image_off: a free object slot (not copied) */
 
-static mrb_bool word_in(const arena *a, uintptr_t w) { return w - a->base < a->used; }
+/* (<=: a pointer one past the arena's last block is a block's end, e.g. a context's stend or ciend
+ * when its stack or frames were the last blocks made: root_stacks_trim) */
+static mrb_bool word_in(const arena *a, uintptr_t w) { return w - a->base <= a->used; }
 
 /* An offset into the booted arena -> the image's by its block alone, or IMG_HOLE */
 static size_t block_image_off(size_t u) {
@@ -568,6 +572,51 @@ static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_st
   return bad == 0;
 }
 
+/* The template's root context's VM stack and frames cut to what a copy waiting in Ractor.receive
+ * uses (issue 20, helper mem20g): a boot leaves them at mruby's first sizes (128 values, 32 frames:
+ * 1,024 + 1,792 bytes of every copy), of which a ractor's body, its block and a C method take a few.
+ * A copy that goes deeper grows them as any context grows (vm.c stack_extend_alloc, cigrow: the
+ * copy's allocator moves a block that grows to malloc). Done in both templates alike, at rest (the
+ * boot's top frame only; its env, if on the stack, follows it). MNRB_SNAPSHOT_STACKS=values,frames
+ * sets the sizes (read when the template is made). */
+#ifndef SNAPSHOT_STACK_VALUES
+#define SNAPSHOT_STACK_VALUES 48
+#endif
+#ifndef SNAPSHOT_STACK_FRAMES
+#define SNAPSHOT_STACK_FRAMES 8
+#endif
+static void root_stacks_trim(mrb_state *mrb) {
+  struct mrb_context *c = mrb->root_c;
+  size_t nst = SNAPSHOT_STACK_VALUES, nci = SNAPSHOT_STACK_FRAMES;
+  const char *e = getenv("MNRB_SNAPSHOT_STACKS");
+  if (e) { char *end; nst = strtoul(e, &end, 10); if (*end == ',') nci = strtoul(end + 1, NULL, 10); }
+  if (c != mrb->c || c->ci != c->cibase || c->stack_placed || c->ci_placed) return;
+  size_t at = (size_t)(c->ci->stack - c->stbase);
+  if (nst > at + 16 && (size_t)(c->stend - c->stbase) > nst) {
+    mrb_value *old = c->stbase, *s = (mrb_value *)mrb_malloc(mrb, nst * sizeof(mrb_value));
+    memcpy(s, old, nst * sizeof(mrb_value));
+    struct REnv *env = c->ci->u.env;
+    if (env && env->tt == MRB_TT_ENV && MRB_ENV_ONSTACK_P(env) && env->stack &&
+        (size_t)(env->stack - old) < (size_t)(c->stend - old)) {
+      if ((size_t)(env->stack - old) + (size_t)MRB_ENV_LEN(env) > nst) { mrb_free(mrb, s); goto frames; }  /* keep: its values past the cut */
+      env->stack = s + (env->stack - old);
+    }
+    c->ci->stack = s + at;
+    c->stbase = s;
+    c->stend = s + nst;
+    mrb_free(mrb, old);
+  }
+frames:
+  if (nci >= 2 && (size_t)(c->ciend - c->cibase) > nci) {
+    mrb_callinfo *f = (mrb_callinfo *)mrb_malloc(mrb, nci * sizeof(mrb_callinfo));
+    memset(f, 0, nci * sizeof(mrb_callinfo));       /* the boot's stale frames above the top one left out */
+    memcpy(f, c->cibase, sizeof(mrb_callinfo));
+    mrb_free(mrb, c->cibase);
+    c->cibase = c->ci = f;
+    c->ciend = f + nci;
+  }
+}
+
 /* The template: booted twice, compared (see the top); the second boot closed. Live blocks only
  * (a hole is never read); the made-methods table (mruby 0092: mrb->mt_made, keyed by addresses)
  * is classified by the value's range instead, and rehashed in each copy (0169). Any other
@@ -589,6 +638,8 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
     if (ma) mrb_gv_set(ma, mrb_intern_cstr(ma, setup_globals[i]), mrb_nil_value());
     if (mb) mrb_gv_set(mb, mrb_intern_cstr(mb, setup_globals[i]), mrb_nil_value());
   }
+  if (ma) root_stacks_trim(ma);
+  if (mb) root_stacks_trim(mb);
   if (ma) mrb_full_gc(ma);     /* the boot's garbage collected (both alike): the heap is packed below */
   if (mb) mrb_full_gc(mb);
   size_t words = a->used / sizeof(uintptr_t), first = ((sizeof *a + 63) & ~(size_t)63) / sizeof(uintptr_t);
