@@ -302,6 +302,7 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   }
   struct RProc *copy = mnrb_code_copy_irep(from, p->body.irep, to, target, 0);
   mnrb_isolated_names_record(from, p->upper, to, copy);    /* for eval (isolated_names.c) */
+  mnrb_refinements_carry(from, p->body.irep, to, copy->body.irep);   /* after `using` (refinements.c) */
   mrb_irep *empty = mrb_add_irep(to);
   struct RProc *top = mrb_proc_new(to, empty);
   mrb_irep_decref(to, empty);

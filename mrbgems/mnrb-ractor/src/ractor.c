@@ -52,6 +52,13 @@ static mrb_noreturn void raise_closed(mrb_state *mrb, const char *which) {
   mrb_raisef(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The %s-port is already closed", which);
 }
 
+/* #send to a ractor whose default port is closed (it ended, or closed it): CRuby 4.0's Ractor#send is
+ * `default_port.send`, so its error is the port's (ractor_sync.c); 3.x said "The incoming-port is
+ * already closed", mnrb too until sem20j. */
+static mrb_noreturn void raise_send_closed(mrb_state *mrb) {
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
+}
+
 /* Receiving from one's own closed incoming port: CRuby 3.1 spells this one without the hyphen. */
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
   mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
@@ -149,14 +156,14 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = send_target(mrb, self);
   /* checked first too (a refused move leaves the object), without the lock: closing is for good,
    * and the check under the lock below is the one that counts */
-  if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_closed(mrb, "incoming");
+  if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_send_closed(mrb);
   /* nil, true, false, a fixnum (moved or copied alike): no message unless it has to be queued */
   mnrb_msg *m = mnrb_msg_word_p(obj) ? NULL : move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
   mnrb_rec_lock(r);
   if (r->in_closed) {
     mnrb_rec_unlock(r);
     mnrb_msg_free(m);
-    raise_closed(mrb, "incoming");
+    raise_send_closed(mrb);
   }
   mnrb_rwaiter *w = r->receivers.head;
   if (w && w->direct && !r->in_head) {   /* a thread in Ractor.receive, nothing queued before m */
