@@ -59,9 +59,11 @@ static mrb_noreturn void raise_send_closed(mrb_state *mrb) {
   mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
 }
 
-/* Receiving from one's own closed incoming port: CRuby 3.1 spells this one without the hyphen. */
+/* Receiving from one's own closed default port: CRuby 4.0's Ractor.receive is
+ * `Ractor.current.default_port.receive`, so the port's error (ruby/spec's 4.0 shared receive spec);
+ * 3.1 said "The incoming port is already closed", mnrb too until sem20j. */
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
-  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
 }
 
 /* A ractor's final exception, copied here. One that ended by `exit` (registry.c, ractor_end) gets
@@ -411,8 +413,8 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
   for (mrb_int i = 0; i < argc; i++) {
     ps[i] = mnrb_port_unwrap(mrb, argv[i]);
     rs[i] = ps[i] ? NULL : mnrb_ractor_unwrap(mrb, argv[i]);
-    if (!ps[i] && !rs[i])
-      mrb_raisef(mrb, E_ARGUMENT_ERROR, "should be a ractor object, but %!v", argv[i]);
+    if (!ps[i] && !rs[i])   /* CRuby 4.0's ractor.rb (ruby/spec's too); "should be a ractor object, but 1" was 3.0's */
+      mrb_raise(mrb, E_ARGUMENT_ERROR, "should be Ractor::Port or Ractor");
     if (ps[i] && mnrb_port_owner(ps[i]) != me)
       mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "only allowed from the creator Ractor of this port");
   }
@@ -675,6 +677,8 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
                  mrb_true_p(name) ? "true" : mrb_false_p(name) ? "false" : mrb_obj_classname(mrb, name));
     name = s;
   }
+  if (mrb_string_p(name) && memchr(RSTRING_PTR(name), 0, (size_t)RSTRING_LEN(name)))   /* StringValueCStr */
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "string contains null byte");
   char loc[256] = "";
   struct RProc *p = mrb_proc_ptr(block);
   if (!MRB_PROC_CFUNC_P(p)) {
