@@ -148,14 +148,14 @@ class BacktraceLabelsTest < MnTest::Case
   end
 
   # A ractor's block is a block of the code that made it, and no frame of the runtime's own code
-  # around it shows ("(unknown):0"). CRuby names the method that made it ('block in Foo#bar');
-  # mnrb, which copies the block to the ractor's heap without its outer frames, says
-  # 'block in <main>' (README, differences).
+  # around it shows ("(unknown):0"). CRuby names the method that made it ('block in Foo#bar'), as
+  # mnrb does since sem20j (its copy of the block has outer scopes shaped as the original's; it said
+  # 'block in <main>' before).
   def test_a_ractor_block_raising_is_a_block_in_its_creator
     r = Ractor.new { raise ArgumentError, "from the ractor" }
     err = assert_raise(Ractor::RemoteError) { r.take }
     bt = err.cause.backtrace
-    creator = Object.const_defined?(:MNRB_VERSION) ? "<main>" : "#{self.class}##{__method__}"
+    creator = "#{self.class}##{__method__}"
     assert_equal quoted("block in #{creator}", "block in #{__method__}"), label(bt[0])
     assert_equal 1, bt.size, bt.inspect
   end

@@ -199,6 +199,36 @@ class RactorDefaultPortTest < MnTest::Case
     r.join
     assert_equal true, r.default_port.closed?
   end
+
+  # ruby/spec's 4.0 specs (core/ractor/close_spec.rb, shared/receive.rb, shared/send.rb): one default
+  # port object, which #close returns; receiving and sending after it raise the port's error. mnrb
+  # made a new port object at each #default_port and wrote 3.x's messages until sem20j.
+  def test_close_returns_the_one_default_port
+    setup_port4
+    r = Ractor.new do
+      port = Ractor.current.close
+      [port.equal?(Ractor.current.default_port), port.closed?]
+    end
+    assert_equal [true, true], r.value
+    assert_same Ractor.current.default_port, Ractor.current.default_port
+  end
+
+  def test_receive_and_send_after_close_raise_the_port_s_error
+    setup_port4
+    r = Ractor.new do
+      Ractor.current.close
+      Ractor.main.send(:closed)
+      begin
+        Ractor.receive
+      rescue Ractor::ClosedError => e
+        e.message
+      end
+    end
+    assert_equal :closed, Ractor.receive
+    e = assert_raise(Ractor::ClosedError) { r.send(:message) }
+    assert_equal "The port was already closed", e.message
+    assert_equal "The port was already closed", r.value
+  end
 end
 
 class RactorMonitorTest < MnTest::Case

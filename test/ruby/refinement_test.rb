@@ -105,7 +105,12 @@ end
 SCOPED_AFTER = (3.scoped rescue :unrefined)
 
 MAIN = self
-RACTOR_RESULT = Ractor.new { ("r".shout rescue :unrefined) }.take
+# a Ractor's block after the usings is refined, and so are the methods it calls that were defined
+# after them (refined methods calling each other too); one defined before is not
+RACTOR_RESULT = Ractor.new do
+  [("r".shout rescue :unrefined), ("r".twice rescue :unrefined), (after_using("m") rescue :unrefined),
+   ([1].map { 3.double } rescue :unrefined), before_using("b"), (RefinedFoo.new.uses_secret rescue :unrefined)]
+end.take
 USING_CLASS_ERROR = begin
   class UsingClassArg
     using String
@@ -302,16 +307,17 @@ class RefinementTest < MnTest::Case
     assert_equal "Module#using is not permitted in methods", e.message
   end
 
-  # mnrb differs (docs/DESIGN.md): operators compiled to their own instructions, code compiled
-  # by eval and a Ractor's copy of refined code are not refined
+  # mnrb differs (docs/DESIGN.md): operators compiled to their own instructions and code compiled
+  # by eval are not refined
   def test_mnrb_operator_instructions_not_refined
     expected = mnrb? ? 3 : :refined_plus
     assert_equal expected, 1 + 2
   end
 
-  def test_mnrb_ractor_copy_not_refined
-    expected = mnrb? ? :unrefined : "R!"
-    assert_equal expected, RACTOR_RESULT
+  # mnrb's ractor runs a copy of the code: its refinements are made again there (sem20j; before,
+  # the copy ran unrefined)
+  def test_a_ractor_block_after_using_is_refined
+    assert_equal ["R!", "R!R!", "M!", [6], :unrefined, :secret], RACTOR_RESULT
   end
 
   def test_mnrb_eval_string_not_refined

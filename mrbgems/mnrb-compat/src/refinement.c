@@ -421,6 +421,54 @@ mod_using(mrb_state *mrb, mrb_value self)
   return self;
 }
 
+/* M's refinement of klass (made if M has none yet; *made says which, if asked). */
+MRB_API struct RClass *
+mnrb_refinement_of(mrb_state *mrb, struct RClass *m, mrb_value klass, mrb_bool *made)
+{
+  mrb_value list = mod_refinement_list(mrb, m);
+  if (!mrb_array_p(list)) {
+    list = mrb_ary_new(mrb);
+    mrb_obj_iv_set(mrb, (struct RObject *)m, MRB_SYM(__refinements__), list);
+  }
+  if (made) *made = FALSE;
+  for (mrb_int i = 0; i < RARRAY_LEN(list); i++) {
+    struct RClass *x = mrb_class_ptr(RARRAY_PTR(list)[i]);
+    if (mrb_obj_eq(mrb, refinement_target(mrb, x), klass)) return x;
+  }
+  struct RClass *r = mrb_module_new(mrb);
+  r->c = refinement_class(mrb);
+  mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__refined_class__), klass);
+  mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__defined_at__), mrb_obj_value(m));
+  struct RClass *ic = MRB_OBJ_ALLOC(mrb, MRB_TT_ICLASS, mrb->class_class);
+  ic->c = r;
+  ic->mt = r->mt;
+  ic->super = mrb_class_ptr(klass);
+  mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__refined_iclass__), mrb_obj_value(ic));
+  mrb_ary_push(mrb, list, mrb_obj_value(r));
+  if (made) *made = TRUE;
+  return r;
+}
+
+/* ---- across states (mnrb-ractor copies a Ractor block's activations into the new state) ---- */
+
+MRB_API mrb_value
+mnrb_refinement_activations(mrb_state *mrb, const mrb_irep *irep)
+{
+  struct RClass *rc = mrb_class_get_id(mrb, MRB_SYM(Refinement));
+  mrb_value h = mrb_obj_iv_get(mrb, (struct RObject *)rc, MRB_SYM(__activations__));
+  if (!mrb_hash_p(h)) return mrb_nil_value();
+  return mrb_hash_get(mrb, h, irep_key(mrb, irep));
+}
+
+MRB_API void
+mnrb_refinement_set_activations(mrb_state *mrb, const mrb_irep *irep, mrb_value list)
+{
+  mrb_value table = activations(mrb), key = irep_key(mrb, irep);
+  if (mrb_nil_p(mrb_hash_get(mrb, table, key))) mrb_irep_incref(mrb, (mrb_irep *)irep);   /* as mark_irep */
+  mrb_hash_set(mrb, table, key, list);
+  if (mrb_refine_hooks != &hooks) mrb_refine_hooks = &hooks;
+}
+
 static mrb_value
 mod_refine(mrb_state *mrb, mrb_value self)
 {
@@ -433,28 +481,7 @@ mod_refine(mrb_state *mrb, mrb_value self)
                mrb_obj_class(mrb, klass));
   }
   struct RClass *m = mrb_class_ptr(self);
-  mrb_value list = mod_refinement_list(mrb, m);
-  if (!mrb_array_p(list)) {
-    list = mrb_ary_new(mrb);
-    mrb_obj_iv_set(mrb, (struct RObject *)m, MRB_SYM(__refinements__), list);
-  }
-  struct RClass *r = NULL;
-  for (mrb_int i = 0; i < RARRAY_LEN(list); i++) {
-    struct RClass *x = mrb_class_ptr(RARRAY_PTR(list)[i]);
-    if (mrb_obj_eq(mrb, refinement_target(mrb, x), klass)) { r = x; break; }
-  }
-  if (!r) {
-    r = mrb_module_new(mrb);
-    r->c = refinement_class(mrb);
-    mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__refined_class__), klass);
-    mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__defined_at__), self);
-    struct RClass *ic = MRB_OBJ_ALLOC(mrb, MRB_TT_ICLASS, mrb->class_class);
-    ic->c = r;
-    ic->mt = r->mt;
-    ic->super = mrb_class_ptr(klass);
-    mrb_obj_iv_set(mrb, (struct RObject *)r, MRB_SYM(__refined_iclass__), mrb_obj_value(ic));
-    mrb_ary_push(mrb, list, mrb_obj_value(r));
-  }
+  struct RClass *r = mnrb_refinement_of(mrb, m, klass, NULL);
   /* the block runs with M's refinements active (and those active where `refine` is called) */
   struct RProc *bp = mrb_proc_ptr(blk);
   if (!MRB_PROC_CFUNC_P(bp)) {

@@ -286,8 +286,13 @@ struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc) {
 
 /* The ractor's block, in the counterpart of its class (so that constants of the class around
  * Ractor.new are found first, as CRuby finds them lexically; outer modules' are not), its outer
- * scope an empty top-level proc (no variables, no env: the block reads none), so that backtraces
- * label its frames 'block in <main>'. */
+ * scope empty procs (no variables, no env: the block reads none) shaped as the original's, so that
+ * backtraces label its frames as CRuby does (mruby patch 0006 walks ->upper to the scope): one empty
+ * block for each block around it ('block (2 levels) in <main>'), then the scope: the method's name
+ * in the block's env ('block in Object#m', and __method__, as CRuby), a class body's class in a
+ * scope proc ('block in <class:K>'), else the top level ('block in <main>'). A block of a singleton
+ * method is labelled '<main>': its class is the class, not the singleton class (above). Until
+ * helper sem20j every one was 'block in <main>'. */
 mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) {
   struct RProc *p = mrb_proc_ptr(block);
   /* its class (where constants are looked up first), found by name after the definitions came */
@@ -303,13 +308,33 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   }
   struct RProc *copy = mnrb_code_copy_irep(from, p->body.irep, to, target, 0);
   mnrb_isolated_names_record(from, p->upper, to, copy);    /* for eval (isolated_names.c) */
+  mnrb_refinements_carry(from, p->body.irep, to, copy->body.irep);   /* after `using` (refinements.c) */
+  int levels = 0;                     /* the original's blocks up to its scope, itself included */
+  mrb_sym mid = 0;
+  const struct RProc *q = p;
+  for (; q && !MRB_PROC_CFUNC_P(q) && !MRB_PROC_SCOPE_P(q) && q->upper; q = q->upper) {
+    if (MRB_PROC_ENV_P(q)) mid = MRB_PROC_ENV(q)->mid;
+    levels++;
+  }
+  mrb_bool class_body = q && !MRB_PROC_CFUNC_P(q) && MRB_PROC_SCOPE_P(q) && !mid && !scope &&
+                        target != to->object_class;
+  if (scope) mid = 0;
   mrb_irep *empty = mrb_add_irep(to);
   struct RProc *top = mrb_proc_new(to, empty);
-  mrb_irep_decref(to, empty);
   top->upper = NULL;
-  top->e.target_class = to->object_class;
-  copy->upper = top;
-  mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)top);
+  if (class_body) top->flags |= MRB_PROC_SCOPE;
+  top->e.target_class = class_body ? target : to->object_class;
+  struct RProc *outer = top;
+  for (int i = 1; i < levels; i++) {  /* the blocks around it */
+    struct RProc *b = mrb_proc_new(to, empty);
+    b->upper = outer;
+    b->e.target_class = target;
+    mrb_field_write_barrier(to, (struct RBasic *)b, (struct RBasic *)outer);
+    outer = b;
+  }
+  mrb_irep_decref(to, empty);
+  copy->upper = outer;
+  mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)outer);
   /* a closed env holding the class and, in its one slot, self (the ractor, set when it starts):
    * `return` or `break` in the block has no frame to go back to and raises LocalJumpError, and
    * `def` in it defines in the class, as in CRuby */
@@ -318,7 +343,7 @@ mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to) 
   env->stack = (mrb_value *)mrb_malloc(to, sizeof(mrb_value));
   env->stack[0] = mrb_nil_value();
   env->cxt = NULL;
-  env->mid = 0;
+  env->mid = mnrb_code_sym_in(from, to, mid);
   MRB_ENV_SET_LEN(env, 1);
   MRB_ENV_CLOSE(env);
   copy->e.env = env;

@@ -217,10 +217,10 @@ void mnrb_ractor_decref(mnrb_ractor_rec *r);
 /* The current ractor's record (and, first thing in a forked child, the end of the ractors that did
  * not survive the fork: registry.c). Inline: a hop asks ~5 times (hop20h). */
 extern mrb_bool mnrb_ractor_forked;
-void mnrb_ractor_end_lost(mnrb_ractor_rec *me);
+void mnrb_ractor_end_lost(mrb_state *mrb, mnrb_ractor_rec *me);
 static inline mnrb_ractor_rec *mnrb_ractor_current(mrb_state *mrb) {
   mnrb_ractor_rec *me = mnrb_ractor_state_of(mrb)->self;
-  if (__builtin_expect(mnrb_ractor_forked, 0)) mnrb_ractor_end_lost(me);
+  if (__builtin_expect(mnrb_ractor_forked, 0)) mnrb_ractor_end_lost(mrb, me);
   return me;
 }
 /* The Ractor object for r in mrb (one per record and state). */
@@ -290,6 +290,11 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to);
 mrb_sym mnrb_code_sym_in(mrb_state *from, mrb_state *to, mrb_sym sym);
 struct RProc *mnrb_code_copy_irep(mrb_state *from, const struct mrb_irep *irep, mrb_state *to, struct RClass *target,
                                   uint32_t flags);
+/* refinements.c: the activations `using` gave the block's ireps in `from`, given to their copies in
+ * `to` (its modules; refinements made again there). Nothing when `from` never ran `using`. */
+void mnrb_refinements_carry(mrb_state *from, const struct mrb_irep *fi, mrb_state *to, const struct mrb_irep *ti);
+/* refinements.c, for definitions.c: a copied method of the program, carried with the block. */
+void mnrb_refinements_note_method(mrb_state *from, const struct mrb_irep *fi, mrb_state *to, struct RProc *copy);
 struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc);
 /* lazy_methods.c: copied methods loaded into a state at their first lookup (mruby patch 0269). A set
  * of records (each a method's dump, immutable) is shared by the creator's plan and the states whose
@@ -382,6 +387,8 @@ void mnrb_memory_stats_init(mrb_state *mrb, struct RClass *ractor_class);   /* m
 /* In a new ractor's state, once its definitions are copied: global variables, class variables, the
  * variables of the classes it has then, and shareable objects' instance variables become isolated. */
 void mnrb_isolation_enter(mrb_state *mrb);
+/* In a child forked by a non-main ractor, which is the child's main ractor: isolation ends. */
+void mnrb_isolation_leave(mrb_state *mrb);
 mrb_bool mnrb_isolation_bare_constant_p(mrb_state *mrb);   /* isolation.c: OP_GETCONST asked */
 /* isolation.c: Module#const_missing in a non-main state (an unshareable constant left out raises
  * IsolationError), Ractor.__isolate (Signal.trap's check) */

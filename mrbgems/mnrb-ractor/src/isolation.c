@@ -218,6 +218,14 @@ void mnrb_isolation_enter(mrb_state *mrb) {
   mrb->class_ivar = isolated_ivar;
 }
 
+void mnrb_isolation_leave(mrb_state *mrb) {
+  mnrb_ractor_state *st = mnrb_ractor_state_of(mrb);
+  if (!st || mrb->special_gv != isolated_gv) return;
+  mrb->special_gv = st->outer_gv;
+  st->outer_gv = NULL;
+  mrb->class_ivar = NULL;            /* only mnrb_isolation_enter sets it */
+}
+
 /* ---------------- Ruby methods: Module#const_missing, Ractor.__isolate ---------------- */
 
 /* the proc of the frame whose OP_GETCONST missed, or NULL (C::X, const_get, C code) */

@@ -52,9 +52,18 @@ static mrb_noreturn void raise_closed(mrb_state *mrb, const char *which) {
   mrb_raisef(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The %s-port is already closed", which);
 }
 
-/* Receiving from one's own closed incoming port: CRuby 3.1 spells this one without the hyphen. */
+/* #send to a ractor whose default port is closed (it ended, or closed it): CRuby 4.0's Ractor#send is
+ * `default_port.send`, so its error is the port's (ractor_sync.c); 3.x said "The incoming-port is
+ * already closed", mnrb too until sem20j. */
+static mrb_noreturn void raise_send_closed(mrb_state *mrb) {
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
+}
+
+/* Receiving from one's own closed default port: CRuby 4.0's Ractor.receive is
+ * `Ractor.current.default_port.receive`, so the port's error (ruby/spec's 4.0 shared receive spec);
+ * 3.1 said "The incoming port is already closed", mnrb too until sem20j. */
 mrb_noreturn void mnrb_raise_receive_closed(mrb_state *mrb) {
-  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The incoming port is already closed");
+  mrb_raise(mrb, mnrb_ractor_error(mrb, "ClosedError"), "The port was already closed");
 }
 
 /* A ractor's final exception, copied here. One that ended by `exit` (registry.c, ractor_end) gets
@@ -149,14 +158,14 @@ static mrb_value ractor_send(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = send_target(mrb, self);
   /* checked first too (a refused move leaves the object), without the lock: closing is for good,
    * and the check under the lock below is the one that counts */
-  if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_closed(mrb, "incoming");
+  if (atomic_load_explicit(&r->in_closed, memory_order_acquire)) raise_send_closed(mrb);
   /* nil, true, false, a fixnum (moved or copied alike): no message unless it has to be queued */
   mnrb_msg *m = mnrb_msg_word_p(obj) ? NULL : move ? mnrb_msg_move_out(mrb, obj) : mnrb_msg_copy_out(mrb, obj);
   mnrb_rec_lock(r);
   if (r->in_closed) {
     mnrb_rec_unlock(r);
     mnrb_msg_free(m);
-    raise_closed(mrb, "incoming");
+    raise_send_closed(mrb);
   }
   mnrb_rwaiter *w = r->receivers.head;
   if (w && w->direct && !r->in_head) {   /* a thread in Ractor.receive, nothing queued before m */
@@ -404,8 +413,8 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
   for (mrb_int i = 0; i < argc; i++) {
     ps[i] = mnrb_port_unwrap(mrb, argv[i]);
     rs[i] = ps[i] ? NULL : mnrb_ractor_unwrap(mrb, argv[i]);
-    if (!ps[i] && !rs[i])
-      mrb_raisef(mrb, E_ARGUMENT_ERROR, "should be a ractor object, but %!v", argv[i]);
+    if (!ps[i] && !rs[i])   /* CRuby 4.0's ractor.rb (ruby/spec's too); "should be a ractor object, but 1" was 3.0's */
+      mrb_raise(mrb, E_ARGUMENT_ERROR, "should be Ractor::Port or Ractor");
     if (ps[i] && mnrb_port_owner(ps[i]) != me)
       mrb_raise(mrb, mnrb_ractor_error(mrb, "Error"), "only allowed from the creator Ractor of this port");
   }
@@ -668,6 +677,8 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
                  mrb_true_p(name) ? "true" : mrb_false_p(name) ? "false" : mrb_obj_classname(mrb, name));
     name = s;
   }
+  if (mrb_string_p(name) && memchr(RSTRING_PTR(name), 0, (size_t)RSTRING_LEN(name)))   /* StringValueCStr */
+    mrb_raise(mrb, E_ARGUMENT_ERROR, "string contains null byte");
   char loc[256] = "";
   struct RProc *p = mrb_proc_ptr(block);
   if (!MRB_PROC_CFUNC_P(p)) {

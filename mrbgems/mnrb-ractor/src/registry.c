@@ -57,6 +57,8 @@ static mnrb_ractor_rec *opening;          /* the record whose state mrb_open is 
 static void registry_unlink(mnrb_ractor_rec *r);
 
 static mnrb_ractor_rec main_record = { .id = 1, .is_main = TRUE };
+/* The process's main ractor: main_record, or in a child forked by another ractor that one (below). */
+static mnrb_ractor_rec *main_rec = &main_record;
 
 /* ---------------- records ---------------- */
 
@@ -179,8 +181,21 @@ static void after_fork_child(void) {   /* inside fork(): locks only, no allocati
   mnrb_ractor_forked = TRUE;
 }
 
-void mnrb_ractor_end_lost(mnrb_ractor_rec *me) {
+/* mnrb_fork's child hook: the lost ractors end before Process.fork returns in the child, so that the
+ * child's first Ruby code already runs in the child's main ractor (global variables, Ractor.main?). */
+static void fork_child(mrb_state *mrb) { (void)mnrb_ractor_current(mrb); }
+
+void mnrb_ractor_end_lost(mrb_state *mrb, mnrb_ractor_rec *me) {
   mnrb_ractor_forked = FALSE;
+  /* Forked by a non-main ractor: it is the child's main ractor, as in CRuby (rb_ractor_atfork:
+   * Ractor.main is the current one, main? is true, nothing is isolated any more; its thread's end is
+   * the process's, mnrb-thread's vm.c). Its definitions stay the copies it was given: a constant left
+   * out as unshareable is still missing (isolation.c's const_missing). Never freed from now on. */
+  if (!me->is_main) {
+    me->is_main = TRUE;
+    main_rec = me;
+    mnrb_isolation_leave(mrb);
+  }
   mnrb_ractor_rec *lost = NULL;
   for (mnrb_ractor_rec *r = reg_head, *next; r; r = next) {
     next = r->reg_next;
@@ -236,7 +251,7 @@ void mnrb_registry_state_closed(mrb_state *mrb) {
   mnrb_vm_set_data(mrb, NULL);
 }
 
-mnrb_ractor_rec *mnrb_registry_main(void) { return &main_record; }
+mnrb_ractor_rec *mnrb_registry_main(void) { return main_rec; }
 
 /* ---------------- the new ractor's main thread ---------------- */
 
@@ -586,6 +601,7 @@ static void main_exit(mrb_state *mrb) {
 static void register_once(void) {
   mnrb_main_exit_hook_set(main_exit);
   mnrb_fork_lock_hook_set(fork_lock);
+  mnrb_fork_child_hook_set(fork_child);
   pthread_atfork(NULL, NULL, after_fork_child);
 }
 

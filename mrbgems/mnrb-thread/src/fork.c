@@ -36,6 +36,8 @@ static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
 
 static mnrb_fork_lock_hook *fork_lock_hook;
 MRB_API void mnrb_fork_lock_hook_set(mnrb_fork_lock_hook *fn) { fork_lock_hook = fn; }
+static mnrb_fork_child_hook *fork_child_hook;
+MRB_API void mnrb_fork_child_hook_set(mnrb_fork_child_hook *fn) { fork_child_hook = fn; }
 
 MRB_API int mnrb_fork(mrb_state *mrb) {
   mnrb_vm *vm = mnrb_vm_of(mrb);
@@ -50,6 +52,7 @@ MRB_API int mnrb_fork(mrb_state *mrb) {
   bury_lost_threads(vm, self);
   vm->main = self;
   vm->forked_child = TRUE;
+  if (fork_child_hook) fork_child_hook(mrb);
   return 0;
 }
 

@@ -131,7 +131,6 @@ struct mnrb_vm {
   mrb_bool handoff_check;       /* its running thread readied a ractor that waits for this native
                                    thread: safepoints call mn_handoff_check (its own threads only) */
   int gc_depth;                 /* GC calls nest (a full GC inside a step): events for the outer one */
-  mrb_bool report_on_exception, abort_on_exception;
   mrb_bool forked_child;        /* this process is a child forked by Process.fork (fork.c) */
   void (*safepoint)(mrb_state *, const struct mrb_irep *, const mrb_code *);  /* for signal.c */
 
@@ -265,6 +264,9 @@ extern const struct mrb_data_type mnrb_thread_type;
 void mnrb_init_thread(mrb_state *mrb, mnrb_vm *vm);
 mrb_value mnrb_thread_join(mrb_state *mrb, mnrb_thread *th, uint64_t deadline, mrb_bool *timed_out);
 void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th);
+/* Thread.report_on_exception / abort_on_exception: process-wide, one pair for every ractor (thread.c) */
+mrb_bool mnrb_report_on_exception_default(void);
+mrb_bool mnrb_abort_on_exception_default(void);
 /* The main ractor has begun ending the others (vm.c): their exceptions are no longer reported. */
 mrb_bool mnrb_process_ending(void);
 /* recv.mid(*argv[0..-2], **argv[-1], &blk): keywords passed on as keywords (thread.c) */

@@ -145,7 +145,7 @@ void mnrb_thread_finished(mrb_state *mrb, mnrb_thread *th) {
     if (th->report_on_exception && !is_exit && !ending) mrb_protect_error(mrb, report_exception, th, &failed);
     /* exit/abort in another thread end the process: SystemExit goes on in the main thread, as in
        CRuby (its ensure clauses, then at_exit handlers, and the status) */
-    if ((is_exit || th->abort_on_exception || vm->abort_on_exception) && th != vm->main)
+    if ((is_exit || th->abort_on_exception || mnrb_abort_on_exception_default()) && th != vm->main)
       mnrb_interrupt(mrb, vm->main, MNRB_INT_RAISE, th->error);
   }
   th->finished = TRUE;
@@ -479,21 +479,33 @@ static mrb_value thread_set_priority(mrb_state *mrb, mrb_value self) {
   return mrb_fixnum_value(p);
 }
 
-/* report_on_exception / abort_on_exception, per thread and process-wide (Thread.xxx). */
-#define FLAG_ACCESSORS(getter, setter, place)                              \
+/* report_on_exception / abort_on_exception, per thread and process-wide (Thread.xxx). The
+ * process-wide ones are one pair for every ractor, as CRuby's (its VM's, of which a process has one):
+ * `Thread.report_on_exception = false` in the main ractor silences the report of a ractor started
+ * afterwards, and a ractor's setting is the main ractor's too. Per state they were, until sem20j:
+ * every ractor reported its failure whatever the program had set. Any native thread reads them. */
+static _Atomic int report_default = 1, abort_default;
+mrb_bool mnrb_report_on_exception_default(void) { return __atomic_load_n(&report_default, __ATOMIC_RELAXED) != 0; }
+mrb_bool mnrb_abort_on_exception_default(void) { return __atomic_load_n(&abort_default, __ATOMIC_RELAXED) != 0; }
+
+#define FLAG_ACCESSORS(getter, setter, get, set)                           \
   static mrb_value getter(mrb_state *mrb, mrb_value self) {                \
-    return mrb_bool_value(place);                                          \
+    return mrb_bool_value(get);                                            \
   }                                                                        \
   static mrb_value setter(mrb_state *mrb, mrb_value self) {                \
     mrb_bool b;                                                            \
     mrb_get_args(mrb, "b", &b);                                            \
-    place = b;                                                             \
+    set;                                                                   \
     return mrb_bool_value(b);                                              \
   }
-FLAG_ACCESSORS(thread_report_p, thread_set_report, get_thread(mrb, self)->report_on_exception)
-FLAG_ACCESSORS(thread_abort_p, thread_set_abort, get_thread(mrb, self)->abort_on_exception)
-FLAG_ACCESSORS(thread_s_report_p, thread_s_set_report, mnrb_vm_of(mrb)->report_on_exception)
-FLAG_ACCESSORS(thread_s_abort_p, thread_s_set_abort, mnrb_vm_of(mrb)->abort_on_exception)
+FLAG_ACCESSORS(thread_report_p, thread_set_report, get_thread(mrb, self)->report_on_exception,
+               get_thread(mrb, self)->report_on_exception = b)
+FLAG_ACCESSORS(thread_abort_p, thread_set_abort, get_thread(mrb, self)->abort_on_exception,
+               get_thread(mrb, self)->abort_on_exception = b)
+FLAG_ACCESSORS(thread_s_report_p, thread_s_set_report, mnrb_report_on_exception_default(),
+               __atomic_store_n(&report_default, b ? 1 : 0, __ATOMIC_RELAXED))
+FLAG_ACCESSORS(thread_s_abort_p, thread_s_set_abort, mnrb_abort_on_exception_default(),
+               __atomic_store_n(&abort_default, b ? 1 : 0, __ATOMIC_RELAXED))
 
 static mrb_value thread_lock_native(mrb_state *mrb, mrb_value self) {
   mnrb_thread *th = get_thread(mrb, self);

@@ -371,7 +371,7 @@ mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj) {
   th->name = th->handoff = th->pending_error = th->vm_self = th->vm_arg = mrb_nil_value();
   th->group = vm->current ? vm->current->group : mrb_nil_value();   /* inherited from the creator */
   th->masks = th->deferred = mrb_nil_value();
-  th->report_on_exception = vm->report_on_exception;
+  th->report_on_exception = mnrb_report_on_exception_default();
   th->abort_on_exception = FALSE;
   th->all_next = vm->all;
   if (vm->all) vm->all->all_prev = th;
@@ -610,6 +610,14 @@ static void vm_main_entry(mn_thread *core, void *arg) {
   restore(mrb, th);
   mrb_bool failed;
   mrb_value v = mrb_protect_error(mrb, vm_body, vm, &failed);
+  /* A child forked by this ractor's main thread (fork without a block; only the forking thread
+   * lives in a child, so it is this one): the child's main thread, whose end is the process's, as a
+   * forked main ractor's is (CRuby makes the forking ractor the child's main one): at_exit
+   * handlers, the report, the status. The child hung until sem20j. */
+  if (vm->forked_child) {
+    mrb->exc = NULL;
+    mnrb_forked_child_exit(mrb, failed && mrb_obj_ptr(v) != vm->kill_token ? v : mrb_nil_value());
+  }
   if (!failed) th->value = v;                                /* rooted by mark_roots from here */
   else if (mrb_obj_ptr(v) == vm->kill_token) th->killed = TRUE;
   else th->error = v;
@@ -633,6 +641,7 @@ MRB_API mrb_bool mnrb_vm_start(mrb_state *mrb, mnrb_main_fn *body, mnrb_vm_end_f
   vm->on_end = on_end;
   vm->body_arg = arg;
   mnrb_thread *th = vm->main;
+  th->report_on_exception = mnrb_report_on_exception_default();   /* now, not the template's */
   th->arena = mrb->gc.arena;      /* whoever set the state up may have grown (moved) the arena */
   th->arena_idx = mrb->gc.arena_idx;
   th->arena_capa = mrb->gc.arena_capa;
@@ -779,7 +788,6 @@ void mnrb_vm_init(mrb_state *mrb) {
   memset(block, 0, bytes);
   mnrb_vm *vm = block;
   vm->mrb = mrb;
-  vm->report_on_exception = TRUE;
   vm->ractor = mn_ractor_new_in((char *)block + VM_OFF_RACTOR, &vm_ops, vm);
   mrb->ud = vm;
   vm->fiber_class = mrb_class_get(mrb, "Fiber");

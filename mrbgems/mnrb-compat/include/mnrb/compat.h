@@ -67,6 +67,18 @@ MRB_API mrb_value mnrb_compat_to_str(mrb_state *mrb, mrb_value v);
 /* Name CRuby uses for v in conversion errors: "nil", "true", "false" or the class name. */
 MRB_API const char *mnrb_compat_type_name(mrb_state *mrb, mrb_value v);
 
+/* ---- refinements across states (src/refinement.c; mnrb-ractor copies a Ractor block's) ---- */
+
+struct mrb_irep;
+/* M's refinement of klass, made if M has none yet (*made, if not NULL, says which). */
+MRB_API struct RClass *mnrb_refinement_of(mrb_state *mrb, struct RClass *m, mrb_value klass, mrb_bool *made);
+/* The activations `using` recorded for irep ([[iseq offset, used modules, refinements latest
+   first], ...]), or nil. */
+MRB_API mrb_value mnrb_refinement_activations(mrb_state *mrb, const struct mrb_irep *irep);
+/* Records irep's activations (the list above, made of mrb's modules): its OP_RSEND sites then find
+   them. The irep is kept alive as long as the state (its address keys the table). */
+MRB_API void mnrb_refinement_set_activations(mrb_state *mrb, const struct mrb_irep *irep, mrb_value list);
+
 /* ---- the process environment (src/env.c) ---- */
 
 /* The lock every getenv/setenv/unsetenv/environ access in the process must hold (glibc's are not

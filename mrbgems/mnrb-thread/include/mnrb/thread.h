@@ -61,6 +61,10 @@ MRB_API void mnrb_main_exit_hook_set(mnrb_main_exit_hook *fn);
  * (the Ractor gem's registry). One hook. */
 typedef void mnrb_fork_lock_hook(mrb_bool take);
 MRB_API void mnrb_fork_lock_hook_set(mnrb_fork_lock_hook *fn);
+/* Called in a forked child by its one thread, in its state, before Process.fork returns there (the
+ * Ractor gem ends the lost ractors and makes the forking one the child's main ractor). One hook. */
+typedef void mnrb_fork_child_hook(mrb_state *mrb);
+MRB_API void mnrb_fork_child_hook_set(mnrb_fork_child_hook *fn);
 
 /* One pointer for the binding that owns the VM (mnrb-ractor: its per-state data). NULL at first. */
 MRB_API void *mnrb_vm_data(mrb_state *mrb);
