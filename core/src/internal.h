@@ -263,6 +263,13 @@ struct mn_nt {
   mn_lock *release_lock;    /* to release after the switch */
   mn_thread *dead;          /* a thread that died: free its stack after the switch */
   mn_stack idle_stack;      /* a VM-parked thread's stack: back to the pool after the switch */
+  /* A wake-up deferred to the next park of the thread this native thread runs (mn_unpark_later,
+   * sched.c): the woken thread (another ractor's main thread), with the low bit set while a flusher
+   * makes it (this native thread, the tick, or mn_ractor_free of its ractor). Filled by this native
+   * thread only, when 0; claimed by compare-and-swap; emptied (0) by the claimer when it is done. */
+  _Atomic uintptr_t later;
+  bool later_after;         /* own: the switch away did not serve `later`; mn_finish_switch flushes it */
+  _Atomic uint64_t later_tick;  /* the pool's tick count when `later` was filled (the tick flushes older) */
   mn_nt *idle_next;         /* guarded by pool.lock */
   mn_nt *all_next;          /* immutable once published in the pool's list */
   _Atomic uint64_t switches;/* written only by this native thread (no lock prefix); read by stats */
@@ -304,6 +311,13 @@ struct mn_nt {
  * given up on its behalf) -> NONE (the thread, which then ends as a call that gave the GVL up). */
 typedef enum mn_call_state { MN_CALL_NONE, MN_CALL_FAST, MN_CALL_RETAKING, MN_CALL_RETAKEN } mn_call_state;
 
+/* nt's deferred wake-up (mn_unpark_later), if any and not being made by another flusher: made now
+ * (no ractor lock held). */
+void mn_later_flush_slow(mn_nt *nt);
+static inline void mn_later_flush(mn_nt *nt) {
+  if (MN_UNLIKELY(nt && MN_RELAXED(&nt->later))) mn_later_flush_slow(nt);
+}
+
 mn_nt *mn_nt_self_init_main(void);
 /* A ractor got ready threads and no native thread: queue it for the pool. ractor lock NOT held. */
 void mn_pool_submit(mn_ractor *r);
@@ -316,6 +330,15 @@ void mn_pool_submit_urgent(mn_ractor *r);
 mn_ractor *mn_pool_take_slot(mn_nt *nt);
 /* The direct switch could not serve r after all: back into nt's slot (or the run queue). */
 void mn_pool_return_slot(mn_nt *nt, mn_ractor *r);
+/* May the running thread of `mine` on native thread nt defer a wake-up of another ractor's thread to
+ * its park (mn_unpark_later)? As for keeping a ractor in the hand-off slot, quietly: nt serves
+ * `mine` for the pool, its slot is empty, and the slot's takes were quiet (its fillers wait soon).
+ * True: the tick count is noted in nt->later_tick. */
+bool mn_pool_later_ok(mn_nt *nt, mn_ractor *mine);
+/* A ractor readied by a deferred wake-up is about to be switched to directly from nt, as a slot
+ * take would (sched.c, serve_later): false when the pool's fairness rule says the run queue goes
+ * first (then it goes through the slot); true counts it as a slot take. */
+bool mn_pool_take_direct(mn_nt *nt);
 /* Wakes a native thread waiting in mn_nt_wait(). */
 void mn_nt_wake(mn_nt *nt);
 /* Scheduler loops, run on a native thread's own stack. */
