@@ -15,6 +15,7 @@
 #include "mnrb/core.h"
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <time.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -199,13 +200,25 @@ typedef enum mn_ractor_state {
 } mn_ractor_state;
 
 struct mn_ractor {
+  /* The first line holds what a ractor hop touches in the woken ractor's record (mn_unpark_later's
+   * look at `main`, serve_later's lock, state, running and slice) and in the parking one's (the
+   * lock, flush_soon's `soon`, pop_next's runnext and rq_head, state and running): in a ring of
+   * thousands of ractors each record is cold at its hop, and these were three lines (hop20j). */
   mn_lock lock;
   uint32_t id;              /* immutable */
   /* guarded by lock */
   mn_ractor_state state;
+  uint32_t soon_seq;        /* the deferred thread's park_seq (`soon`, below; running thread only) */
   mn_thread *running;       /* holds the GVL */
   mn_thread *runnext;       /* readied by the running thread: runs next, inheriting the timeslice */
-  mn_thread *rq_head, *rq_tail;
+  mn_thread *rq_head;
+  mn_thread *main;          /* first thread started: gets the deadlock error */
+  /* A wake-up the running thread deferred to its next scheduler call (mn_unpark_soon): written by
+   * the running thread only, without the lock; read by the timer thread as a hint */
+  _Atomic(mn_thread *) soon;
+  _Atomic uint64_t slices;  /* bumped whenever a new timeslice starts; read by the timer thread */
+
+  mn_thread *rq_tail;
   mn_thread *urgent_tail;   /* last of the threads at the queue's front woken by I/O or a timer
                                (wake-up preemption); NULL when none */
   mn_thread *preempt_target;/* the running thread asked to yield at its next safepoint */
@@ -215,14 +228,8 @@ struct mn_ractor {
   mn_thread *threads;       /* started and not dead */
   size_t nthreads;
   size_t nwaiting_forever;  /* parked and deadlockable */
-  mn_thread *main;          /* first thread started: gets the deadlock error */
 
   _Atomic size_t nready;    /* runnext + ready queue; read by the timer thread */
-  /* A wake-up the running thread deferred to its next scheduler call (mn_unpark_soon): written by
-   * the running thread only, without the lock; read by the timer thread as a hint */
-  _Atomic(mn_thread *) soon;
-  uint32_t soon_seq;        /* that thread's park_seq when deferred (running thread only) */
-  _Atomic uint64_t slices;  /* bumped whenever a new timeslice starts; read by the timer thread */
   uint64_t seen_slices;     /* timer thread only */
   unsigned ticks;           /* timer thread only */
 
@@ -240,6 +247,7 @@ struct mn_ractor {
   const mn_ractor_ops *ops; void *user;  /* immutable */
   bool embedded;            /* immutable: in the binding's storage (mn_ractor_new_in), never freed here */
 };
+_Static_assert(offsetof(struct mn_ractor, slices) + sizeof(uint64_t) <= 64, "a ractor hop's fields in the first line");
 
 /* Called at the start of every resumed context: releases what the switcher held. */
 void mn_finish_switch(mn_nt *nt);

@@ -87,7 +87,7 @@ mn_ractor *mn_ractor_new_in(void *storage, const mn_ractor_ops *ops, void *user)
 }
 
 mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
-  mn_ractor *r = malloc(sizeof *r);
+  mn_ractor *r = aligned_alloc(64, (sizeof *r + 63) & ~(size_t)63);   /* its first line: a hop's fields */
   if (!r) return NULL;
   mn_ractor_new_in(r, ops, user);
   r->embedded = false;
@@ -778,7 +778,15 @@ static __attribute__((noinline)) mn_park_result park_vm_to_slow(mn_thread *self,
                                                                 void **next_user, mn_park_result *next_result,
                                                                 bool locked, mn_thread *soon) {
   mn_ractor *r = self->ractor;
+  if (locked && MN_UNLIKELY(MN_RELAXED(&self->nt->later))) {
+    /* a deferred wake-up of another ractor's thread (mn_unpark_later), which a VM-level hand-off
+     * would not make: made without r's lock (lock order), the slot's thread made ready meanwhile */
+    if (soon) ready_soon(r, soon);
+    mn_lock_release(&r->lock);
+    locked = false;
+  }
   if (!locked) {
+    mn_later_flush(self->nt);
     mn_lock_acquire(&r->lock);
     soon = take_soon(r);
     if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
@@ -801,13 +809,13 @@ mn_park_result mn_park_vm_to(mn_thread *self, mn_wait_reason why, uint64_t deadl
                              void **next_user, mn_park_result *next_result) {
   mn_ractor *r = self->ractor;
   if (deadline != MN_FOREVER) deadlockable = false;
-  mn_later_flush(self->nt);          /* a VM-level park may hand off without switch_away */
   /* the lock's fast take inline, its slow one (and every other case) in park_vm_to_slow: the
    * ring's hop below then makes no call and needs no frame */
   if (MN_UNLIKELY(!mn_lock_try(&r->lock)))
     return park_vm_to_slow(self, why, deadline, deadlockable, next_user, next_result, false, NULL);
   mn_thread *soon = take_soon(r);
-  if (MN_LIKELY(park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
+  /* no deferred wake-up of another ractor's (mn_unpark_later): park_vm_to_slow makes it first */
+  if (MN_LIKELY(!MN_RELAXED(&self->nt->later) && park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
     soon->vm_entry = false;          /* mn_vm_resumed's part: nothing else to do (see park_vm_ring) */
     *next_user = soon->user;
     *next_result = MN_WOKEN;

@@ -199,6 +199,11 @@ void mnrb_rwaiter_note_ahead(mrb_state *mrb, const void *target, mnrb_ractor_rec
   a[2] = w;
   a[3] = w->core;
   a[4] = mn_thread_ractor(w->core);
+  /* the core thread record's second line (its owner's record, its stack and saved context): read by
+   * the hand-off (mn_thread_user) and by the switch into the receiver, once mn_unpark_later has
+   * deferred the wake-up that used to prefetch it (make_ready); the record is line-aligned in its
+   * VM's block (mnrb-thread vm.c) */
+  a[5] = (const char *)w->core + 64;
 }
 
 /* Issued by the woken receiver rather than its waker: the waker's own prefetches (note_warm's lines
