@@ -13,7 +13,10 @@
  *
  * The run-next slot holds a thread readied by the running thread (Queue#push waking a popper): it
  * runs before the queue and inherits the rest of the timeslice, so a chain of hand-offs runs as a
- * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Timeslices:
+ * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Across
+ * ractors, a wake-up by a sender that parks next (a message handed to a ractor waiting in
+ * Ractor.receive) is deferred to that park, which switches straight into the woken thread with one
+ * take of its ractor's lock (mn_unpark_later, serve_later). Timeslices:
  * r->slices counts slices started; the timer thread preempts a ractor whose count has not moved for
  * a whole timeslice while other threads are ready (see timer.c).
  *
