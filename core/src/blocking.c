@@ -252,6 +252,7 @@ static void enter(mn_thread *self) {
 }
 
 void mn_blocking_begin(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg) {
+  mn_later_flush(self->nt);          /* a deferred wake-up (sched.c): not kept waiting by the call */
   enter(self);
   if (!self->bound_nt) mn_pool_leave(self->nt);   /* before the GVL goes: a replacement may start */
   mn_sched_enter_blocking(self, ubf, ubf_arg);
@@ -265,6 +266,7 @@ void mn_blocking_end(mn_thread *self) {
 }
 
 void *mn_blocking_call(mn_thread *self, void *(*fn)(void *), void *arg, mn_unblock_fn *ubf, void *ubf_arg) {
+  mn_later_flush(self->nt);          /* a deferred wake-up (sched.c): not kept waiting by the call */
   enter(self);
   mn_nt *nt = self->nt;
   bool kept = keep_gvl(self, nt, ubf, ubf_arg);

@@ -39,6 +39,7 @@ static void unlock_all(void) {
 }
 
 int mn_fork(mn_thread *self) {
+  mn_later_flush(self->nt);           /* a deferred wake-up (sched.c) is the parent's to make */
   lock_all();
   pid_t pid = fork();
   unlock_all();                       /* in the child the caller holds them all: it releases them */

@@ -15,6 +15,7 @@
 #include "mnrb/core.h"
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <time.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -199,13 +200,25 @@ typedef enum mn_ractor_state {
 } mn_ractor_state;
 
 struct mn_ractor {
+  /* The first line holds what a ractor hop touches in the woken ractor's record (mn_unpark_later's
+   * look at `main`, serve_later's lock, state, running and slice) and in the parking one's (the
+   * lock, flush_soon's `soon`, pop_next's runnext and rq_head, state and running): in a ring of
+   * thousands of ractors each record is cold at its hop, and these were three lines (hop20j). */
   mn_lock lock;
   uint32_t id;              /* immutable */
   /* guarded by lock */
   mn_ractor_state state;
+  uint32_t soon_seq;        /* the deferred thread's park_seq (`soon`, below; running thread only) */
   mn_thread *running;       /* holds the GVL */
   mn_thread *runnext;       /* readied by the running thread: runs next, inheriting the timeslice */
-  mn_thread *rq_head, *rq_tail;
+  mn_thread *rq_head;
+  mn_thread *main;          /* first thread started: gets the deadlock error */
+  /* A wake-up the running thread deferred to its next scheduler call (mn_unpark_soon): written by
+   * the running thread only, without the lock; read by the timer thread as a hint */
+  _Atomic(mn_thread *) soon;
+  _Atomic uint64_t slices;  /* bumped whenever a new timeslice starts; read by the timer thread */
+
+  mn_thread *rq_tail;
   mn_thread *urgent_tail;   /* last of the threads at the queue's front woken by I/O or a timer
                                (wake-up preemption); NULL when none */
   mn_thread *preempt_target;/* the running thread asked to yield at its next safepoint */
@@ -215,14 +228,8 @@ struct mn_ractor {
   mn_thread *threads;       /* started and not dead */
   size_t nthreads;
   size_t nwaiting_forever;  /* parked and deadlockable */
-  mn_thread *main;          /* first thread started: gets the deadlock error */
 
   _Atomic size_t nready;    /* runnext + ready queue; read by the timer thread */
-  /* A wake-up the running thread deferred to its next scheduler call (mn_unpark_soon): written by
-   * the running thread only, without the lock; read by the timer thread as a hint */
-  _Atomic(mn_thread *) soon;
-  uint32_t soon_seq;        /* that thread's park_seq when deferred (running thread only) */
-  _Atomic uint64_t slices;  /* bumped whenever a new timeslice starts; read by the timer thread */
   uint64_t seen_slices;     /* timer thread only */
   unsigned ticks;           /* timer thread only */
 
@@ -240,6 +247,7 @@ struct mn_ractor {
   const mn_ractor_ops *ops; void *user;  /* immutable */
   bool embedded;            /* immutable: in the binding's storage (mn_ractor_new_in), never freed here */
 };
+_Static_assert(offsetof(struct mn_ractor, slices) + sizeof(uint64_t) <= 64, "a ractor hop's fields in the first line");
 
 /* Called at the start of every resumed context: releases what the switcher held. */
 void mn_finish_switch(mn_nt *nt);
@@ -263,6 +271,13 @@ struct mn_nt {
   mn_lock *release_lock;    /* to release after the switch */
   mn_thread *dead;          /* a thread that died: free its stack after the switch */
   mn_stack idle_stack;      /* a VM-parked thread's stack: back to the pool after the switch */
+  /* A wake-up deferred to the next park of the thread this native thread runs (mn_unpark_later,
+   * sched.c): the woken thread (another ractor's main thread), with the low bit set while a flusher
+   * makes it (this native thread, the tick, or mn_ractor_free of its ractor). Filled by this native
+   * thread only, when 0; claimed by compare-and-swap; emptied (0) by the claimer when it is done. */
+  _Atomic uintptr_t later;
+  bool later_after;         /* own: the switch away did not serve `later`; mn_finish_switch flushes it */
+  _Atomic uint64_t later_tick;  /* the pool's tick count when `later` was filled (the tick flushes older) */
   mn_nt *idle_next;         /* guarded by pool.lock */
   mn_nt *all_next;          /* immutable once published in the pool's list */
   _Atomic uint64_t switches;/* written only by this native thread (no lock prefix); read by stats */
@@ -304,6 +319,13 @@ struct mn_nt {
  * given up on its behalf) -> NONE (the thread, which then ends as a call that gave the GVL up). */
 typedef enum mn_call_state { MN_CALL_NONE, MN_CALL_FAST, MN_CALL_RETAKING, MN_CALL_RETAKEN } mn_call_state;
 
+/* nt's deferred wake-up (mn_unpark_later), if any and not being made by another flusher: made now
+ * (no ractor lock held). */
+void mn_later_flush_slow(mn_nt *nt);
+static inline void mn_later_flush(mn_nt *nt) {
+  if (MN_UNLIKELY(nt && MN_RELAXED(&nt->later))) mn_later_flush_slow(nt);
+}
+
 mn_nt *mn_nt_self_init_main(void);
 /* A ractor got ready threads and no native thread: queue it for the pool. ractor lock NOT held. */
 void mn_pool_submit(mn_ractor *r);
@@ -316,6 +338,15 @@ void mn_pool_submit_urgent(mn_ractor *r);
 mn_ractor *mn_pool_take_slot(mn_nt *nt);
 /* The direct switch could not serve r after all: back into nt's slot (or the run queue). */
 void mn_pool_return_slot(mn_nt *nt, mn_ractor *r);
+/* May the running thread of `mine` on native thread nt defer a wake-up of another ractor's thread to
+ * its park (mn_unpark_later)? As for keeping a ractor in the hand-off slot, quietly: nt serves
+ * `mine` for the pool, its slot is empty, and the slot's takes were quiet (its fillers wait soon).
+ * True: the tick count is noted in nt->later_tick. */
+bool mn_pool_later_ok(mn_nt *nt, mn_ractor *mine);
+/* A ractor readied by a deferred wake-up is about to be switched to directly from nt, as a slot
+ * take would (sched.c, serve_later): false when the pool's fairness rule says the run queue goes
+ * first (then it goes through the slot); true counts it as a slot take. */
+bool mn_pool_take_direct(mn_nt *nt);
 /* Wakes a native thread waiting in mn_nt_wait(). */
 void mn_nt_wake(mn_nt *nt);
 /* Scheduler loops, run on a native thread's own stack. */

@@ -352,15 +352,55 @@ bool mn_handoff_check(void) {
   return false;
 }
 
+bool mn_pool_later_ok(mn_nt *nt, mn_ractor *mine) {
+  if (!mn_cfg.handoff || nt->bound || nt->in_call || MN_RELAXED(&nt->serving) != mine ||
+      MN_RELAXED(&nt->next_ractor) || MN_RELAXED(&nt->handoff_quiet) < MN_HANDOFF_QUIET)
+    return false;
+  MN_SET_RELAXED(&nt->later_tick, MN_RELAXED(&ticks));
+  return true;
+}
+
+bool mn_pool_take_direct(mn_nt *nt) {
+  /* slot_take's fairness rule and counts, for a ractor that did not go through the slot */
+  if ((MN_RELAXED(&pool.stopping) && nt->is_main) || (MN_RELAXED(&pool.queued) && nt->next_streak + 1 >= 61))
+    return false;                     /* the slot's take applies the rule (the streak counted there) */
+  if (MN_RELAXED(&pool.queued)) nt->next_streak++;
+  MN_SET_RELAXED(&nt->handoffs, MN_RELAXED(&nt->handoffs) + 1);
+  unsigned quiet = MN_RELAXED(&nt->handoff_quiet);
+  if (quiet < MN_HANDOFF_QUIET) MN_SET_RELAXED(&nt->handoff_quiet, quiet + 1);
+  return true;
+}
+
+/* The tick: a deferred wake-up (mn_unpark_later) made before the previous tick is made now, by the
+ * timer thread, as a hand-off slot's ractor goes to the run queue: its waker has kept computing
+ * without a park, and another native thread may run the woken ractor. Its native thread's fillers
+ * defer nothing until their slot takes are quiet again. */
+enum { LATER_PER_TICK = 16 };
+
 void mn_pool_tick(void) {
   bool spawn = false;
+  mn_thread *late[LATER_PER_TICK];
+  mn_nt *late_nt[LATER_PER_TICK];
+  int nlate = 0;
   pthread_mutex_lock(&pool.lock);
-  for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next)
+  for (mn_nt *nt = atomic_load(&all_nts); nt; nt = nt->all_next) {
     if (MN_RELAXED(&nt->next_ractor) && MN_RELAXED(&nt->next_tick) != MN_RELAXED(&ticks) && !spawn)
       spawn = flush_slot_locked(nt);
+    uintptr_t v = MN_RELAXED(&nt->later);
+    if (v && !(v & 1) && MN_RELAXED(&nt->later_tick) != MN_RELAXED(&ticks) && nlate < LATER_PER_TICK &&
+        atomic_compare_exchange_strong(&nt->later, &v, v | 1)) {
+      MN_SET_RELAXED(&nt->handoff_quiet, 0);
+      late_nt[nlate] = nt;
+      late[nlate++] = (mn_thread *)v;
+    }
+  }
   MN_SET_RELAXED(&ticks, MN_RELAXED(&ticks) + 1);
   pthread_mutex_unlock(&pool.lock);
   if (spawn) spawn_shared();
+  for (int i = 0; i < nlate; i++) {   /* lock order: ractor -> pool, so after pool.lock */
+    mn_unpark(late[i]);
+    atomic_store_explicit(&late_nt[i]->later, 0, memory_order_release);
+  }
 }
 
 static bool surplus(const mn_nt *nt) { return !nt->is_main && pool.nshared > mn_cfg.max_proc; }
@@ -580,6 +620,8 @@ void mn_pool_after_fork(mn_nt *nt) {
   MN_SET_RELAXED(&pool.queued, false);
   for (mn_nt *o = atomic_load(&all_nts); o; o = o->all_next) {
     MN_SET_RELAXED(&o->next_ractor, NULL);
+    MN_SET_RELAXED(&o->later, 0);     /* wake-ups of threads the child does not have */
+    o->later_after = false;
     if (o != nt) atomic_store(&o->serving, NULL);
   }
   pool.nshared = nt->bound ? 0 : 1;

@@ -13,7 +13,10 @@
  *
  * The run-next slot holds a thread readied by the running thread (Queue#push waking a popper): it
  * runs before the queue and inherits the rest of the timeslice, so a chain of hand-offs runs as a
- * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Timeslices:
+ * unit (a 10,000-thread ring never walks the queue) yet is still preempted as a whole. Across
+ * ractors, a wake-up by a sender that parks next (a message handed to a ractor waiting in
+ * Ractor.receive) is deferred to that park, which switches straight into the woken thread with one
+ * take of its ractor's lock (mn_unpark_later, serve_later). Timeslices:
  * r->slices counts slices started; the timer thread preempts a ractor whose count has not moved for
  * a whole timeslice while other threads are ready (see timer.c).
  *
@@ -87,14 +90,17 @@ mn_ractor *mn_ractor_new_in(void *storage, const mn_ractor_ops *ops, void *user)
 }
 
 mn_ractor *mn_ractor_new(const mn_ractor_ops *ops, void *user) {
-  mn_ractor *r = malloc(sizeof *r);
+  mn_ractor *r = aligned_alloc(64, (sizeof *r + 63) & ~(size_t)63);   /* its first line: a hop's fields */
   if (!r) return NULL;
   mn_ractor_new_in(r, ops, user);
   r->embedded = false;
   return r;
 }
 
+static void forget_later(mn_nt *nt, void *arg);
+
 void mn_ractor_free(mn_ractor *r) {
+  mn_pool_each_nt(forget_later, r);  /* before its storage goes (mn_unpark_later) */
   pthread_mutex_lock(&registry_lock);
   if (MN_RELAXED(&r->ticked)) {   /* its threads are dead: no lock needed for the count */
     r->nthreads = 0;
@@ -358,6 +364,54 @@ void mn_finish_switch(mn_nt *nt) {
     if (atomic_exchange(&dead->finish, MN_FINISH_DONE) == MN_FINISH_FREED) free_record(dead);
   }
   if (idle.lo) mn_stack_release(&idle);
+  if (MN_UNLIKELY(nt->later_after)) {   /* the switch away did not serve it (serve_later) */
+    nt->later_after = false;
+    mn_later_flush(nt);
+  }
+}
+
+static void unpark_locked(mn_ractor *r, mn_thread *t, after_unlock *a);
+
+/* Ractor to ractor with one take of the woken ractor's lock: self's ractor (lock held) has just gone
+ * idle on shared native thread nt, whose deferred wake-up (mn_unpark_later, below) names a thread of
+ * another ractor, parked there while its ractor is idle. What mn_unpark would have done at the
+ * wake-up (the thread made ready, its ractor put in nt's hand-off slot) and serve_slot then (the
+ * slot taken, the lock taken again, the thread popped, a slice started) is done here at once, with
+ * the same fairness rule (mn_pool_take_direct), and self switches straight into that thread. The
+ * other ractor's lock is only tried (self's is held, as in serve_slot). Otherwise the wake-up is
+ * made as mn_unpark would (the woken ractor goes to the slot, which serve_slot then serves), or, if
+ * the lock was taken, after the switch (nt->later_after, mn_finish_switch). False: not switched. */
+static bool serve_later(mn_thread *self, mn_nt *nt, bool abandon) {
+  uintptr_t v = MN_RELAXED(&nt->later);
+  if (!nt->later_after || !v || (v & 1) || nt->bound || self->bound_nt || nt->in_call ||
+      MN_RELAXED(&nt->serving) != self->ractor || MN_RELAXED(&nt->next_ractor))
+    return false;
+  if (!atomic_compare_exchange_strong(&nt->later, &v, v | 1)) return false;   /* the tick took it */
+  mn_thread *t = (mn_thread *)v;
+  mn_ractor *r = t->ractor;
+  if (!mn_lock_try(&r->lock)) {
+    atomic_store_explicit(&nt->later, v, memory_order_relaxed);   /* unclaimed: flushed after the switch */
+    return false;
+  }
+  nt->later_after = false;
+  if (MN_LIKELY(t->state == MN_PARKED && r->state == MN_R_IDLE && !t->bound_nt && mn_pool_take_direct(nt))) {
+    if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
+    mn_emit(MN_EVENT_READY, t, NULL, MN_WAIT_NONE, 0);
+    start_slice(r, t);
+    t->nt = nt;
+    atomic_store(&nt->serving, r);      /* before self's lock goes (fair_check) */
+    MN_SET_RELAXED(&nt->serves, MN_RELAXED(&nt->serves) + 1);
+    mn_lock_release(&r->lock);
+    atomic_store_explicit(&nt->later, 0, memory_order_release);
+    mn_co_transfer(&self->co, &t->co, abandon);
+    return true;
+  }
+  after_unlock a = { 0 };
+  unpark_locked(r, t, &a);
+  mn_lock_release(&r->lock);
+  atomic_store_explicit(&nt->later, 0, memory_order_release);
+  run_after_unlock(a);                  /* lock order ractor -> pool: self's lock may be held */
+  return false;
 }
 
 /* Ractor to ractor without the scheduler loop: self's ractor (lock held) has just gone idle on
@@ -410,6 +464,8 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
   MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
   nt->release_lock = &r->lock;
   nt->dead = dies ? self : NULL;
+  /* a deferred wake-up: served below (serve_later), else made after the switch (mn_finish_switch) */
+  if (MN_UNLIKELY(MN_RELAXED(&nt->later))) nt->later_after = true;
   if (self->vm_parked) {             /* its stack goes back to the pool once the switch is done */
     nt->idle_stack = self->stack;
     self->stack.lo = self->stack.hi = NULL;
@@ -444,7 +500,8 @@ static void switch_away(mn_thread *self, bool dies, uint64_t released_at) {
     /* Waking while still holding the lock is safe (lock order ractor -> pool -> nt); whoever
      * takes the ractor waits for the lock, which goes only once self's context is saved. */
     run_after_unlock(a);
-    if (next || !serve_slot(self, nt, abandon)) mn_co_transfer(&self->co, &nt->sched_co, abandon);
+    if (next || !(serve_later(self, nt, abandon) || serve_slot(self, nt, abandon)))
+      mn_co_transfer(&self->co, &nt->sched_co, abandon);
   }
   mn_finish_switch(self->nt);
 }
@@ -627,10 +684,11 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
   if (self->permit) {
     self->permit = false;
     mn_lock_release(&r->lock);
+    mn_later_flush(self->nt);        /* no park: the deferred wake-up now (else switch_away's) */
     return MN_WOKEN;
   }
   if (deadlockable && all_wait_forever(r, 1)) {
-    if (self == r->main) { mn_lock_release(&r->lock); return MN_DEADLOCK; }
+    if (self == r->main) { mn_lock_release(&r->lock); mn_later_flush(self->nt); return MN_DEADLOCK; }
     wake_main_deadlock(r, &a);
   }
   mark_parked(r, self, why, deadline, deadlockable);
@@ -707,6 +765,7 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
   mn_ractor *r = self->ractor;
   *next_out = NULL;
   if (deadline != MN_FOREVER) deadlockable = false;
+  mn_later_flush(self->nt);          /* a VM-level park may hand off without switch_away */
   mn_lock_acquire(&r->lock);
   mn_thread *soon = take_soon(r);
   if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
@@ -722,7 +781,15 @@ static __attribute__((noinline)) mn_park_result park_vm_to_slow(mn_thread *self,
                                                                 void **next_user, mn_park_result *next_result,
                                                                 bool locked, mn_thread *soon) {
   mn_ractor *r = self->ractor;
+  if (locked && MN_UNLIKELY(MN_RELAXED(&self->nt->later))) {
+    /* a deferred wake-up of another ractor's thread (mn_unpark_later), which a VM-level hand-off
+     * would not make: made without r's lock (lock order), the slot's thread made ready meanwhile */
+    if (soon) ready_soon(r, soon);
+    mn_lock_release(&r->lock);
+    locked = false;
+  }
   if (!locked) {
+    mn_later_flush(self->nt);
     mn_lock_acquire(&r->lock);
     soon = take_soon(r);
     if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
@@ -750,7 +817,8 @@ mn_park_result mn_park_vm_to(mn_thread *self, mn_wait_reason why, uint64_t deadl
   if (MN_UNLIKELY(!mn_lock_try(&r->lock)))
     return park_vm_to_slow(self, why, deadline, deadlockable, next_user, next_result, false, NULL);
   mn_thread *soon = take_soon(r);
-  if (MN_LIKELY(park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
+  /* no deferred wake-up of another ractor's (mn_unpark_later): park_vm_to_slow makes it first */
+  if (MN_LIKELY(!MN_RELAXED(&self->nt->later) && park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
     soon->vm_entry = false;          /* mn_vm_resumed's part: nothing else to do (see park_vm_ring) */
     *next_user = soon->user;
     *next_result = MN_WOKEN;
@@ -762,6 +830,7 @@ mn_park_result mn_park_vm_to(mn_thread *self, mn_wait_reason why, uint64_t deadl
 mn_park_result mn_yield_vm(mn_thread *self, mn_thread **next_out) {
   mn_ractor *r = self->ractor;
   *next_out = NULL;
+  mn_later_flush(self->nt);
   if (MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon)) return MN_WOKEN;
   mn_lock_acquire(&r->lock);
   flush_soon(r);
@@ -831,24 +900,72 @@ mn_park_result mn_vm_resumed(mn_thread *self) {
 
 bool mn_thread_vm_resuming(const mn_thread *t) { return t->vm_entry; }
 
-void mn_unpark(mn_thread *t) {
-  mn_ractor *r = t->ractor;
-  after_unlock a = { 0 };
-  mn_lock_acquire(&r->lock);
+/* mn_unpark's body, r->lock held (t's ractor). */
+static void unpark_locked(mn_ractor *r, mn_thread *t, after_unlock *a) {
   if (MN_RELAXED(&r->soon) && caller_runs(r)) flush_soon(r);   /* the earlier wake-up first */
-  if (t->state == MN_RUNNING && r->running == t) retake_locked(r, &a);   /* in a call: now BLOCKED */
+  if (t->state == MN_RUNNING && r->running == t) retake_locked(r, a);   /* in a call: now BLOCKED */
   if (t->state == MN_PARKED) {
     if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
     bool running = caller_runs(r);
-    make_ready(r, t, running, running ? r->running : NULL, &a);
+    make_ready(r, t, running, running ? r->running : NULL, a);
   } else if (t->state == MN_BLOCKED) {
     t->permit = true;
     mn_unblock(t);
   } else if (t->state != MN_DEAD) {
     t->permit = true;
   }
+}
+
+void mn_unpark(mn_thread *t) {
+  mn_ractor *r = t->ractor;
+  after_unlock a = { 0 };
+  mn_lock_acquire(&r->lock);
+  unpark_locked(r, t, &a);
   mn_lock_release(&r->lock);
   run_after_unlock(a);
+}
+
+/* A ractor hop (a message handed to a ractor waiting in Ractor.receive, its sender about to wait in
+ * its own receive): mn_unpark takes the receiving ractor's lock to make its thread ready and put the
+ * ractor in the hand-off slot, and the sender's park takes it again to switch into it (serve_slot).
+ * Deferred to the caller's next park, the wake-up takes it once (serve_later). Only for another
+ * ractor's main thread (its record lives as long as the ractor; mn_ractor_free waits for a flusher
+ * that holds it) woken by the running thread of a ractor served by a shared native thread whose
+ * hand-off slot is empty and quiet (mn_pool_later_ok: the same rule that lets a ractor wait in the
+ * slot without asking the waker's safepoints to look). Until then the thread counts as parked, as
+ * if the wake-up came a little later: whoever else wakes it meanwhile wakes it, and the deferred
+ * one is then a spurious unpark (a permit), as a late mn_unpark would be. Made at every scheduler
+ * call of the waker's native thread that can give it up or block it (switch_away, a VM-level park
+ * or yield, mn_yield, a blocking call, lock_native_thread, fork), by the tick when it is older than
+ * one (mn_pool_tick), and when a second wake-up is deferred (the first goes first). */
+void mn_unpark_later(mn_thread *t) {
+  mn_nt *nt = mn_nt_current();
+  mn_ractor *r = t->ractor;
+  mn_ractor *mine = nt ? MN_RELAXED(&nt->serving) : NULL;
+  mn_thread *self = mine ? mine->running : NULL;   /* the caller, if it runs `mine` on nt */
+  if (!self || mine == r || t != r->main || self->nt != nt || self->bound_nt) { mn_unpark(t); return; }
+  mn_later_flush(nt);                /* one slot: the earlier wake-up first */
+  if (MN_RELAXED(&nt->later) || !mn_pool_later_ok(nt, mine)) { mn_unpark(t); return; }
+  atomic_store_explicit(&nt->later, (uintptr_t)t, memory_order_release);
+}
+
+void mn_later_flush_slow(mn_nt *nt) {
+  uintptr_t v = MN_RELAXED(&nt->later);
+  if (!v || (v & 1) || !atomic_compare_exchange_strong(&nt->later, &v, v | 1)) return;   /* another flusher's */
+  mn_unpark((mn_thread *)v);
+  atomic_store_explicit(&nt->later, 0, memory_order_release);
+}
+
+/* A ractor is freed (its threads are dead): no deferred wake-up may name its main thread any more.
+ * One being made by a flusher (the low bit) is waited for: it holds the thread's record. */
+static void forget_later(mn_nt *nt, void *arg) {
+  mn_ractor *r = arg;
+  for (;;) {
+    uintptr_t v = atomic_load(&nt->later);
+    if (!r->main || (v & ~(uintptr_t)1) != (uintptr_t)r->main) return;
+    if (v & 1) { sched_yield(); continue; }   /* a few locks away */
+    if (atomic_compare_exchange_strong(&nt->later, &v, 0)) return;   /* dead: nothing to wake */
+  }
 }
 
 /* A hop of a thread ring (or a producer/consumer pair) wakes the next thread and parks right after:
@@ -924,6 +1041,7 @@ void mn_yield(mn_thread *self, mn_wait_reason why) {
    * poller, even one that wakes a sibling each time) keeps the only native thread of
    * RUBY_MAX_PROC=1 for a whole timeslice each time another ractor has something to do. Waiting:
    * in the run queue, or in this native thread's hand-off slot (a ractor this one just sent to) */
+  mn_later_flush(self->nt);          /* a deferred wake-up (mn_unpark_later): the woken ractor waits in the slot */
   bool others = why != MN_WAIT_PREEMPT && (mn_pool_queued() || MN_RELAXED(&self->nt->next_ractor));
   if (why != MN_WAIT_PREEMPT && MN_RELAXED(&r->nready) == 0 && !MN_RELAXED(&r->soon) && !others) return;
   mn_lock_acquire(&r->lock);
@@ -988,6 +1106,7 @@ void mn_thread_exit(mn_thread *self) {
 bool mn_lock_native_thread(mn_thread *self) {
   if (self->bound_nt) return true;
   mn_nt *nt = self->nt;
+  mn_later_flush(nt);                /* made by a shared native thread's rules */
   if (nt->bound) return false;
   mn_pool_detach(nt);
   nt->bound = self;
@@ -1014,6 +1133,7 @@ static void give_up_for_call(mn_ractor *r, mn_thread *self, after_unlock *a) {
 void mn_sched_enter_blocking(mn_thread *self, mn_unblock_fn *ubf, void *ubf_arg) {
   mn_ractor *r = self->ractor;
   after_unlock a = { 0 };
+  mn_later_flush(self->nt);          /* the call may last: the woken ractor must not wait for it */
   mn_lock_acquire(&r->lock);
   flush_soon(r);
   self->ubf = ubf;

@@ -211,6 +211,12 @@ void mn_unpark(mn_thread *t);
  * under the lock that call takes anyway; meanwhile it still counts as parked. Other threads: as
  * mn_unpark. */
 void mn_unpark_soon(mn_thread *self, mn_thread *t);
+/* mn_unpark(t) by the running thread of another ractor, which is about to park (a ractor's message
+ * handed to t's waiter): for t the main thread of its ractor, the wake-up may be deferred to the
+ * caller's next park, which then switches into t with one take of t's ractor's lock (sched.c). t
+ * counts as parked until then; every scheduler call that can give the caller's native thread up or
+ * block it makes the wake-up first, and the tick makes one older than a tick. Otherwise as mn_unpark. */
+void mn_unpark_later(mn_thread *t);
 /* Lets the other ready threads of the ractor run (Thread.pass, timeslice end). Returns at once if
  * none is ready. */
 void mn_yield(mn_thread *self, mn_wait_reason why);

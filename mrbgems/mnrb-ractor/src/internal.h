@@ -97,7 +97,7 @@ void mnrb_required_features_init(mrb_state *mrb);
 mrb_value mnrb_make_shareable(mrb_state *mrb, mrb_value v);
 
 /* ---- a thread waiting on a record (on the waiting thread's C stack) ---- */
-enum { MNRB_WARM = 11, MNRB_AHEAD = 5 };
+enum { MNRB_WARM = 11, MNRB_AHEAD = 6 };
 typedef struct mnrb_rwaiter {
   struct mnrb_rwaiter *prev, *next;
   mn_thread *core;
@@ -196,7 +196,7 @@ typedef struct mnrb_ractor_state {
    * for a receive_if frame below it). Only the state's running thread touches it. */
   uint32_t testing;
   /* The lines its last hand-off to a receiver read (the Ractor object, the target's record, its
-   * waiter, its core thread and core ractor records): noted by the state's running thread (wait.c
+   * waiter, its core thread record's two lines and its core ractor record): noted by the state's running thread (wait.c
    * mnrb_rwaiter_note_ahead), prefetched by whoever wakes it next: a stale address (a record freed
    * since) costs nothing. ahead[0] and ahead[1] (the Ractor object and its record) are also read by
    * #send (ractor.c send_target): that pair is cleared when the object is freed (wrapper_free). */

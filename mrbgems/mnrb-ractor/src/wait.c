@@ -100,10 +100,10 @@ mnrb_rwaiter *mnrb_rwaitq_shift(mnrb_rwaitq *q) {
  * arena fields) is cold in a ring of thousands of ractors: prefetched right after the unpark, it
  * arrives while the waker finishes its turn (the thread ring's make_ready does the same for the
  * core's records). Only addresses the waker has at hand: loading a cold line would stall it. */
-static void wake(mn_thread *core, mrb_state *mrb) {
+static inline void wake(mn_thread *core, mrb_state *mrb, mrb_bool later) {
   mnrb_ractor_progress();
-  mn_unpark(core);
-  const char *th = mn_thread_user(core);   /* mn_unpark just read the core's record */
+  if (later) mn_unpark_later(core); else mn_unpark(core);
+  const char *th = mn_thread_user(core);   /* mn_unpark (or _later) just read the core's record */
   __builtin_prefetch(th, 1);
   __builtin_prefetch(th + 128, 1);         /* its park's sleeping and waiting_on, cleared on resume */
   __builtin_prefetch(th + 192, 1);
@@ -117,7 +117,7 @@ void mnrb_rwaiter_wake(mnrb_rwaiter *w) {
   mn_thread *core = w->core;
   mrb_state *mrb = w->owner->mrb;     /* its owner has a waiting thread: the state is open */
   mark_woken(w);
-  wake(core, mrb);
+  wake(core, mrb, FALSE);
 }
 
 /* The receiver may run as soon as `handed` is set (a timed look of the deadlock check, an
@@ -140,7 +140,10 @@ void mnrb_rwaiter_hand(mnrb_rwaiter *w, mnrb_msg *m, mrb_value word) {
   memcpy(warm, w->warm, sizeof warm);
   const char *stack = (const char *)w;
   atomic_store_explicit(&w->handed, how, memory_order_release);
-  wake(core, mrb);
+  /* The hand-off's wake-up waits for its sender's park (mn_unpark_later: one take of the
+   * receiver's core lock a hop instead of two, when the receiver is its ractor's main thread and
+   * the sender parks soon, as a ring's does in its next Ractor.receive) */
+  wake(core, mrb, TRUE);
   /* unrolled (hop20h: the loops' counting was ~80 of a hop's instructions); a NULL entry is
    * prefetched as it is: a prefetch of page 0 does not fault */
 #pragma GCC unroll 16
@@ -196,6 +199,11 @@ void mnrb_rwaiter_note_ahead(mrb_state *mrb, const void *target, mnrb_ractor_rec
   a[2] = w;
   a[3] = w->core;
   a[4] = mn_thread_ractor(w->core);
+  /* the core thread record's second line (its owner's record, its stack and saved context): read by
+   * the hand-off (mn_thread_user) and by the switch into the receiver, once mn_unpark_later has
+   * deferred the wake-up that used to prefetch it (make_ready); the record is line-aligned in its
+   * VM's block (mnrb-thread vm.c) */
+  a[5] = (const char *)w->core + 64;
 }
 
 /* Issued by the woken receiver rather than its waker: the waker's own prefetches (note_warm's lines
