@@ -372,9 +372,11 @@ static int copy_method(mrb_state *from, mrb_sym mid, mrb_method_t m, void *p) {
 
 /* Whether the program's Ruby method `proc` (no alias) of mc's class is copied lazily (lazy_methods.c):
  * a def (no env: no outer variables, no shareable proc) whose body targets its own table's class,
- * where copy_ruby_method's copy would target mc's class too. The others are copied now. */
+ * where copy_ruby_method's copy would target mc's class too, and not refined (its activations are
+ * carried at the copy: refinements.c). The others are copied now. */
 static mrb_bool lazy_p(mrb_state *from, struct RProc *proc, method_copy *mc) {
   if (MRB_PROC_ENV_P(proc) || mnrb_sproc_p(from, mrb_obj_value(proc))) return FALSE;
+  if (mnrb_refinements_refined_p(from, proc->body.irep)) return FALSE;
   struct RClass *home = proc->e.target_class;
   return !home || home == mc->from_class || home->tt == MRB_TT_SCLASS || home->tt == MRB_TT_ICLASS;
 }

@@ -295,6 +295,7 @@ struct RProc *mnrb_code_copy_irep(mrb_state *from, const struct mrb_irep *irep, 
 void mnrb_refinements_carry(mrb_state *from, const struct mrb_irep *fi, mrb_state *to, const struct mrb_irep *ti);
 /* refinements.c, for definitions.c: a copied method of the program, carried with the block. */
 void mnrb_refinements_note_method(mrb_state *from, const struct mrb_irep *fi, mrb_state *to, struct RProc *copy);
+mrb_bool mnrb_refinements_refined_p(mrb_state *from, const struct mrb_irep *fi);
 struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc);
 /* lazy_methods.c: copied methods loaded into a state at their first lookup (mruby patch 0269). A set
  * of records (each a method's dump, immutable) is shared by the creator's plan and the states whose

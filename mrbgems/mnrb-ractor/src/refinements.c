@@ -126,8 +126,14 @@ static mrb_bool any_using(mrb_state *from) {
  * set only in a program that ran `using`, removed once carried. */
 #define PENDING "_ractor_refined_methods_"
 
+/* Whether the creator's code fi runs refined (was written after a `using`): such a method is copied
+ * at Ractor.new, never lazily (definitions.c lazy_p), so that it is noted below. */
+mrb_bool mnrb_refinements_refined_p(mrb_state *from, const mrb_irep *fi) {
+  return any_using(from) && mrb_array_p(mnrb_refinement_activations(from, fi));
+}
+
 void mnrb_refinements_note_method(mrb_state *from, const mrb_irep *fi, mrb_state *to, struct RProc *copy) {
-  if (!any_using(from) || !mrb_array_p(mnrb_refinement_activations(from, fi))) return;
+  if (!mnrb_refinements_refined_p(from, fi)) return;
   mrb_sym sym = mrb_intern_lit(to, PENDING);
   mrb_value pending = mrb_gv_get(to, sym);
   if (!mrb_array_p(pending)) {
