@@ -99,13 +99,18 @@
    by something else never binds to them. A trampoline is a tail jump: any signature, varargs
    included, passes through untouched. */
 #define OSSL_SLOT(f) ".Lslot_" #f ": .zero 8\n"
-#if defined(__x86_64__)
-#define OSSL_JUMP(f) "\tjmp *.Lslot_" #f "(%rip)\n"
-#elif defined(__aarch64__)
-#define OSSL_JUMP(f) "\tadrp x16, .Lslot_" #f "\n\tldr x16, [x16, :lo12:.Lslot_" #f "]\n\tbr x16\n"
-#else
+/* x86-64 only, as core's coroutine_x86_64.S. A landing pad first when the build marks the
+   executable for indirect-branch tracking: OpenSSL may call a trampoline through a pointer (an
+   X509_free given to a stack's pop_free). */
+#if !defined(__x86_64__)
 #error "mnrb-openssl: no trampoline for this architecture (src/libssl.c)"
 #endif
+#if defined(__CET__) && (__CET__ & 1)
+#define OSSL_PAD "\tendbr64\n"
+#else
+#define OSSL_PAD ""
+#endif
+#define OSSL_JUMP(f) OSSL_PAD "\tjmp *.Lslot_" #f "(%rip)\n"
 #define OSSL_TRAMPOLINE(f) \
   ".globl " #f "\n.hidden " #f "\n.type " #f ", @function\n.balign 8\n" #f ":\n" OSSL_JUMP(f) ".size " #f ", .-" #f "\n"
 
