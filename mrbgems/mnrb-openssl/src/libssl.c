@@ -32,6 +32,8 @@
 #include <string.h>
 #include <openssl/opensslv.h>
 #include <mruby.h>
+#include <mruby/error.h>
+#include <mruby/string.h>
 #include "ossl.h"
 
 #define OSSL_FUNCTIONS(X) \
@@ -161,6 +163,18 @@ open_and_resolve(char *err, size_t n)
   return NULL;                    /* lib stays open for the process's life, as CRuby's openssl.so */
 }
 
+/* LoadError "<dlerror> - openssl.so", its backtrace starting at the require's caller as
+   require's own LoadErrors do (MNRB::Loader.backtrace_from_require leaves the loader's frames out) */
+static mrb_noreturn void
+raise_load_error(mrb_state *mrb, const char *text)
+{
+  mrb_value e = mrb_exc_new_str(mrb, mrb_class_get(mrb, "LoadError"), mrb_format(mrb, "%s - openssl.so", text));
+  mrb_value loader = mrb_obj_value(mrb_module_get_under(mrb, mrb_module_get(mrb, "MNRB"), "Loader"));
+  mrb_value bt = mrb_funcall(mrb, mrb_top_self(mrb), "caller", 0);
+  mrb_funcall(mrb, e, "set_backtrace", 1, mrb_funcall(mrb, loader, "backtrace_from_require", 1, bt));
+  mrb_exc_raise(mrb, e);
+}
+
 void
 ossl_libssl_load(mrb_state *mrb)
 {
@@ -175,5 +189,5 @@ ossl_libssl_load(mrb_state *mrb)
     if (!failed) __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&load_lock);
-  if (failed) mrb_raisef(mrb, mrb_class_get(mrb, "LoadError"), "%s - openssl.so", failed);
+  if (failed) raise_load_error(mrb, failed);
 }
