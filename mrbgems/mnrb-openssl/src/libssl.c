@@ -8,8 +8,8 @@
  * feature's init before it defines anything, opens Debian's libssl.so.3 (which brings
  * libcrypto.so.3) and fills every slot with dlsym. No OpenSSL code or data is mapped, relocated
  * or run before that: a process that never requires openssl pays nothing for it (the static
- * libcrypto.a this replaces cost every start 7 MB of binary, ~1.7 MB of RSS and ~330K
- * instructions of relocations; docs/PERFORMANCE.md).
+ * libssl.a and libcrypto.a this replaces cost every process 5 MB of binary, ~1.3 MB of RSS and
+ * ~240K instructions of relocations at start; docs/PERFORMANCE.md).
  *
  * OSSL_FUNCTIONS lists every OpenSSL function the gem calls. Nothing links libssl or libcrypto,
  * so a call to a function missing from it fails the build ("undefined reference to
