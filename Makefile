@@ -74,13 +74,13 @@ $(BUILD)/mruby/$(1)/lib/libmruby.a: $(MRUBY_SRC)/.mnrb-stamp build_config.rb $(G
 $(BUILD)/$(1)/mnrb: cli/mnrb.c $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a
 	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -Icore/include -I$(MRUBY_SRC)/include \
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
-	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lnettle -l:libyaml.a -l:libutf8proc.a -l:libz.a -l:libssl.a -l:libcrypto.a -lcrypt -lm -pthread
+	  cli/mnrb.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lnettle -l:libyaml.a -l:libutf8proc.a -l:libz.a -lcrypt -lm -pthread
 
 # the embedding example (examples/embed): a C program built on include/mnrb.h alone
 $(BUILD)/$(1)/embed-host: examples/embed/host.c mrbgems/mnrb-embed/include/mnrb.h $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a
 	$(CC) -std=gnu11 $(CFLAGS_$(1)) $(WARN) -pthread -I$(MRUBY_SRC)/include -Imrbgems/mnrb-embed/include \
 	  -Icore/include -Imrbgems/mnrb-thread/include \
-	  examples/embed/host.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lnettle -l:libyaml.a -l:libutf8proc.a -l:libz.a -l:libssl.a -l:libcrypto.a -lcrypt -lm -pthread
+	  examples/embed/host.c -o $$@ $(BUILD)/mruby/$(1)/lib/libmruby.a $(BUILD)/$(1)/libmnrb-core.a -lonig -lnettle -l:libyaml.a -l:libutf8proc.a -l:libz.a -lcrypt -lm -pthread
 
 # the trace reader: plain C11 and libc, nothing of mnrb's (it reads the files mnrb writes)
 $(BUILD)/$(1)/mnrb-trace: $(TOOL_SRCS) $(TOOL_HDRS)
@@ -189,7 +189,7 @@ $(BUILD)/bench/mnrb-no-events: cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) $(CORE_HDRS) 
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(CFLAGS_host) $(WARN) -DMN_NO_EVENTS -pthread -Icore/include -I$(MRUBY_SRC)/include \
 	  -Imrbgems/mnrb-thread/include -Imrbgems/mnrb-compat/include \
-	  cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) -o $@ $(BUILD)/mruby/host/lib/libmruby.a -lonig -lnettle -l:libyaml.a -l:libutf8proc.a -l:libz.a -l:libssl.a -l:libcrypto.a -lcrypt -lm -pthread
+	  cli/mnrb.c $(CORE_SRCS) $(CORE_ASM) -o $@ $(BUILD)/mruby/host/lib/libmruby.a -lonig -lnettle -l:libyaml.a -l:libutf8proc.a -l:libz.a -lcrypt -lm -pthread
 
 demo: all
 	bash bench/run.sh --demo

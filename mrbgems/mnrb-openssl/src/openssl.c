@@ -1,7 +1,7 @@
 /*
- * OpenSSL (`require "openssl"`) as CRuby's openssl extension, on Debian's libssl: the module, its
- * error classes, OpenSSL::Random, OpenSSL::KDF's and PKCS5's PBKDF2, the version constants, and the
- * feature registration. The other parts are digest.c (Digest, HMAC), cipher.c, pkey.c (PKey, BN),
+ * OpenSSL (`require "openssl"`) as CRuby's openssl extension, on Debian's libssl (opened at that
+ * require: libssl.c): the module, its error classes, OpenSSL::Random, OpenSSL::KDF's and PKCS5's
+ * PBKDF2, the version constants, and the feature registration. The other parts are digest.c (Digest, HMAC), cipher.c, pkey.c (PKey, BN),
  * x509.c (Certificate, Name, Store) and ssl.c (SSLContext, SSLSocket); lib/ is the Ruby half.
  *
  * Errors follow CRuby's: the class is an OpenSSL::OpenSSLError subclass and the message is the
@@ -118,6 +118,7 @@ static mrb_value bn_prime(mrb_state *mrb, mrb_value self) {
 }
 
 static void openssl_init(mrb_state *mrb) {
+  ossl_libssl_load(mrb);          /* first: a LoadError leaves nothing defined */
   struct RClass *m = mrb_define_module(mrb, "OpenSSL");
   struct RClass *err = mrb_define_class_under(mrb, m, "OpenSSLError", mrb->eStandardError_class);
   mrb_define_const(mrb, m, "VERSION", mrb_str_new_lit(mrb, "3.2.0"));

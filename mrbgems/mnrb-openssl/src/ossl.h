@@ -38,6 +38,10 @@ struct x509_st *ossl_x509_get(mrb_state *mrb, mrb_value v);
 mrb_value ossl_x509_wrap(mrb_state *mrb, struct x509_st *x);   /* takes ownership */
 struct x509_store_st *ossl_store_get(mrb_state *mrb, mrb_value v);
 
+/* Opens libssl.so and resolves every OpenSSL function the gem calls (libssl.c), once per process;
+ * raises LoadError if it cannot. No OpenSSL function may run before it returned. */
+void ossl_libssl_load(mrb_state *mrb);
+
 void ossl_digest_init(mrb_state *mrb, struct RClass *m);
 void ossl_cipher_init(mrb_state *mrb, struct RClass *m);
 void ossl_pkey_init(mrb_state *mrb, struct RClass *m);
