@@ -25,6 +25,32 @@ class AutoloadNumericTest < MnTest::Case
     end
   end
 
+  # an autoload of an outer module is found from a class nested in it, and from a subclass (CRuby
+  # looks in the lexical scopes, then the ancestors; Rack's `class Response` reads Rack's Utils)
+  def test_autoload_of_an_enclosing_module_is_found_from_a_nested_class
+    Dir.mktmpdir("autoload") do |dir|
+      File.write(File.join(dir, "util.rb"), "module MnAutoloadNest; module Util; X = 1; end; end\n")
+      File.write(File.join(dir, "base_k.rb"), "class MnAutoloadBase; module K; Y = 2; end; end\n")
+      File.write(File.join(dir, "main.rb"), <<~RUBY)
+        module MnAutoloadNest
+          autoload :Util, #{File.join(dir, "util.rb").inspect}
+          class Inner
+            X = Util::X
+          end
+        end
+        class MnAutoloadBase
+          autoload :K, #{File.join(dir, "base_k.rb").inspect}
+        end
+        class MnAutoloadSub < MnAutoloadBase
+          def self.y = K::Y
+        end
+      RUBY
+      require File.join(dir, "main.rb")
+      assert_equal 1, MnAutoloadNest::Inner::X
+      assert_equal 2, MnAutoloadSub.y
+    end
+  end
+
   # the file required directly (not through the constant) defines it: autoload? is nil then
   def test_autoload_is_done_when_the_file_is_required_directly
     Dir.mktmpdir("autoload") do |dir|
