@@ -51,6 +51,24 @@ class AutoloadNumericTest < MnTest::Case
     end
   end
 
+  # CRuby finds an autoload before calling const_missing, also one the module defines itself
+  # (CodeRay's PluginHost extends its plugin modules with a const_missing and autoloads there)
+  def test_autoload_comes_before_a_modules_own_const_missing
+    Dir.mktmpdir("autoload") do |dir|
+      File.write(File.join(dir, "base.rb"), "module MnAutoloadHost; class Base; end; end\n")
+      File.write(File.join(dir, "host.rb"), <<~RUBY)
+        module MnAutoloadHost
+          def self.const_missing(name) = :from_const_missing
+          autoload :Base, #{File.join(dir, "base.rb").inspect}
+          class Derived < Base; end
+        end
+      RUBY
+      require File.join(dir, "host.rb")
+      assert_equal MnAutoloadHost::Base, MnAutoloadHost::Derived.superclass
+      assert_equal :from_const_missing, MnAutoloadHost::Other
+    end
+  end
+
   # the file required directly (not through the constant) defines it: autoload? is nil then
   def test_autoload_is_done_when_the_file_is_required_directly
     Dir.mktmpdir("autoload") do |dir|
