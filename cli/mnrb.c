@@ -521,6 +521,10 @@ static mrb_value main_body(mrb_state *mrb, void *arg) {
   if (o->debug) mrb_gv_set(mrb, mrb_intern_lit(mrb, "$DEBUG"), mrb_true_value());
   verbose_warnings = o->verbose == 3;
   if (o->check) return run_script(mrb, &o->main, 1);
+  /* CRuby's TOPLEVEL_BINDING: self is main; its local variables are its own, not the script's
+     (README, where mnrb differs) */
+  mrb_load_string(mrb, "TOPLEVEL_BINDING = binding");
+  if (mrb->exc) return mrb_nil_value();
   set_switch_globals(mrb, o);
   if (mrb->exc) return mrb_nil_value();
   add_include_dirs(mrb, o);

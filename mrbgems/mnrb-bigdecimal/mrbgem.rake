@@ -1,4 +1,4 @@
-# mnrb-bigdecimal: CRuby's BigDecimal (`require "bigdecimal"`, "bigdecimal/util"), in Ruby over
+# mnrb-bigdecimal: CRuby's BigDecimal (`require "bigdecimal"`, "bigdecimal/util", "bigdecimal/math"), in Ruby over
 # Integer (mruby-bigint): lib/bigdecimal.rb says how. Nothing is defined at boot: the class is made
 # at the first require (mnrb_feature.h).
 #
@@ -13,5 +13,6 @@ MRuby::Gem::Specification.new('mnrb-bigdecimal') do |spec|
   spec.add_dependency 'mnrb-require'
   spec.add_dependency 'mruby-bigint', core: 'mruby-bigint'
   MNRBFeatures.compile(spec, "mnrb_bigdecimal",
-                       "bigdecimal" => %w(bigdecimal), "bigdecimal_util" => %w(bigdecimal_util))
+                       "bigdecimal" => %w(bigdecimal bigdecimal_bigmath), "bigdecimal_util" => %w(bigdecimal_util),
+                       "bigdecimal_math" => %w(bigdecimal_math))
 end

@@ -25,6 +25,50 @@ class AutoloadNumericTest < MnTest::Case
     end
   end
 
+  # an autoload of an outer module is found from a class nested in it, and from a subclass (CRuby
+  # looks in the lexical scopes, then the ancestors; Rack's `class Response` reads Rack's Utils)
+  def test_autoload_of_an_enclosing_module_is_found_from_a_nested_class
+    Dir.mktmpdir("autoload") do |dir|
+      File.write(File.join(dir, "util.rb"), "module MnAutoloadNest; module Util; X = 1; end; end\n")
+      File.write(File.join(dir, "base_k.rb"), "class MnAutoloadBase; module K; Y = 2; end; end\n")
+      File.write(File.join(dir, "main.rb"), <<~RUBY)
+        module MnAutoloadNest
+          autoload :Util, #{File.join(dir, "util.rb").inspect}
+          class Inner
+            X = Util::X
+          end
+        end
+        class MnAutoloadBase
+          autoload :K, #{File.join(dir, "base_k.rb").inspect}
+        end
+        class MnAutoloadSub < MnAutoloadBase
+          def self.y = K::Y
+        end
+      RUBY
+      require File.join(dir, "main.rb")
+      assert_equal 1, MnAutoloadNest::Inner::X
+      assert_equal 2, MnAutoloadSub.y
+    end
+  end
+
+  # CRuby finds an autoload before calling const_missing, also one the module defines itself
+  # (CodeRay's PluginHost extends its plugin modules with a const_missing and autoloads there)
+  def test_autoload_comes_before_a_modules_own_const_missing
+    Dir.mktmpdir("autoload") do |dir|
+      File.write(File.join(dir, "base.rb"), "module MnAutoloadHost; class Base; end; end\n")
+      File.write(File.join(dir, "host.rb"), <<~RUBY)
+        module MnAutoloadHost
+          def self.const_missing(name) = :from_const_missing
+          autoload :Base, #{File.join(dir, "base.rb").inspect}
+          class Derived < Base; end
+        end
+      RUBY
+      require File.join(dir, "host.rb")
+      assert_equal MnAutoloadHost::Base, MnAutoloadHost::Derived.superclass
+      assert_equal :from_const_missing, MnAutoloadHost::Other
+    end
+  end
+
   # the file required directly (not through the constant) defines it: autoload? is nil then
   def test_autoload_is_done_when_the_file_is_required_directly
     Dir.mktmpdir("autoload") do |dir|

@@ -32,6 +32,12 @@ class BeginEndBlocksTest < MnTest::Case
     assert !out.start_with?("1\n"), "ran: #{out}"
   end
 
+  # CRuby's parse.y: "BEGIN is permitted only at toplevel", in a method body too
+  def test_begin_in_a_method_says_toplevel_only
+    e = assert_raise(SyntaxError) { eval("def f\n  BEGIN { }\nend") }
+    assert_include e.message, "BEGIN is permitted only at toplevel"
+  end
+
   def test_end_runs_at_exit_in_reverse_with_at_exit
     assert_equal "0\n3\n2\n1\n", run_child("END { p 1 }\nEND { p 2 }\nat_exit { p 3 }\np 0")
   end

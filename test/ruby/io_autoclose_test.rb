@@ -1,5 +1,5 @@
 # IO#autoclose= and #autoclose?: an IO with autoclose false leaves its descriptor open when it is
-# collected (true, the default, closes it); IO#close closes either way. Expected values are CRuby
+# collected (true, the default, closes it), and when it is closed (CRuby 3.1 and 3.3). Expected values are CRuby
 # 3.1's (this file passes there too).
 class IOAutocloseTest < MnTest::Case
   def wrappers(fd, n, autoclose)
@@ -36,5 +36,20 @@ class IOAutocloseTest < MnTest::Case
     w.autoclose = false
     w.close
     assert_raise(IOError) { w.write("x") }
+  end
+
+  # IO#close of an IO with autoclose false leaves the descriptor open too (CRuby 3.1 and 3.3;
+  # WEBrick hands a listening Socket's descriptor to TCPServer.for_fd, then closes the Socket)
+  def test_close_with_autoclose_false_keeps_the_descriptor
+    r, w = IO.pipe
+    w.autoclose = false
+    fd = w.fileno
+    assert_nil w.close
+    assert w.closed?
+    w2 = IO.for_fd(fd, "w")
+    w2.write("x")
+    w2.close
+    assert_equal "x", r.read
+    r.close
   end
 end

@@ -442,4 +442,15 @@ class RegexpTest < MnTest::Case
     src = 'def bad_re; /a(/; end; bad_re'
     assert_raise(RegexpError) { eval(src) }
   end
+
+  # to_s and inspect keep white space as it is (CRuby's rb_reg_expr_str), so an /x pattern with
+  # comments can be interpolated into another (CodeRay's Ruby scanner builds its patterns so)
+  def test_extended_pattern_with_comments_interpolates
+    inner = Regexp.new("\n  a   # one, two\n  | b # three\n", Regexp::EXTENDED)
+    assert_equal "(?x-mi:\n  a   # one, two\n  | b # three\n)", inner.to_s
+    outer = / x #{inner} /x
+    assert_equal "xb", "xb"[outer]
+    assert_equal "/a\tb\n/", Regexp.new("a\tb\n").inspect
+    assert_equal "/\\x01/", Regexp.new("\x01").inspect
+  end
 end

@@ -28,6 +28,15 @@ class ResolvTest < MnTest::Case
     end
   end
 
+  # CRuby's Hosts opens its file at the first lookup and lets the error out (Errno::ENOENT)
+  def test_hosts_with_a_missing_file_raises_enoent
+    Dir.mktmpdir do |dir|
+      h = Resolv::Hosts.new(File.join(dir, "none"))
+      assert_raise(Errno::ENOENT) { h.getaddress("localhost") }
+      assert_raise(Errno::ENOENT) { h.getaddresses("localhost") }
+    end
+  end
+
   def test_hosts_lookups
     with_hosts do |h, path|
       assert_equal "192.0.2.11", h.getaddress("web.example")          # the later line first

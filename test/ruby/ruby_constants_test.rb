@@ -27,6 +27,14 @@ class RubyConstantsTest < MnTest::Case
     assert RUBY_COPYRIGHT.start_with?("#{RUBY_ENGINE == "mnrb" ? "mnrb" : "ruby"} - Copyright"), RUBY_COPYRIGHT
   end
 
+  # CRuby's three parts, so that the usual string and Gem::Version checks work
+  def test_version_has_three_parts
+    assert(/\A\d+\.\d+\.\d+\z/.match?(RUBY_VERSION), RUBY_VERSION)
+    assert RUBY_VERSION >= "3.1.0"
+    assert_equal RUBY_VERSION.split(".")[2], RbConfig::CONFIG["TEENY"]
+    assert_equal "#{RUBY_VERSION[/\A\d+\.\d+/]}.0", RbConfig::CONFIG["ruby_version"]
+  end
+
   def test_platform_names_the_os
     assert(/linux|darwin/.match?(RUBY_PLATFORM), RUBY_PLATFORM)
   end
@@ -40,7 +48,7 @@ class RubyConstantsTest < MnTest::Case
   def test_engine
     return mnrb_only unless mnrb?
     assert_equal "mnrb", RUBY_ENGINE
-    assert_equal "3.3", RUBY_VERSION
+    assert_equal "3.3.8", RUBY_VERSION
     assert_equal MNRB_VERSION, RUBY_ENGINE_VERSION if defined?(MNRB_VERSION)
   end
 end

@@ -65,4 +65,14 @@ class URITest < MnTest::Case
   def test_encode_www_form
     assert_equal "a=1&b=x+y&c=%26", URI.encode_www_form([["a", 1], ["b", "x y"], ["c", "&"]])
   end
+
+  # URI::REGEXP::PATTERN's Strings (RFC 2396), which WEBrick builds its Host-header pattern from
+  def test_regexp_pattern_host
+    re = Regexp.new("\\A(#{URI::REGEXP::PATTERN::HOST})(?::(\\d+))?\\z", Regexp::NOENCODING)
+    assert_equal [["127.0.0.1", "8080"]], "127.0.0.1:8080".scan(re)
+    assert_equal [["example.com", nil]], "example.com".scan(re)
+    assert_equal [["[::1]", "80"]], "[::1]:80".scan(re)
+    assert_equal [], "bad host".scan(re)
+    assert_same URI::RFC2396_REGEXP, URI::REGEXP
+  end
 end

@@ -13,7 +13,8 @@
 # (test/ruby/bigdecimal_test.rb has the cases). Floats enter arithmetic as their shortest
 # round-trip digits, Rationals as a.words * 9 significant digits, as in CRuby.
 #
-# Left out: BigMath (bigdecimal/math), BigDecimal.limit > 0 (accepted, not applied), sqrt and
+# BigMath: bigdecimal_bigmath.rb (exp, log) and bigdecimal_math.rb ("bigdecimal/math").
+# Left out: BigDecimal.limit > 0 (accepted, not applied), sqrt and
 # non-integer powers compute correct digits where CRuby's last digits differ.
 class BigDecimal < Numeric
   VERSION = "3.1.5"

@@ -57,10 +57,13 @@ class Module
     found ? found[0] : __mnrb_const_missing(name)
   end
 
-  # [the constant] once an autoload registered for it (in self or Object) has required its file,
-  # or nil. mnrb-ractor's const_missing of a non-main ractor (src/isolation.c) calls it too.
+  # [the constant] once an autoload registered for it has required its file, or nil. Where CRuby
+  # looks (the lexical scopes, then the ancestors) is approximated by self, its ancestors, the
+  # modules its name nests in (`module Rack; class Response; Utils` finds Rack's autoload of Utils)
+  # and Object. mnrb-ractor's const_missing of a non-main ractor (src/isolation.c) calls it too.
   def __mnrb_autoload(name)
-    [self, Object].uniq.each do |mod|
+    return nil if MNRB::Autoload::TABLE.empty?
+    __mnrb_autoload_scopes.each do |mod|
       path = MNRB::Autoload.path(mod, name)
       next unless path
       MNRB::Autoload::TABLE[mod].delete(name)
@@ -68,6 +71,21 @@ class Module
       return [mod.const_get(name)] if mod.const_defined?(name, false)
     end
     nil
+  end
+
+  # the modules an autoload for a constant missing in self may be registered in (with a table)
+  def __mnrb_autoload_scopes
+    scopes = [self]
+    ancestors.each { |m| scopes << m unless m.equal?(Object) || m.equal?(Kernel) || m.equal?(BasicObject) }
+    parts = (n = name) ? n.split("::") : []
+    parts.pop
+    until parts.empty?
+      outer = Object.const_get(parts.join("::")) rescue nil
+      scopes << outer if outer.is_a?(Module)
+      parts.pop
+    end
+    scopes << Object
+    scopes.uniq.select { |m| MNRB::Autoload::TABLE.key?(m) }
   end
 end
 

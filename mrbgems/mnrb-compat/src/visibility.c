@@ -152,6 +152,16 @@ top_include(mrb_state *mrb, mrb_value self)
   return mrb_funcall_argv(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(include), argc, argv);
 }
 
+/* main.ruby2_keywords(*names): Object's (CRuby's top level has its own, for `ruby2_keywords def`) */
+static mrb_value
+top_ruby2_keywords(mrb_state *mrb, mrb_value self)
+{
+  const mrb_value *argv;
+  mrb_int argc;
+  mrb_get_args(mrb, "*", &argv, &argc);
+  return mrb_funcall_argv(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(ruby2_keywords), argc, argv);
+}
+
 static mrb_value
 mod_class_method_visibility(mrb_state *mrb, mrb_value mod)
 {
@@ -202,11 +212,12 @@ mnrb_compat_visibility_init(mrb_state *mrb)
   mrb_define_singleton_method(mrb, mrb->top_self, "private", top_visibility, MRB_ARGS_ANY());
   mrb_define_singleton_method(mrb, mrb->top_self, "public", top_visibility, MRB_ARGS_ANY());
   mrb_define_singleton_method(mrb, mrb->top_self, "include", top_include, MRB_ARGS_ANY());
+  mrb_define_singleton_method(mrb, mrb->top_self, "ruby2_keywords", top_ruby2_keywords, MRB_ARGS_ANY());
   /* private, as CRuby's: main.singleton_methods is [:inspect, :to_s] (mruby-toplevel-ext's and
      mruby's own are public). C functions all: a lazy built-in Ruby entry (toplevel-ext's) cannot
      have its visibility changed while the state boots (0135 keeps its proc aside). CRuby's main
      has no `protected`. */
-  static const char *const top_private[] = { "private", "public", "include", "define_method" };
+  static const char *const top_private[] = { "private", "public", "include", "define_method", "ruby2_keywords" };
   struct RClass *top = mrb_class_ptr(mrb_singleton_class(mrb, mrb_obj_value(mrb->top_self)));
   for (size_t i = 0; i < sizeof top_private / sizeof top_private[0]; i++) {
     mrb_mod_set_method_vis(mrb, top, mrb_intern_cstr(mrb, top_private[i]), MRB_METHOD_VIS_PRIVATE);

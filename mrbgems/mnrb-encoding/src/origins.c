@@ -1,7 +1,8 @@
 /*
  * origins.c - the encodings CRuby gives strings made by Integer#chr (US-ASCII below 128, BINARY
  * below 256, or the encoding asked for), Array#pack (BINARY; UTF-8 when the template starts with
- * U; US-ASCII when it has only m, M, u) and String#unpack/unpack1 (BINARY strings). Every other
+ * U; US-ASCII when it has only m, M, u) and String#unpack/unpack1 (US-ASCII from H h B b, BINARY
+ * from the other string directives). Every other
  * new String is UTF-8 (flag bits 0), as literals, Symbol#to_s and text reads are in CRuby.
  *
  * pack and unpack stay mruby-pack's: the wrappers call the original C function (kept at init;
@@ -12,6 +13,7 @@
 #include <mruby/class.h>
 #include <mruby/presym.h>
 #include <mruby/proc.h>
+#include <string.h>
 
 static mrb_func_t orig_pack, orig_unpack, orig_unpack1;
 
@@ -70,20 +72,46 @@ static mrb_value ary_pack(mrb_state *mrb, mrb_value self) {
   return s;
 }
 
-static void mark_binary(mrb_value v) {
-  if (mrb_string_p(v)) RSTR_SET_ENC(mrb_str_ptr(v), MRB_STR_ENC_BINARY);
+/* The template's next directive that makes a String, from *pp: each makes exactly one value, so
+   the n-th String of unpack's result is the n-th of these. 0 when there is none left. */
+static char next_string_directive(const char **pp, const char *e) {
+  for (const char *p = *pp; p < e; p++) {
+    if (*p == '#') {                     /* a comment runs to the end of the line */
+      while (p < e && *p != '\n') p++;
+      continue;
+    }
+    if (*p && strchr("aAZbBhHmMu", *p)) {
+      *pp = p + 1;
+      return *p;
+    }
+  }
+  *pp = e;
+  return 0;
+}
+
+/* CRuby's hex and bit strings (H h B b) are US-ASCII; the others (a A Z m M u) BINARY */
+static void mark_unpacked(mrb_value v, char directive) {
+  if (!mrb_string_p(v)) return;
+  RSTR_SET_ENC(mrb_str_ptr(v), directive && strchr("bBhH", directive) ? MRB_STR_ENC_US_ASCII : MRB_STR_ENC_BINARY);
 }
 
 static mrb_value str_unpack(mrb_state *mrb, mrb_value self) {
+  mrb_value fmt = mrb_get_argc(mrb) > 0 ? mrb_get_argv(mrb)[0] : mrb_nil_value();
   mrb_value a = enc_kept(&orig_unpack)(mrb, self);
-  if (mrb_array_p(a))
-    for (mrb_int i = 0; i < RARRAY_LEN(a); i++) mark_binary(RARRAY_PTR(a)[i]);
+  if (!mrb_array_p(a) || !mrb_string_p(fmt)) return a;
+  const char *p = RSTRING_PTR(fmt), *e = RSTRING_END(fmt);
+  for (mrb_int i = 0; i < RARRAY_LEN(a); i++)
+    if (mrb_string_p(RARRAY_PTR(a)[i])) mark_unpacked(RARRAY_PTR(a)[i], next_string_directive(&p, e));
   return a;
 }
 
 static mrb_value str_unpack1(mrb_state *mrb, mrb_value self) {
+  mrb_value fmt = mrb_get_argc(mrb) > 0 ? mrb_get_argv(mrb)[0] : mrb_nil_value();
   mrb_value v = enc_kept(&orig_unpack1)(mrb, self);
-  mark_binary(v);
+  if (mrb_string_p(fmt)) {
+    const char *p = RSTRING_PTR(fmt);
+    mark_unpacked(v, next_string_directive(&p, RSTRING_END(fmt)));
+  }
   return v;
 }
 

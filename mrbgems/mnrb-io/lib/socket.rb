@@ -149,6 +149,73 @@ class Socket
   end
 end
 
+# Socket.tcp_server_sockets(host = nil, port) as CRuby's: a listening Socket (SO_REUSEADDR; IPv6
+# ones IPv6-only) for each address of host (with nil, the wildcard addresses of IPv4 and IPv6), all
+# on one port: port 0 binds the first to a free port and the others to the same one. With a block,
+# the block's value, the sockets closed after it. accept_loop and tcp_server_loop serve on them.
+class Socket
+  def self.tcp_server_sockets(host = nil, port)
+    sockets = []
+    last_error = nil
+    chosen = nil
+    Addrinfo.getaddrinfo(host, port, nil, Socket::SOCK_STREAM, nil, Socket::AI_PASSIVE).each do |ai|
+      next if sockets.any? { |s| s.local_address.ip_address == ai.ip_address }
+      begin
+        s = Socket.new(ai.afamily, Socket::SOCK_STREAM, 0)
+      rescue SystemCallError => e     # an address family this machine lacks
+        last_error = e
+        next
+      end
+      begin
+        s.setsockopt(Socket::SOL_SOCKET, Socket::SO_REUSEADDR, 1)
+        s.setsockopt(Socket::IPPROTO_IPV6, Socket::IPV6_V6ONLY, 1) if ai.ipv6?
+        s.bind(Socket.sockaddr_in(chosen || ai.ip_port, ai.ip_address))
+        s.listen(Socket::SOMAXCONN)
+      rescue SystemCallError => e
+        s.close
+        raise e unless e.is_a?(Errno::EADDRNOTAVAIL) || e.is_a?(Errno::EAFNOSUPPORT)
+        last_error = e
+        next
+      end
+      chosen ||= s.local_address.ip_port
+      sockets << s
+    end
+    raise last_error || SocketError.new("no address for #{host.inspect}") if sockets.empty?
+    return sockets unless block_given?
+    begin
+      yield sockets
+    ensure
+      sockets.each { |s| s.close unless s.closed? }
+    end
+  rescue Exception
+    sockets.each { |s| s.close unless s.closed? } unless block_given?
+    raise
+  end
+
+  # accept: [Socket, Addrinfo] (the peer's), as CRuby's (mruby-socket's gave its packed sockaddr)
+  def accept
+    fd, addr = sysaccept
+    sock = Socket.for_fd(fd)
+    [sock, Addrinfo.new(addr, Socket::PF_UNSPEC, Socket::SOCK_STREAM, 0)]
+  end
+
+  # accept_loop(*sockets) { |sock, addrinfo| }: serves forever, one connection at a time
+  def self.accept_loop(*sockets)
+    sockets = sockets.flatten
+    loop do
+      ready, = IO.select(sockets)
+      ready.each do |server|
+        sock, addr = server.accept
+        yield sock, addr
+      end
+    end
+  end
+
+  def self.tcp_server_loop(host = nil, port, &block)
+    tcp_server_sockets(host, port) { |sockets| accept_loop(sockets, &block) }
+  end
+end
+
 class IO
   class EINPROGRESSWaitWritable < Errno::EINPROGRESS
     include IO::WaitWritable

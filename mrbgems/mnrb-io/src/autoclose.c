@@ -4,7 +4,8 @@
  * process-wide set of their structs (every ractor's state shares mruby-io's free function). The
  * free function (wrapped in wbuf.c) asks mnrb_io_autoclose_release, which forgets the struct and,
  * for one in the set, drops the descriptor numbers so that mruby-io's free leaves them open.
- * IO#close closes whatever autoclose says, as CRuby.
+ * IO#close of an IO with autoclose false leaves its descriptors open too (CRuby 3.1 and 3.3:
+ * WEBrick hands a Socket's descriptor to TCPServer.for_fd and closes the Socket).
  */
 #include "io_internal.h"
 #include <pthread.h>
@@ -27,15 +28,19 @@ void mnrb_io_autoclose_fork_lock(mrb_bool take) {
   if (take) pthread_mutex_lock(&set_lock); else pthread_mutex_unlock(&set_lock);
 }
 
-/* From the IO's free function: a struct whose descriptors must stay open loses them (-1). */
-void mnrb_io_autoclose_release(struct mrb_io *f) {
+/* From the IO's free function and IO#close: a struct whose descriptors must stay open is forgotten
+ * and loses them (-1); TRUE for such a one. */
+mrb_bool mnrb_io_autoclose_release(struct mrb_io *f) {
   size_t at;
+  mrb_bool keep = FALSE;
   pthread_mutex_lock(&set_lock);
   if (nkept > 0 && find_locked(f, &at)) {
     kept[at] = kept[--nkept];
     f->fd = f->fd2 = -1;
+    keep = TRUE;
   }
   pthread_mutex_unlock(&set_lock);
+  return keep;
 }
 
 static mrb_value io_autoclose_p(mrb_state *mrb, mrb_value self) {

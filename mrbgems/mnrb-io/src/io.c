@@ -206,6 +206,14 @@ static mrb_value io_close(mrb_state *mrb, mrb_value self) {
   }
   mn_io_close(f->fd);
   if (f->fd2 >= 0) mn_io_close(f->fd2);
+  if (mnrb_io_autoclose_release(f)) {   /* autoclose = false: closed, its descriptors left open */
+    if (f->buf) {
+      mrb_free(mrb, f->buf);
+      f->buf = NULL;
+    }
+    if (failed) mrb_exc_raise(mrb, err);
+    return mrb_nil_value();
+  }
   int keep = -1;
   if ((f->is_socket || socket_object(mrb, self)) && lingers(f->fd)) keep = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
   mrb_value v = orig_close(mrb, self);

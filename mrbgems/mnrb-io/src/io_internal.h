@@ -177,7 +177,7 @@ void mnrb_init_file_stat(mrb_state *mrb);
 void mnrb_init_file_ops(mrb_state *mrb);
 void mnrb_init_reopen(mrb_state *mrb);
 void mnrb_init_autoclose(mrb_state *mrb);
-void mnrb_io_autoclose_release(struct mrb_io *f);   /* autoclose.c, from the IO's free function */
+mrb_bool mnrb_io_autoclose_release(struct mrb_io *f);   /* autoclose.c, from the free function and close */
 void mnrb_io_autoclose_fork_lock(mrb_bool take);   /* around fork (wbuf.c registers it) */
 void mnrb_init_file_test(mrb_state *mrb);
 void mnrb_init_inspect(mrb_state *mrb);     /* IO#inspect, File#inspect */

@@ -250,9 +250,19 @@ static mrb_value io_readlines(mrb_state *mrb, mrb_value self) {
   return lines;
 }
 
+/* Kernel#__mnrb_input_record_separator: $/ for library code, which names no global variable
+ * (mnrb-require's feature_build.rb): StringIO#gets' default separator */
+static mrb_value k_input_record_separator(mrb_state *mrb, mrb_value self) {
+  (void)self;
+  return input_record_separator(mrb);
+}
+
 void mnrb_init_lines(mrb_state *mrb) {
   struct RClass *io = mrb_class_get(mrb, "IO");
   mrb_define_method(mrb, io, "gets", io_gets, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
+  mrb_define_method(mrb, mrb->kernel_module, "__mnrb_input_record_separator", k_input_record_separator, MRB_ARGS_NONE());
+  mrb_mod_set_method_vis(mrb, mrb->kernel_module, mrb_intern_lit(mrb, "__mnrb_input_record_separator"),
+                         MRB_METHOD_VIS_PRIVATE);
   mrb_define_method(mrb, io, "readline", io_readline, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "readlines", io_readlines, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "lineno", io_lineno, MRB_ARGS_NONE());

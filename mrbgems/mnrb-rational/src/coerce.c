@@ -152,6 +152,11 @@ dispatch(mrb_state *mrb, mrb_value x, size_t i)
     }
     return f(mrb, x);
   }
+  if (ops[i].kind == OP_EQ) {
+    /* any object is asked, coerce or not (CRuby's num_equal): `5 == obj` is `obj == 5` */
+    if (mrb_obj_eq(mrb, x, y)) return mrb_true_value();
+    return mrb_bool_value(mrb_test(mrb_funcall_id(mrb, y, MRB_OPSYM(eq), 1, x)));
+  }
   if (!mrb_respond_to(mrb, y, MRB_SYM(coerce))) {
     switch (ops[i].kind) {
     case OP_ARITH: case OP_POW: case OP_DIVMOD: case OP_COMMUTE:
@@ -159,13 +164,11 @@ dispatch(mrb_state *mrb, mrb_value x, size_t i)
     case OP_RELOP:
       cmp_failed(mrb, x, y);
     default:
-      return f(mrb, x);   /* == is false, <=> nil */
+      return f(mrb, x);   /* <=> is nil */
     }
   }
   mid = mrb_intern_cstr(mrb, ops[i].name);   /* only here: the fast path above needs no name */
   switch (ops[i].kind) {
-  case OP_EQ:
-    return mrb_bool_value(mrb_test(mrb_funcall_id(mrb, y, MRB_OPSYM(eq), 1, x)));
   case OP_COMMUTE:
     if (mrb_integer_p(x) && mrb_obj_is_kind_of(mrb, y, mrb_class_get_id(mrb, MRB_SYM(Complex)))) {
       return mrb_funcall_id(mrb, y, mid, 1, x);   /* the real part stays exact: 0 * (1.5+2i) is 0.0+0i */

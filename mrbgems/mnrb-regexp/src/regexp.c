@@ -538,7 +538,9 @@ static void cat_flags(mrb_state *mrb, mrb_value s, int o, mrb_bool on) {
   if (!!(o & RX_EXTENDED) == on) mrb_str_cat_lit(mrb, s, "x");
 }
 
-/* the source with "/" escaped and control characters shown, as CRuby's inspect does */
+/* the source with "/" escaped and control characters shown as \xHH, as CRuby's rb_reg_expr_str:
+ * white space (newline, tab...) stays as it is, so that the comments of an /x pattern embedded in
+ * another (its to_s interpolated) still end at their line's end */
 static void cat_source(mrb_state *mrb, mrb_value out, rx_regexp *re) {
   const char *s = re->src;
   for (mrb_int i = 0; i < re->srclen; i++) {
@@ -548,10 +550,8 @@ static void cat_source(mrb_state *mrb, mrb_value out, rx_regexp *re) {
       i++;
     } else if (c == '/') {
       mrb_str_cat_lit(mrb, out, "\\/");
-    } else if (c == '\n') {
-      mrb_str_cat_lit(mrb, out, "\\n");
-    } else if (c == '\t') {
-      mrb_str_cat_lit(mrb, out, "\\t");
+    } else if (c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      mrb_str_cat(mrb, out, &c, 1);
     } else if ((unsigned char)c < 0x20 || c == 0x7f) {
       char buf[8];
       snprintf(buf, sizeof buf, "\\x%02X", (unsigned char)c);

@@ -202,11 +202,7 @@ class Resolv
       return self if @name2addr
       name2addr = {}
       addr2name = {}
-      begin
-        text = File.read(@filename)
-      rescue SystemCallError
-        text = ""
-      end
+      text = File.read(@filename)   # a missing file raises Errno::ENOENT at each lookup, as CRuby's
       text.each_line do |line|
         fields = line.split("#", 2)[0].split
         address = fields.shift

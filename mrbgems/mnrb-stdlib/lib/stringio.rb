@@ -89,17 +89,25 @@ class StringIO
     outbuf ? outbuf.replace(data) : data
   end
 
-  def gets(sep = "\n", chomp: false)
+  # gets(sep = $/, limit = nil, chomp: false), as CRuby's: sep nil reads the rest, "" a paragraph
+  # (blank lines after it skipped); limit caps the bytes read (a character is not split).
+  def gets(*args, chomp: false)
     check_readable
+    sep, limit = line_args(args)
     return nil if @pos >= @string.bytesize
-    rest = @string.byteslice(@pos, @string.bytesize - @pos)
-    if sep.nil?
-      line = rest
-    else
-      i = rest.index(sep)
-      line = i ? rest.byteslice(0, rest[0, i].bytesize + sep.bytesize) : rest
+    return "" if limit == 0
+    paragraph = sep == ""
+    if paragraph
+      skip_newlines
+      return nil if @pos >= @string.bytesize
+      sep = "\n\n"
     end
+    rest = @string.byteslice(@pos, @string.bytesize - @pos)
+    i = sep && rest.index(sep)
+    line = i ? rest.byteslice(0, rest[0, i].bytesize + sep.bytesize) : rest
+    line = cut_at_limit(line, limit) if limit && limit > 0 && line.bytesize > limit
     @pos += line.bytesize
+    skip_newlines if paragraph
     @lineno += 1
     chomp && sep && line.end_with?(sep) ? line[0, line.size - sep.size] : line
   end
@@ -108,18 +116,20 @@ class StringIO
     gets(*args, **kw) or raise EOFError, "end of file reached"
   end
 
-  def each_line(sep = "\n", chomp: false)
-    return to_enum(:each_line, sep, chomp: chomp) unless block_given?
-    while (line = gets(sep, chomp: chomp))
+  def each_line(*args, chomp: false)
+    return to_enum(:each_line, *args, chomp: chomp) unless block_given?
+    raise ArgumentError, "invalid limit: 0 for each_line" if line_args(args)[1] == 0
+    while (line = gets(*args, chomp: chomp))
       yield line
     end
     self
   end
   alias each each_line
 
-  def readlines(sep = "\n", chomp: false)
+  def readlines(*args, chomp: false)
+    raise ArgumentError, "invalid limit: 0 for readlines" if line_args(args)[1] == 0
     lines = []
-    each_line(sep, chomp: chomp) { |l| lines << l }
+    each_line(*args, chomp: chomp) { |l| lines << l }
     lines
   end
 
@@ -229,6 +239,34 @@ class StringIO
   end
 
   private
+
+  # [separator, limit] of gets' arguments: (), (sep), (limit), (sep, limit); sep defaults to $/
+  def line_args(args)
+    raise ArgumentError, "wrong number of arguments (given #{args.size}, expected 0..2)" if args.size > 2
+    sep = __mnrb_input_record_separator
+    limit = nil
+    if args.size == 2
+      sep, limit = args
+    elsif args.size == 1
+      if args[0].nil? || args[0].is_a?(String) then sep = args[0]
+      else limit = args[0]
+      end
+    end
+    sep = sep.to_str unless sep.nil? || sep.is_a?(String)
+    limit = limit.to_int unless limit.nil?
+    [sep, limit && limit < 0 ? nil : limit]
+  end
+
+  def skip_newlines
+    @pos += 1 while @string.getbyte(@pos) == 10
+  end
+
+  # the first limit bytes of line, widened to the end of a character cut in its middle
+  def cut_at_limit(line, limit)
+    cut = line.byteslice(0, limit)
+    cut = line.byteslice(0, cut.bytesize + 1) until cut.valid_encoding? || cut.bytesize >= line.bytesize
+    cut
+  end
 
   def check_readable
     raise IOError, "not opened for reading" if @closed || !@readable

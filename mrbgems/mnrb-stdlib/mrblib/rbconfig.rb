@@ -6,7 +6,7 @@ module RbConfig
     "ruby_install_name" => "mnrb",
     "RUBY_INSTALL_NAME" => "mnrb",
     "RUBY_PROGRAM_VERSION" => RUBY_VERSION,
-    "ruby_version" => RUBY_VERSION,
+    "ruby_version" => "#{RUBY_VERSION.split(".")[0, 2].join(".")}.0",   # the library ABI's, as CRuby's
     "MAJOR" => RUBY_VERSION.split(".")[0],
     "MINOR" => RUBY_VERSION.split(".")[1],
     "host_os" => "linux",
@@ -17,6 +17,7 @@ module RbConfig
     "DLEXT" => "so",
     "SOEXT" => "so",
     "TEENY" => RUBY_VERSION.split(".")[2] || "0",
+    "PATCHLEVEL" => RUBY_PATCHLEVEL.to_s,
   }
   # the directory of this executable, as CRuby's bindir (rake's FileUtils::RUBY joins it with
   # ruby_install_name and EXEEXT). C methods only here: a built-in Ruby method called at boot

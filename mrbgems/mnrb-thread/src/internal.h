@@ -200,6 +200,8 @@ mrb_noreturn void mnrb_raise_kill(mrb_state *mrb);
 void mnrb_interrupt(mrb_state *mrb, mnrb_thread *th, mnrb_intr kind, mrb_value exc);
 uint64_t mnrb_deadline(mrb_state *mrb, mrb_value timeout);   /* nil -> MN_FOREVER */
 mnrb_thread *mnrb_thread_alloc(mrb_state *mrb, struct RData *obj);
+/* fiber_storage.c: a copy of the current fiber's storage Hash, or nil */
+mrb_value mnrb_fiber_storage_inherit(mrb_state *mrb);
 void mnrb_thread_launch(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_release_mutexes(mrb_state *mrb, mnrb_thread *th);
 void mnrb_thread_abandon_mutexes(mnrb_thread *th);   /* fork.c: for a thread the child lost */

@@ -84,6 +84,9 @@ static mrb_value thread_start(mrb_state *mrb, mrb_value self, mrb_value blk, mrb
     mrb_irep_incref(mrb, th->block_irep);
   }
   th->priority = mnrb_current(mrb)->priority;
+  /* CRuby 3.2+: the new thread's fiber storage starts as a copy of its creator's (fiber_storage.c) */
+  mrb_value storage = mnrb_fiber_storage_inherit(mrb);
+  if (!mrb_nil_p(storage)) mrb_iv_set(mrb, self, MRB_SYM(__fiber_storage__), storage);
   mnrb_thread_launch(mrb, th);
   return self;
 }
