@@ -57,7 +57,7 @@ ARGF = Class.new do
       end
       finish_file
     end
-    nil
+    $_ = nil                           # read through: $_ is nil, as after an IO's gets at its end
   end
 
   def readline(*args, **opts)

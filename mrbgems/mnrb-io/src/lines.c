@@ -257,11 +257,24 @@ static mrb_value k_input_record_separator(mrb_state *mrb, mrb_value self) {
   return input_record_separator(mrb);
 }
 
+/* Kernel#__mnrb_last_read_line=(v): $_ for library code (StringIO#gets, ARGF#gets), which names no
+ * global variable */
+static mrb_value k_set_last_read_line(mrb_state *mrb, mrb_value self) {
+  mrb_value v;
+  (void)self;
+  mrb_get_args(mrb, "o", &v);
+  mrb_gv_set(mrb, mrb_intern_lit(mrb, "$_"), v);
+  return v;
+}
+
 void mnrb_init_lines(mrb_state *mrb) {
   struct RClass *io = mrb_class_get(mrb, "IO");
   mrb_define_method(mrb, io, "gets", io_gets, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, mrb->kernel_module, "__mnrb_input_record_separator", k_input_record_separator, MRB_ARGS_NONE());
   mrb_mod_set_method_vis(mrb, mrb->kernel_module, mrb_intern_lit(mrb, "__mnrb_input_record_separator"),
+                         MRB_METHOD_VIS_PRIVATE);
+  mrb_define_method(mrb, mrb->kernel_module, "__mnrb_last_read_line=", k_set_last_read_line, MRB_ARGS_REQ(1));
+  mrb_mod_set_method_vis(mrb, mrb->kernel_module, mrb_intern_lit(mrb, "__mnrb_last_read_line="),
                          MRB_METHOD_VIS_PRIVATE);
   mrb_define_method(mrb, io, "readline", io_readline, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "readlines", io_readlines, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));

@@ -90,8 +90,34 @@ class StringIO
   end
 
   # gets(sep = $/, limit = nil, chomp: false), as CRuby's: sep nil reads the rest, "" a paragraph
-  # (blank lines after it skipped); limit caps the bytes read (a character is not split).
+  # (blank lines after it skipped); limit caps the bytes read (a character is not split). The line
+  # (nil at the end) is also $_, as CRuby's (each_line and readlines leave $_ alone).
   def gets(*args, chomp: false)
+    self.__mnrb_last_read_line = getline(args, chomp)
+  end
+
+  def readline(*args, **kw)
+    gets(*args, **kw) or raise EOFError, "end of file reached"
+  end
+
+  def each_line(*args, chomp: false)
+    return to_enum(:each_line, *args, chomp: chomp) unless block_given?
+    raise ArgumentError, "invalid limit: 0 for each_line" if line_args(args)[1] == 0
+    while (line = getline(args, chomp))
+      yield line
+    end
+    self
+  end
+  alias each each_line
+
+  def readlines(*args, chomp: false)
+    raise ArgumentError, "invalid limit: 0 for readlines" if line_args(args)[1] == 0
+    lines = []
+    each_line(*args, chomp: chomp) { |l| lines << l }
+    lines
+  end
+
+  private def getline(args, chomp)
     check_readable
     sep, limit = line_args(args)
     return nil if @pos >= @string.bytesize
@@ -112,26 +138,6 @@ class StringIO
     chomp && sep && line.end_with?(sep) ? line[0, line.size - sep.size] : line
   end
 
-  def readline(*args, **kw)
-    gets(*args, **kw) or raise EOFError, "end of file reached"
-  end
-
-  def each_line(*args, chomp: false)
-    return to_enum(:each_line, *args, chomp: chomp) unless block_given?
-    raise ArgumentError, "invalid limit: 0 for each_line" if line_args(args)[1] == 0
-    while (line = gets(*args, chomp: chomp))
-      yield line
-    end
-    self
-  end
-  alias each each_line
-
-  def readlines(*args, chomp: false)
-    raise ArgumentError, "invalid limit: 0 for readlines" if line_args(args)[1] == 0
-    lines = []
-    each_line(*args, chomp: chomp) { |l| lines << l }
-    lines
-  end
 
   def getc
     check_readable
