@@ -20,7 +20,7 @@ MRuby::Gem::Specification.new('mnrb-net-http') do |spec|
   # each feature's files, in the order they run (src/features.c registers them)
   spec.rbfiles = []
   MNRBFeatures.compile(spec, "mnrb_net_http",
-                       "uri"      => %w(uri uri_ops uri_regexp),
+                       "uri"      => %w(uri uri_ops uri_regexp uri_parser),
                        "net_http" => %w(net_http_header net_http_response net_http_request http_wire net_http http_server),
                        "open_uri" => %w(open_uri))
 end

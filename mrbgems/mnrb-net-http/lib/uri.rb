@@ -99,9 +99,9 @@ module URI
       rest = rest[cut, rest.size] || ""
       userinfo, authority = authority.split("@", 2) if authority.include?("@")
       host, port = split_host_port(authority, str)
+      host ||= ""                      # "http:///": an empty host, as CRuby 3.3's RFC 3986 parser
     end
     klass = SCHEMES[scheme] || Generic
-    raise InvalidURIError, "bad URI(absolute but no host): #{str}" if klass <= HTTP && (host.nil? || host.empty?)
     klass.new(scheme, userinfo, host, port, rest, query, fragment)
   end
 
