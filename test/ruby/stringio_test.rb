@@ -67,4 +67,27 @@ class StringIOTest < MnTest::Case
   def test_readline_at_eof_raises_eof_error
     assert_raise(EOFError) { StringIO.new("").readline }
   end
+
+  # CRuby's set_encoding: reads answer in the encoding, an unfrozen String takes it (Rack's
+  # MockRequest sets rack.input's to BINARY); read(n) gives bytes
+  def test_set_encoding_and_binmode
+    s = +"\u00e9"
+    io = StringIO.new(s)
+    assert_same io, io.set_encoding(Encoding::BINARY)
+    assert_equal [Encoding::BINARY, Encoding::BINARY, nil], [io.external_encoding, s.encoding, io.internal_encoding]
+    f = "\u00e9".freeze
+    io = StringIO.new(f)
+    io.set_encoding("BINARY")
+    assert_equal [Encoding::BINARY, Encoding::UTF_8], [io.external_encoding, f.encoding]
+    s = +"\u00e9"
+    io = StringIO.new(s)
+    assert_equal Encoding::UTF_8, io.external_encoding
+    assert_same io, io.binmode
+    assert_equal [Encoding::BINARY, Encoding::BINARY], [io.external_encoding, s.encoding]
+  end
+
+  def test_read_with_a_length_gives_bytes
+    io = StringIO.new(+"abc")
+    assert_equal [Encoding::BINARY, Encoding::UTF_8], [io.read(2).encoding, io.read.encoding]
+  end
 end

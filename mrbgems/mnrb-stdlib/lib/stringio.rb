@@ -83,10 +83,30 @@ class StringIO
       raise ArgumentError, "negative length #{length} given" if length < 0
       return (outbuf ? outbuf.replace("") : "") if length == 0
       return nil if rest <= 0
-      data = @string.byteslice(@pos, length)
+      data = @string.byteslice(@pos, length).force_encoding(Encoding::BINARY)   # bytes, as CRuby's
       @pos += data.bytesize
     end
+    data.force_encoding(@encoding) if @encoding && length.nil?
     outbuf ? outbuf.replace(data) : data
+  end
+
+  # set_encoding(ext, int = nil): the encoding reads answer in; the String takes it too unless it is
+  # frozen, as CRuby's (Rack's MockRequest sets rack.input's to BINARY). nil: the default external.
+  def set_encoding(ext, int = nil, **opts)
+    enc = if ext.is_a?(Encoding) then ext
+          elsif ext.nil? then Encoding.default_external
+          else Encoding.find(ext.to_s)
+          end
+    @encoding = enc
+    @string.force_encoding(enc) if @writable && !@string.frozen?
+    self
+  end
+
+  def external_encoding = @encoding || @string.encoding
+  def internal_encoding = nil
+
+  def binmode
+    set_encoding(Encoding::BINARY)
   end
 
   # gets(sep = $/, limit = nil, chomp: false), as CRuby's: sep nil reads the rest, "" a paragraph
