@@ -6,7 +6,7 @@
  * A Store may have its default paths due (__default_paths_at_first_use, SSLContext's
  * DEFAULT_CERT_STORE, lib/ssl.rb): they are loaded the first time OpenSSL verifies against it
  * (Store#verify, or an SSLContext given it at setup: ossl_store_get), not at require. Debian's
- * bundle is ~140 certificates whose parse is ~400M instructions and ~880 KB a heap, and a ractor
+ * bundle is ~140 certificates whose parse is ~200M instructions and ~820 KB a heap, and a ractor
  * created after the require replays the feature (mnrb_feature.h): it paid that at Ractor.new.
  * What a verification sees is the same: the paths are in the store before its first use, and
  * X509_STORE_set_default_paths's own failures to read the files are ignored either way.
