@@ -25,8 +25,10 @@ module OpenSSL
         min_version: TLS1_VERSION, verify_mode: VERIFY_PEER, verify_hostname: true,
         options: OP_ALL | OP_NO_COMPRESSION | OP_NO_SSLv3 & ~OP_LEGACY_SERVER_CONNECT,
       }
+      # set_default_paths, done when it is first verified against (src/x509.c): not at every
+      # require, nor at every Ractor.new after one
       DEFAULT_CERT_STORE = X509::Store.new
-      DEFAULT_CERT_STORE.set_default_paths
+      DEFAULT_CERT_STORE.__default_paths_at_first_use
 
       attr_accessor :verify_mode, :verify_hostname, :ca_file, :ca_path, :cert_store, :cert, :key,
                     :timeout, :ssl_timeout, :verify_depth, :verify_callback, :alpn_protocols,

@@ -2,6 +2,14 @@
  * OpenSSL::X509: Certificate (an X509, read from PEM or DER), Name (an X509_NAME, shown as
  * CRuby's "/CN=host" one-line form) and Store (an X509_STORE: the trust anchors an SSLContext
  * verifies peers against; set_default_paths loads Debian's /etc/ssl/certs).
+ *
+ * A Store may have its default paths due (__default_paths_at_first_use, SSLContext's
+ * DEFAULT_CERT_STORE, lib/ssl.rb): they are loaded the first time OpenSSL verifies against it
+ * (Store#verify, or an SSLContext given it at setup: ossl_store_get), not at require. Debian's
+ * bundle is ~140 certificates whose parse is ~200M instructions and ~820 KB a heap, and a ractor
+ * created after the require replays the feature (mnrb_feature.h): it paid that at Ractor.new.
+ * What a verification sees is the same: the paths are in the store before its first use, and
+ * X509_STORE_set_default_paths's own failures to read the files are ignored either way.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +27,18 @@ static void x509_free(mrb_state *mrb, void *p) { X509_free(p); }
 static const struct mrb_data_type x509_type = { "OpenSSL::X509::Certificate", x509_free };
 static void name_free(mrb_state *mrb, void *p) { X509_NAME_free(p); }
 static const struct mrb_data_type name_type = { "OpenSSL::X509::Name", name_free };
-static void store_free(mrb_state *mrb, void *p) { X509_STORE_free(p); }
+/* A Store's data: the X509_STORE, and whether set_default_paths is still to be done on it (its
+ * ractor's GVL guards both: a Store never leaves its heap) */
+typedef struct store_data {
+  X509_STORE *s;
+  mrb_bool default_paths_due;
+} store_data;
+static void store_free(mrb_state *mrb, void *p) {
+  store_data *d = p;
+  if (!d) return;
+  X509_STORE_free(d->s);
+  mrb_free(mrb, d);
+}
 static void ext_free(mrb_state *mrb, void *p) { X509_EXTENSION_free(p); }
 static const struct mrb_data_type ext_type = { "OpenSSL::X509::Extension", ext_free };
 static const struct mrb_data_type store_type = { "OpenSSL::X509::Store", store_free };
@@ -34,10 +53,26 @@ mrb_value ossl_x509_wrap(mrb_state *mrb, X509 *x) {
   return mrb_obj_value(mrb_data_object_alloc(mrb, ossl_class(mrb, "X509::Certificate"), x, &x509_type));
 }
 
+static store_data *store_data_get(mrb_state *mrb, mrb_value v) {
+  store_data *d = mrb_data_check_get_ptr(mrb, v, &store_type);
+  if (!d) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/X509/Store)");
+  return d;
+}
+
+/* Loads the default paths if they are due (errors ignored, as X509_STORE_set_default_paths
+ * ignores a missing or unreadable file) */
+static void store_load_due(store_data *d) {
+  if (!d->default_paths_due) return;
+  d->default_paths_due = FALSE;
+  X509_STORE_set_default_paths(d->s);
+  ERR_clear_error();
+}
+
+/* The store as OpenSSL verifies against it: its due default paths loaded first */
 X509_STORE *ossl_store_get(mrb_state *mrb, mrb_value v) {
-  X509_STORE *s = mrb_data_check_get_ptr(mrb, v, &store_type);
-  if (!s) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/X509/Store)");
-  return s;
+  store_data *d = store_data_get(mrb, v);
+  store_load_due(d);
+  return d->s;
 }
 
 /* Certificate#initialize(pem_or_der = nil) */
@@ -352,18 +387,35 @@ static mrb_value name_add_entry(mrb_state *mrb, mrb_value self) {
 /* ---- Store ---- */
 
 static mrb_value store_init(mrb_state *mrb, mrb_value self) {
-  X509_STORE *s = X509_STORE_new();
-  if (!s) ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL);
-  if (DATA_PTR(self)) X509_STORE_free(DATA_PTR(self));
-  mrb_data_init(self, s, &store_type);
+  store_data *d = mrb_malloc(mrb, sizeof *d);
+  d->s = X509_STORE_new();
+  d->default_paths_due = FALSE;
+  if (!d->s) { mrb_free(mrb, d); ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL); }
+  if (DATA_PTR(self)) store_free(mrb, DATA_PTR(self));
+  mrb_data_init(self, d, &store_type);
   return self;
 }
-static X509_STORE *store(mrb_state *mrb, mrb_value self) { return ossl_store_get(mrb, self); }
+/* The store to add to: what is added and the due default paths meet at the first verification */
+static X509_STORE *store(mrb_state *mrb, mrb_value self) { return store_data_get(mrb, self)->s; }
 
 static mrb_value store_default_paths(mrb_state *mrb, mrb_value self) {
-  if (X509_STORE_set_default_paths(store(mrb, self)) != 1) ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL);
+  store_data *d = store_data_get(mrb, self);
+  d->default_paths_due = FALSE;
+  if (X509_STORE_set_default_paths(d->s) != 1) ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL);
   ERR_clear_error();
   return mrb_nil_value();
+}
+
+/* __default_paths_at_first_use: set_default_paths, done when OpenSSL first verifies against the
+ * store (ossl_store_get) */
+static mrb_value store_default_paths_later(mrb_state *mrb, mrb_value self) {
+  store_data_get(mrb, self)->default_paths_due = TRUE;
+  return mrb_nil_value();
+}
+
+/* __default_paths_due?: for the tests (nothing in CRuby tells) */
+static mrb_value store_default_paths_due(mrb_state *mrb, mrb_value self) {
+  return mrb_bool_value(store_data_get(mrb, self)->default_paths_due);
 }
 static mrb_value store_add_file(mrb_state *mrb, mrb_value self) {
   const char *f;
@@ -389,7 +441,7 @@ static mrb_value store_verify(mrb_state *mrb, mrb_value self) {
   mrb_value c;
   mrb_get_args(mrb, "o", &c);
   X509_STORE_CTX *ctx = X509_STORE_CTX_new();
-  if (!ctx || X509_STORE_CTX_init(ctx, store(mrb, self), ossl_x509_get(mrb, c), NULL) != 1) {
+  if (!ctx || X509_STORE_CTX_init(ctx, ossl_store_get(mrb, self), ossl_x509_get(mrb, c), NULL) != 1) {
     X509_STORE_CTX_free(ctx);
     ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL);
   }
@@ -457,6 +509,8 @@ void ossl_x509_init(mrb_state *mrb, struct RClass *m) {
   MRB_SET_INSTANCE_TT(s, MRB_TT_CDATA);
   mrb_define_method(mrb, s, "initialize", store_init, MRB_ARGS_NONE());
   mrb_define_method(mrb, s, "set_default_paths", store_default_paths, MRB_ARGS_NONE());
+  mrb_define_method(mrb, s, "__default_paths_at_first_use", store_default_paths_later, MRB_ARGS_NONE());
+  mrb_define_method(mrb, s, "__default_paths_due?", store_default_paths_due, MRB_ARGS_NONE());
   mrb_define_method(mrb, s, "add_file", store_add_file, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, s, "add_path", store_add_path, MRB_ARGS_REQ(1));
   mrb_define_method(mrb, s, "add_cert", store_add_cert, MRB_ARGS_REQ(1));
