@@ -414,4 +414,17 @@ class OpenSSLTest < MnTest::Case
       end
     end
   end
+
+  # A wrong argument's TypeError names its class, as CRuby's ("wrong argument type Integer
+  # (expected OpenSSL/X509)"; checked on CRuby 3.3.8). Store#verify takes the store and the
+  # certificate before it makes its context, which a TypeError would otherwise leak.
+  def test_wrong_argument_types_name_the_class
+    [[-> { OpenSSL::X509::Store.new.verify(3) }, "Integer", "OpenSSL/X509"],
+     [-> { OpenSSL::HMAC.digest(Object.new, "k", "d") }, "Object", "OpenSSL/Digest"],
+     [-> { OpenSSL::X509::Certificate.new.public_key = 5 }, "Integer", "OpenSSL/EVP_PKEY"],
+     [-> { OpenSSL::X509::Certificate.new.add_extension(:x) }, "Symbol", "OpenSSL/X509/EXTENSION"]].each do |call, got, expected|
+      e = assert_raise(TypeError) { call.call }
+      assert_equal "wrong argument type #{got} (expected #{expected})", e.message
+    end
+  end
 end

@@ -30,7 +30,7 @@ const EVP_MD *ossl_md_arg(mrb_state *mrb, mrb_value v) {
     return md;
   }
   if (mrb_data_check_get_ptr(mrb, v, &md_type)) return EVP_MD_CTX_get0_md(md_ctx(mrb, v));
-  mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/Digest)");
+  ossl_wrong_type(mrb, v, "OpenSSL/Digest");
 }
 
 /* Digest#initialize(name_or_digest, data = nil) */

@@ -20,6 +20,11 @@
 #include "ossl.h"
 #include "mnrb_feature.h"
 
+void ossl_wrong_type(mrb_state *mrb, mrb_value v, const char *expected) {
+  const char *got = mrb_nil_p(v) ? "nil" : mrb_true_p(v) ? "true" : mrb_false_p(v) ? "false" : mrb_obj_classname(mrb, v);
+  mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %s (expected %s)", got, expected);
+}
+
 struct RClass *ossl_class(mrb_state *mrb, const char *path) {
   struct RClass *c = mrb_module_get(mrb, "OpenSSL");
   char part[64];

@@ -25,6 +25,8 @@ struct RClass *ossl_class(mrb_state *mrb, const char *path);
  * alone, when one is missing) and empties the queue, as CRuby's ossl_raise. */
 mrb_noreturn void ossl_raise(mrb_state *mrb, struct RClass *cls, const char *msg);
 mrb_noreturn void ossl_raisef(mrb_state *mrb, struct RClass *cls, const char *fmt, ...);
+/* TypeError "wrong argument type Integer (expected OpenSSL/X509)", CRuby's words for v not of `expected`. */
+mrb_noreturn void ossl_wrong_type(mrb_state *mrb, mrb_value v, const char *expected);
 /* The error text OpenSSL queued last (with its detail data), or "" */
 void ossl_error_text(char *buf, size_t n);
 /* A digest argument: a name ("SHA256") or an OpenSSL::Digest */

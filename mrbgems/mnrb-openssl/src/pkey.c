@@ -21,7 +21,7 @@ static struct RClass *pkerr(mrb_state *mrb) { return ossl_class(mrb, "PKey::PKey
 
 EVP_PKEY *ossl_pkey_get(mrb_state *mrb, mrb_value v) {
   EVP_PKEY *k = mrb_data_check_get_ptr(mrb, v, &pkey_type);
-  if (!k) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/EVP_PKEY)");
+  if (!k) ossl_wrong_type(mrb, v, "OpenSSL/EVP_PKEY");
   return k;
 }
 

@@ -45,7 +45,7 @@ static const struct mrb_data_type store_type = { "OpenSSL::X509::Store", store_f
 
 X509 *ossl_x509_get(mrb_state *mrb, mrb_value v) {
   X509 *x = mrb_data_check_get_ptr(mrb, v, &x509_type);
-  if (!x) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/X509)");
+  if (!x) ossl_wrong_type(mrb, v, "OpenSSL/X509");
   return x;
 }
 
@@ -55,7 +55,7 @@ mrb_value ossl_x509_wrap(mrb_state *mrb, X509 *x) {
 
 static store_data *store_data_get(mrb_state *mrb, mrb_value v) {
   store_data *d = mrb_data_check_get_ptr(mrb, v, &store_type);
-  if (!d) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/X509/Store)");
+  if (!d) ossl_wrong_type(mrb, v, "OpenSSL/X509/Store");
   return d;
 }
 
@@ -308,7 +308,7 @@ static mrb_value cert_add_extension(mrb_state *mrb, mrb_value self) {
   mrb_value e;
   mrb_get_args(mrb, "o", &e);
   X509_EXTENSION *x = mrb_data_check_get_ptr(mrb, e, &ext_type);
-  if (!x) mrb_raise(mrb, E_TYPE_ERROR, "wrong argument type (expected OpenSSL/X509/EXTENSION)");
+  if (!x) ossl_wrong_type(mrb, e, "OpenSSL/X509/EXTENSION");
   if (X509_add_ext(cert(mrb, self), x, -1) != 1) ossl_raise(mrb, certerr(mrb), NULL);
   return e;
 }
@@ -440,8 +440,10 @@ static mrb_value store_add_cert(mrb_state *mrb, mrb_value self) {
 static mrb_value store_verify(mrb_state *mrb, mrb_value self) {
   mrb_value c;
   mrb_get_args(mrb, "o", &c);
+  X509_STORE *store = ossl_store_get(mrb, self);   /* both may raise: before the context is made */
+  X509 *cert = ossl_x509_get(mrb, c);
   X509_STORE_CTX *ctx = X509_STORE_CTX_new();
-  if (!ctx || X509_STORE_CTX_init(ctx, ossl_store_get(mrb, self), ossl_x509_get(mrb, c), NULL) != 1) {
+  if (!ctx || X509_STORE_CTX_init(ctx, store, cert, NULL) != 1) {
     X509_STORE_CTX_free(ctx);
     ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL);
   }
