@@ -142,24 +142,28 @@ top_visibility(mrb_state *mrb, mrb_value self)
   return given;
 }
 
-/* main.include(*modules): Object's (mruby-toplevel-ext's was Ruby) */
+/* main's method `mid`(*args): Object's */
+static mrb_value
+to_object(mrb_state *mrb, mrb_sym mid)
+{
+  const mrb_value *argv;
+  mrb_int argc;
+  mrb_get_args(mrb, "*", &argv, &argc);
+  return mrb_funcall_argv(mrb, mrb_obj_value(mrb->object_class), mid, argc, argv);
+}
+
+/* main.include(*modules) (mruby-toplevel-ext's was Ruby) */
 static mrb_value
 top_include(mrb_state *mrb, mrb_value self)
 {
-  const mrb_value *argv;
-  mrb_int argc;
-  mrb_get_args(mrb, "*", &argv, &argc);
-  return mrb_funcall_argv(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(include), argc, argv);
+  return to_object(mrb, MRB_SYM(include));
 }
 
-/* main.ruby2_keywords(*names): Object's (CRuby's top level has its own, for `ruby2_keywords def`) */
+/* main.ruby2_keywords(*names) (CRuby's top level has its own, for `ruby2_keywords def`) */
 static mrb_value
 top_ruby2_keywords(mrb_state *mrb, mrb_value self)
 {
-  const mrb_value *argv;
-  mrb_int argc;
-  mrb_get_args(mrb, "*", &argv, &argc);
-  return mrb_funcall_argv(mrb, mrb_obj_value(mrb->object_class), MRB_SYM(ruby2_keywords), argc, argv);
+  return to_object(mrb, MRB_SYM(ruby2_keywords));
 }
 
 static mrb_value

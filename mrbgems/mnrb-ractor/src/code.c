@@ -284,6 +284,20 @@ struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc) {
   return mrb_class_p(obj) || mrb_module_p(obj) ? mrb_class_ptr(obj) : NULL;
 }
 
+/* The outer scope of a copied singleton method: never called, only its target class is read. */
+static mrb_value scope_only(mrb_state *mrb, mrb_value self) { return mrb_nil_value(); }
+
+/* A copied method p of target, given an outer scope when target is a singleton class, so that its
+ * class variable and constant lookups walk up to the class it is attached to. */
+void mnrb_code_singleton_scope(mrb_state *mrb, struct RProc *p, struct RClass *target) {
+  struct RClass *scope = mnrb_code_attached(mrb, target);
+  if (!scope) return;
+  struct RProc *up = mrb_proc_new_cfunc(mrb, scope_only);
+  up->e.target_class = scope;
+  p->upper = up;
+  mrb_field_write_barrier(mrb, (struct RBasic *)p, (struct RBasic *)up);
+}
+
 /* The ractor's block, in the counterpart of its class (so that constants of the class around
  * Ractor.new are found first, as CRuby finds them lexically; outer modules' are not), its outer
  * scope empty procs (no variables, no env: the block reads none) shaped as the original's, so that

@@ -274,13 +274,7 @@ static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc
   }
   struct RProc *copy = mnrb_code_copy_irep(from, proc->body.irep, to, target, proc->flags | MRB_PROC_SCOPE);
   mnrb_refinements_note_method(from, proc->body.irep, to, copy);   /* defined after `using` */
-  struct RClass *scope = mnrb_code_attached(to, target);
-  if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
-    struct RProc *up = mrb_proc_new_cfunc(to, unshareable_method);
-    up->e.target_class = scope;
-    copy->upper = up;
-    mrb_field_write_barrier(to, (struct RBasic *)copy, (struct RBasic *)up);
-  }
+  mnrb_code_singleton_scope(to, copy, target);
   return copy;
 }
 

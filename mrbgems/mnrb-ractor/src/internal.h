@@ -297,6 +297,7 @@ void mnrb_refinements_carry(mrb_state *from, const struct mrb_irep *fi, mrb_stat
 void mnrb_refinements_note_method(mrb_state *from, const struct mrb_irep *fi, mrb_state *to, struct RProc *copy);
 mrb_bool mnrb_refinements_refined_p(mrb_state *from, const struct mrb_irep *fi);
 struct RClass *mnrb_code_attached(mrb_state *mrb, struct RClass *sc);
+void mnrb_code_singleton_scope(mrb_state *mrb, struct RProc *p, struct RClass *target);
 /* lazy_methods.c: copied methods loaded into a state at their first lookup (mruby patch 0269). A set
  * of records (each a method's dump, immutable) is shared by the creator's plan and the states whose
  * tables point at it; new: one reference; add: dumps irep into the set (NULL: out of memory), only

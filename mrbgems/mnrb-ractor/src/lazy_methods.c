@@ -48,9 +48,6 @@ struct mnrb_copied_set {
   mnrb_copied_method **m;
 };
 
-/* The outer scope of a copied singleton method: never called, only its target class is read. */
-static mrb_value scope_only(mrb_state *mrb, mrb_value self) { return mrb_nil_value(); }
-
 static struct RProc *make(mrb_state *mrb, struct RClass *target, mrb_sym mid, const struct mrb_mt_copied *head) {
   const mnrb_copied_method *rec = (const mnrb_copied_method *)head;
   (void)mid;
@@ -61,13 +58,7 @@ static struct RProc *make(mrb_state *mrb, struct RClass *target, mrb_sym mid, co
   p->upper = NULL;
   p->flags = (p->flags & ~MRB_PROC_STRICT) | (rec->flags & MRB_PROC_STRICT) | MRB_PROC_SCOPE;
   p->e.target_class = target;
-  struct RClass *scope = mnrb_code_attached(mrb, target);
-  if (scope) {        /* a singleton method: class variable and constant lookups walk up to the class */
-    struct RProc *up = mrb_proc_new_cfunc(mrb, scope_only);
-    up->e.target_class = scope;
-    p->upper = up;
-    mrb_field_write_barrier(mrb, (struct RBasic *)p, (struct RBasic *)up);
-  }
+  mnrb_code_singleton_scope(mrb, p, target);
   return p;
 }
 
