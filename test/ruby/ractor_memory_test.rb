@@ -37,8 +37,10 @@ class RactorMemoryTest < MnTest::Case
   IV_BOUND = 10 * 1024
   IV_COUNT_BOUND = 64
   # And by 0146 (the made-methods table grows at 7/8 used: its ~51 entries in 64 slots, not 128):
-  # 4,400 -> 2,864 bytes with the body map.
-  MADE_BOUND = 3584
+  # 4,400 -> 2,864 bytes with the body map. mem20h (0279): the map's entries 16 -> 32 bytes (what
+  # makes a dropped body again), its free tail cut: 3,120 -> 4,464 bytes, for 85 body procs
+  # (~4 KiB of heap) fewer in every copy.
+  MADE_BOUND = 5120
 
   def run_child(src)
     out = IO.popen([RbConfig.ruby, "-e", src], err: [:child, :out], &:read)
@@ -321,7 +323,7 @@ class RactorMemoryTest < MnTest::Case
   # context starts with 48 stack values and 8 frames, not 128 and 32 (state_snapshot.c
   # root_stacks_trim), the first Ractor.new (which makes the template, once) before the first
   # reading: main's binary 70.8-71.0 KiB, 68.8-69.3 now.
-  RSS_BOUND = 70          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors)
+  RSS_BOUND = 68          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors; 66.6 at mem20h)
   RSS_RACTORS = 500
   GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
 
@@ -341,6 +343,21 @@ class RactorMemoryTest < MnTest::Case
     assert free <= 64, "a fresh ractor's heap is not packed: #{free} free of #{total} slots"
     assert total <= 672, "a fresh ractor's heap: #{total} slots (bound 672)"
     assert free >= 24, "a fresh ractor's free slots at its block's start: #{free} of #{total}"
+  end
+
+  # mem20h (mruby 0279): the template's class-body procs that no made method needs are dropped and
+  # made again at the first call of one of their methods (0133's body map keeps what makes them):
+  # a fresh copy holds at most PROC_BOUND procs (177 before, 90 of them bodies; 93 after). The methods of
+  # dropped bodies answer as before: the NESTED and class-variable tests above, in ractors.
+  PROC_BOUND = 120
+  def test_a_fresh_ractor_holds_few_class_body_procs
+    skip "one state per ractor is mnrb's" unless MNRB
+    skip "ractors boot (MNRB_SNAPSHOT=#{ENV["MNRB_SNAPSHOT"]})" if ENV["MNRB_SNAPSHOT"] && ENV["MNRB_SNAPSHOT"] != "copy"
+    out = run_child(<<~'RUBY')
+      p Ractor.new { ObjectSpace.count_objects[:T_PROC] }.take
+    RUBY
+    procs = eval(out)
+    assert procs <= PROC_BOUND, "a fresh ractor holds #{procs} procs (bound #{PROC_BOUND})"
   end
 
   def test_a_ractor_state_has_half_the_method_cache

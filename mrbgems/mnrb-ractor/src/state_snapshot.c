@@ -638,6 +638,8 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
     if (ma) mrb_gv_set(ma, mrb_intern_cstr(ma, setup_globals[i]), mrb_nil_value());
     if (mb) mrb_gv_set(mb, mrb_intern_cstr(mb, setup_globals[i]), mrb_nil_value());
   }
+  if (ma) mrb_mt_bodies_drop(ma);   /* the class-body procs no made method needs (mruby 0279) */
+  if (mb) mrb_mt_bodies_drop(mb);
   if (ma) root_stacks_trim(ma);
   if (mb) root_stacks_trim(mb);
   if (ma) mrb_full_gc(ma);     /* the boot's garbage collected (both alike): the heap is packed below */
