@@ -47,10 +47,13 @@ def states(s, name):
 
 @test
 def two_cpu_bound_threads_take_turns_at_each_timeslice():
-    # each spins until the two have taken 6 turns: only timeslice preemption can switch them
+    # each spins until the two have taken 6 turns: only timeslice preemption can switch them. The
+    # switch comes at the loop's backward branch, which is its test's own branch (mruby patch 0257;
+    # CRuby's `branchif` checks interrupts there too): a thread switched out right after a test that
+    # saw 5 entries appends once more when it resumes, so 7 is a right answer as well
     s = run("log = []; ths = 2.times.map { |i| Thread.new { until log.size >= 6; log << i if log.last != i; end } }; "
             "ths.each(&:join); p log.size", "--timeslice=5")
-    expect(s["stdout"].strip() == "6", s["stdout"])
+    expect(s["stdout"].strip() in ("6", "7"), s["stdout"])
     expect(s["threads"] == 3, f"3 threads, got {s['threads']}")
     expect(states(s, "waiting (preempted)") >= 4, f"preemptions: {s['states']}")
     expect(states(s, "gvl") >= 4, f"GVL hand-off arrows: {s['states']}")
