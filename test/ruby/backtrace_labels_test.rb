@@ -135,6 +135,26 @@ class BacktraceLabelsTest < MnTest::Case
     assert lines.any? { |l| l.end_with?(quoted("Integer#times", "times")) }, lines.inspect
   end
 
+  # IO's reads are layered in Ruby over C (encodings, binary reads: mnrb's MNRB::IO* modules, which
+  # IO prepends); a backtrace shows the one frame CRuby shows, 'IO#read', then its caller. The same
+  # for a block given to IO#each_line (CRuby 3.1 and 3.3.8: read, then <main>; each_line, then the test).
+  def test_io_reads_show_one_frame_named_for_io
+    here = quoted("block in BacktraceLabelsTest#test_io_reads_show_one_frame_named_for_io",
+                  "block in test_io_reads_show_one_frame_named_for_io")
+    r, w = IO.pipe
+    r.close
+    e = assert_raise(IOError) { r.read }
+    w.close
+    assert_equal [quoted("IO#read", "read"), here], e.backtrace[0, 2].map { |l| label(l) }
+    r, w = IO.pipe
+    w.write("a\n")
+    w.close
+    lines = nil
+    r.each_line { lines ||= caller(0)[0, 2].map { |l| label(l) } }
+    r.close
+    assert_equal [here, quoted("IO#each_line", "each_line")], lines
+  end
+
   def test_thread_backtrace_locations_split_label_and_base_label
     q = Queue.new
     t = Thread.new { [1].each { q.pop } }

@@ -6,7 +6,7 @@
 # slots are made free (0111). A wrong name from the cache, a lost or misplaced entry, or a slot that
 # is neither a free one nor an object would show here as a ractor whose classes differ from main's.
 # Ractor.new's definitions copy looks for the C methods it copies in the new class's own table
-# (IO's origin: IO prepends BinaryReads, whose read, gets... were found first and six methods
+# (IO's origin: IO prepends MNRB::IOBinaryReads, whose read, gets... were found first and six methods
 # defined again at every Ractor.new); aliases of IO's C methods made in main still reach a ractor.
 
 class RactorBootNamesTest < MnTest::Case
@@ -88,8 +88,8 @@ class RactorBootNamesTest < MnTest::Case
     assert_equal ["s12345", 20_000, true], [s, n, many]
   end
 
-  # Aliases made in main of IO's own C methods (in IO's origin: IO prepends BinaryReads) reach a
-  # ractor, now that the copy looks in the origin's table first. (An alias of one of BinaryReads's
+  # Aliases made in main of IO's own C methods (in IO's origin: IO prepends MNRB::IOBinaryReads) reach a
+  # ractor, now that the copy looks in the origin's table first. (An alias of one of IOBinaryReads's
   # methods, read or gets, fails in mnrb's main ractor too: their `super` from IO finds nothing.)
   def test_aliases_of_io_c_methods_reach_a_ractor
     IO.alias_method(:__boot_names_write, :write)

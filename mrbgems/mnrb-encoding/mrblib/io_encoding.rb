@@ -15,7 +15,7 @@ class IO
     [kw, spec || e, kw.delete(:external_encoding), kw.delete(:internal_encoding)]
   end
 
-  module BinaryReads
+  module ::MNRB::IOBinaryReads
     def read(length = nil, outbuf = nil)
       s = outbuf.nil? ? super(length) : super(length, outbuf)
       s.force_encoding(Encoding::BINARY) if s && outbuf.nil? && (length || __binmode_p)
@@ -48,7 +48,7 @@ class IO
 
     # binmode and "b" in an open mode, remembered here (mnrb-io keeps no such flag); the
     # encodings of a mode ("r:ISO-8859-1:UTF-8", "r:BOM|UTF-8") and the encoding:,
-    # external_encoding: and internal_encoding: options are taken off here (Encodings below)
+    # external_encoding: and internal_encoding: options are taken off here (IOEncodings below)
     def initialize(*args, **kw, &blk)
       spec = nil
       if args[1].is_a?(String) && args[1].include?(":")
@@ -81,7 +81,7 @@ class IO
       @__mnrb_binmode
     end
   end
-  prepend BinaryReads
+  prepend ::MNRB::IOBinaryReads
 
   # The encodings of text an IO reads and writes, as CRuby's: reads (read with no length, gets,
   # each_line, readlines, getc, each_char) give Strings in the external encoding, converted to
@@ -90,7 +90,7 @@ class IO
   # internal encoding (CRuby's "ASCII incompatible encoding needs binmode"); its lines are found
   # after conversion (the rest of the stream is read at the first gets). "BOM|" looks for a byte
   # order mark at the start. Only while an encoding is set do these wrappers do anything.
-  module Encodings
+  module ::MNRB::IOEncodings
     # (methods, not constants: a fresh ractor makes no objects for them)
     def __enc_boms = [["\xEF\xBB\xBF", "UTF-8"], ["\xFF\xFE\x00\x00", "UTF-32LE"], ["\x00\x00\xFE\xFF", "UTF-32BE"],
                       ["\xFF\xFE", "UTF-16LE"], ["\xFE\xFF", "UTF-16BE"]]
@@ -276,7 +276,7 @@ class IO
       end
     end
   end
-  prepend Encodings
+  prepend ::MNRB::IOEncodings
 end
 
 class File
