@@ -427,4 +427,13 @@ class OpenSSLTest < MnTest::Case
       assert_equal "wrong argument type #{got} (expected #{expected})", e.message
     end
   end
+
+  # Store#verify(nil) is OpenSSL's to refuse: X509_verify_cert fails, a CertificateError (CRuby 3.1
+  # and 3.3.8: "X509_verify_cert: no cert set for us to verify"), not a TypeError; the store still verifies.
+  def test_store_verify_without_a_certificate
+    store = OpenSSL::X509::Store.new
+    e = assert_raise(OpenSSL::X509::CertificateError) { store.verify(nil) }
+    assert_equal "X509_verify_cert: no cert set for us to verify", e.message
+    assert_equal false, store.verify(cert)
+  end
 end

@@ -436,18 +436,23 @@ static mrb_value store_add_cert(mrb_state *mrb, mrb_value self) {
   return self;
 }
 
-/* __verify(cert): [ok, error code, error string] */
+/* __verify(cert): [ok, error code, error string]. A nil cert is OpenSSL's to refuse, as in CRuby:
+ * X509_verify_cert fails (-1, "no cert set for us to verify"), a CertificateError. */
 static mrb_value store_verify(mrb_state *mrb, mrb_value self) {
   mrb_value c;
   mrb_get_args(mrb, "o", &c);
   X509_STORE *store = ossl_store_get(mrb, self);   /* both may raise: before the context is made */
-  X509 *cert = ossl_x509_get(mrb, c);
+  X509 *cert = mrb_nil_p(c) ? NULL : ossl_x509_get(mrb, c);
   X509_STORE_CTX *ctx = X509_STORE_CTX_new();
   if (!ctx || X509_STORE_CTX_init(ctx, store, cert, NULL) != 1) {
     X509_STORE_CTX_free(ctx);
     ossl_raise(mrb, ossl_class(mrb, "X509::StoreError"), NULL);
   }
   int ok = X509_verify_cert(ctx);
+  if (ok < 0) {
+    X509_STORE_CTX_free(ctx);
+    ossl_raise(mrb, ossl_class(mrb, "X509::CertificateError"), "X509_verify_cert");
+  }
   int err = X509_STORE_CTX_get_error(ctx);
   X509_STORE_CTX_free(ctx);
   ERR_clear_error();
