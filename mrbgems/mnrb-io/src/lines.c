@@ -210,8 +210,8 @@ static mrb_value io_set_lineno(mrb_state *mrb, mrb_value self) {
 }
 
 /* IO#gets(sep = "\n", limit = nil, chomp: false): the next line, nil at the end of file; also in
- * $_. CRuby keeps $_ per method frame and per thread; mruby compiles it as an ordinary global, so
- * here it is one per ractor (`print $_ while gets` works; a method's gets shows in its caller). */
+ * $_, which is the calling method frame's and thread's, as CRuby's (mnrb-regexp's last_match.c
+ * serves it: a method's gets leaves its caller's $_ alone). */
 static mrb_value io_gets(mrb_state *mrb, mrb_value self) {
   line_req q;
   line_args(mrb, &q);
@@ -267,6 +267,12 @@ static mrb_value k_set_last_read_line(mrb_state *mrb, mrb_value self) {
   return v;
 }
 
+/* Kernel#__mnrb_last_read_line: the caller's $_, for library code (StringIO#print) */
+static mrb_value k_last_read_line(mrb_state *mrb, mrb_value self) {
+  (void)self;
+  return mrb_gv_get(mrb, mrb_intern_lit(mrb, "$_"));
+}
+
 void mnrb_init_lines(mrb_state *mrb) {
   struct RClass *io = mrb_class_get(mrb, "IO");
   mrb_define_method(mrb, io, "gets", io_gets, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
@@ -275,6 +281,9 @@ void mnrb_init_lines(mrb_state *mrb) {
                          MRB_METHOD_VIS_PRIVATE);
   mrb_define_method(mrb, mrb->kernel_module, "__mnrb_last_read_line=", k_set_last_read_line, MRB_ARGS_REQ(1));
   mrb_mod_set_method_vis(mrb, mrb->kernel_module, mrb_intern_lit(mrb, "__mnrb_last_read_line="),
+                         MRB_METHOD_VIS_PRIVATE);
+  mrb_define_method(mrb, mrb->kernel_module, "__mnrb_last_read_line", k_last_read_line, MRB_ARGS_NONE());
+  mrb_mod_set_method_vis(mrb, mrb->kernel_module, mrb_intern_lit(mrb, "__mnrb_last_read_line"),
                          MRB_METHOD_VIS_PRIVATE);
   mrb_define_method(mrb, io, "readline", io_readline, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));
   mrb_define_method(mrb, io, "readlines", io_readlines, MRB_ARGS_OPT(2) | MRB_ARGS_KEY(1, 0));

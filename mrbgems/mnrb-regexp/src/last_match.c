@@ -1,15 +1,22 @@
 /*
- * $~ and the variables derived from it ($& $` $' $+ $1..$N), scoped as in CRuby: each method frame
- * has its own $~ (a method that matches leaves its caller's alone), a block shares the $~ of the
- * method it was written in, and each thread (and fiber) starts with its own.
+ * $~ and the variables derived from it ($& $` $' $+ $1..$N), and $_ (the last line read), scoped as
+ * in CRuby: each method frame has its own (a method that matches or reads a line leaves its
+ * caller's alone), a block shares those of the method it was written in, and each thread (and
+ * fiber) starts with its own.
  *
  * Storage: patches/mruby/0005 gives every callinfo a `last_match` slot, cleared when the frame is
- * pushed and marked with it. A frame's owner is itself for methods, top-level code and C methods;
+ * pushed and marked with it. It holds the frame's MatchData, or, once the frame has a $_, a
+ * two-element Array [MatchData or nil, $_] (CRuby's svar; a frame that never reads a line pays
+ * nothing). A frame's owner is itself for methods, top-level code and C methods;
  * for a block, the frame of the method its code is nested in, found through the block's
  * environment on the current callinfo stack. When that frame is not on this stack (a thread's or
  * fiber's own block, or a block outliving its method) the owner is the stack's bottom frame: the
  * thread's (or fiber's) own root $~. Threads have separate callinfo stacks, so $~ is per thread
  * without any switch-time work, and nothing here is shared between threads.
+ *
+ * $_ is set by C methods (IO#gets) and by built-in Ruby (StringIO#gets, ARGF, IO#print reads it):
+ * in CRuby all of them are C, so it is the frame of the nearest caller that is the program's own
+ * Ruby (not C, not built-in code without debug info) that owns it.
  *
  * The variables themselves are served by mrb->special_gv (patches/mruby/0005), consulted by
  * mrb_gv_get/mrb_gv_set before the global table.
@@ -20,6 +27,8 @@
 #include <mruby/presym.h>
 #include <mruby/proc.h>
 #include <mruby/string.h>
+#include <mruby/array.h>
+#include <mruby/irep.h>
 
 static mrb_callinfo *owner_frame(mrb_state *mrb, mrb_callinfo *ci) {
   struct mrb_context *c = mrb->c;
@@ -44,8 +53,42 @@ static mrb_callinfo *caller_frame(mrb_state *mrb) {
   return ci > mrb->c->cibase ? ci - 1 : ci;
 }
 
+/* The slot holds a MatchData, or [MatchData or nil, $_] once the frame has a $_ (svar_p). */
+static mrb_bool svar_p(const struct RBasic *o) { return o && o->tt == MRB_TT_ARRAY; }
+
 static mrb_value frame_get(mrb_callinfo *ci) {
-  return ci->last_match ? mrb_obj_value(ci->last_match) : mrb_nil_value();
+  struct RBasic *o = ci->last_match;
+  if (svar_p(o)) return RARRAY_PTR(mrb_obj_value(o))[0];
+  return o ? mrb_obj_value(o) : mrb_nil_value();
+}
+
+static void frame_set(mrb_state *mrb, mrb_callinfo *ci, mrb_value m) {
+  if (svar_p(ci->last_match)) mrb_ary_set(mrb, mrb_obj_value(ci->last_match), 0, m);
+  else ci->last_match = mrb_nil_p(m) ? NULL : mrb_basic_ptr(m);
+}
+
+/* the frame that owns $_ for code running in ci: the nearest frame outward that runs the program's
+   own Ruby (C methods and built-in Ruby, which has no debug info, act for their caller) */
+static mrb_callinfo *line_frame(mrb_state *mrb, mrb_callinfo *ci) {
+  mrb_callinfo *base = mrb->c->cibase;
+  for (; ci > base; ci--) {
+    const struct RProc *p = ci->proc;
+    if (p && !MRB_PROC_CFUNC_P(p) && p->body.irep && p->body.irep->debug_info) break;
+  }
+  return owner_frame(mrb, ci);
+}
+
+static mrb_value line_get(mrb_callinfo *ci) {
+  return svar_p(ci->last_match) ? RARRAY_PTR(mrb_obj_value(ci->last_match))[1] : mrb_nil_value();
+}
+
+static void line_set(mrb_state *mrb, mrb_callinfo *ci, mrb_value v) {
+  if (svar_p(ci->last_match)) {
+    mrb_ary_set(mrb, mrb_obj_value(ci->last_match), 1, v);
+  } else if (!mrb_nil_p(v)) {
+    mrb_value pair[2] = { ci->last_match ? mrb_obj_value(ci->last_match) : mrb_nil_value(), v };
+    ci->last_match = mrb_basic_ptr(mrb_ary_new_from_values(mrb, 2, pair));
+  }
 }
 
 mrb_value rx_last_match_get(mrb_state *mrb) {
@@ -53,7 +96,7 @@ mrb_value rx_last_match_get(mrb_state *mrb) {
 }
 
 void rx_last_match_set(mrb_state *mrb, mrb_value m) {
-  owner_frame(mrb, caller_frame(mrb))->last_match = mrb_nil_p(m) ? NULL : mrb_basic_ptr(m);
+  frame_set(mrb, owner_frame(mrb, caller_frame(mrb)), m);
 }
 
 /* The hook set before this gem's (mnrb-compat's $-W), called for the other names. The same in
@@ -66,6 +109,13 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
   const char *name = mrb_sym_name_len(mrb, sym, &len);
   if (!name || len < 2 || name[0] != '$') return FALSE;
   char k = name[1];
+  if (len == 2 && k == '_') {
+    if (!mrb->c || !mrb->c->ci) return FALSE;
+    mrb_callinfo *owner = line_frame(mrb, mrb->c->ci);
+    if (set) line_set(mrb, owner, *val);
+    else *val = line_get(owner);
+    return TRUE;
+  }
   mrb_bool digits = k >= '1' && k <= '9';
   for (mrb_int i = 2; digits && i < len; i++) digits = name[i] >= '0' && name[i] <= '9';
   if (!(digits || (len == 2 && (k == '~' || k == '&' || k == '`' || k == '\'' || k == '+'))))
@@ -76,7 +126,7 @@ static mrb_bool special_gv(mrb_state *mrb, mrb_sym sym, mrb_value *val, mrb_bool
     if (k != '~') mrb_raisef(mrb, E_NAME_ERROR, "Can't set variable %n", sym);
     if (!mrb_nil_p(*val) && !rx_match_p(mrb, *val))
       mrb_raisef(mrb, E_TYPE_ERROR, "wrong argument type %C (expected MatchData)", mrb_obj_class(mrb, *val));
-    owner->last_match = mrb_nil_p(*val) ? NULL : mrb_basic_ptr(*val);
+    frame_set(mrb, owner, *val);
     return TRUE;
   }
   mrb_value m = frame_get(owner);

@@ -188,7 +188,9 @@ class StringIO
     self
   end
 
+  # print: the caller's $_ when called without arguments, as IO#print
   def print(*objs)
+    objs = [__mnrb_last_read_line] if objs.empty?
     objs.each { |o| write(o.to_s) }
     nil
   end
