@@ -161,6 +161,8 @@ _Static_assert(offsetof(mnrb_thread, waits) + sizeof(mnrb_waitq *) <= MNRB_HOT_B
  * closure and the queue it pushed to last are fetched now, half a hop before it runs (each a cache
  * miss at 1,000 threads; the fetches overlap). w may be a C-stack waiter, then only w->th is
  * prefetched by address: its hints are stale, and a prefetch never faults. */
+/* always_inline: a function of prefetches only has no effect gcc must keep, so a call it does not
+ * inline is deleted (Queue#push lost it so, docs/PERFORMANCE.md ring21k). */
 static inline __attribute__((always_inline)) void mnrb_prefetch_woken(const mnrb_waiter *w) {
   const char *p = (const char *)w;
   _Static_assert(MNRB_HOT_BYTES == 4 * 64, "the lines fetched below");
