@@ -126,6 +126,13 @@ size_t mn_ractor_count(void) {
   return n;
 }
 
+size_t mn_ractor_waiting_forever(mn_ractor *r) {
+  mn_lock_acquire(&r->lock);
+  size_t n = r->nwaiting_forever;
+  mn_lock_release(&r->lock);
+  return n;
+}
+
 void *mn_ractor_user(mn_ractor *r) { return r->user; }
 uint32_t mn_ractor_id(const mn_ractor *r) { return r->id; }
 
@@ -283,12 +290,23 @@ static void make_ready(mn_ractor *r, mn_thread *t, bool next, mn_thread *waker, 
  * the park_seq check is a guard. */
 /* The deferred thread, taken out of the slot (NULL: none, or not parked any more: the guard), made
  * non-waiting for deadlock detection. The caller makes it ready or runs it. */
-static inline mn_thread *take_soon(mn_ractor *r) {
+/* take_soon's first half: the thread still counts as waiting (the caller settles it: unwait). */
+static inline mn_thread *take_soon_waiting(mn_ractor *r) {
   mn_thread *t = MN_RELAXED(&r->soon);
   if (MN_LIKELY(!t)) return NULL;
   MN_SET_RELAXED(&r->soon, NULL);
   if (t->state != MN_PARKED || t->park_seq != r->soon_seq) return NULL;
+  return t;
+}
+
+/* t, parked, is woken: it no longer counts for deadlock detection (r->lock held). */
+static inline void unwait(mn_ractor *r, mn_thread *t) {
   if (t->deadlockable) { r->nwaiting_forever--; t->deadlockable = false; }
+}
+
+static inline mn_thread *take_soon(mn_ractor *r) {
+  mn_thread *t = take_soon_waiting(r);
+  if (t) unwait(r, t);
   return t;
 }
 
@@ -664,12 +682,16 @@ static void wake_main_deadlock(mn_ractor *r, after_unlock *a) {
 /* ---------------- park / unpark / yield / exit ---------------- */
 
 /* self parks (in C or at VM level), r->lock held: its wait recorded, its deadline armed. */
-static void mark_parked(mn_ractor *r, mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable) {
+static inline void record_park(mn_thread *self, mn_wait_reason why, bool deadlockable) {
   self->state = MN_PARKED;
   self->reason = why;
   self->timed_out = false;
   self->park_seq++;
   self->deadlockable = deadlockable;
+}
+
+static void mark_parked(mn_ractor *r, mn_thread *self, mn_wait_reason why, uint64_t deadline, bool deadlockable) {
+  record_park(self, why, deadlockable);
   if (deadlockable) r->nwaiting_forever++;
   if (deadline != MN_FOREVER) mn_timer_add(self, deadline);
 }
@@ -706,6 +728,7 @@ mn_park_result mn_park(mn_thread *self, mn_wait_reason why, uint64_t deadline, b
 
 static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread **next_out);
 static mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out);
+static void vm_take_stack(mn_thread *self, mn_thread *next);
 
 /* mn_park_vm's general case, r->lock held, `soon` taken from the slot (or NULL). */
 static __attribute__((noinline)) mn_park_result park_vm_slow(mn_thread *self, mn_wait_reason why, uint64_t deadline,
@@ -736,27 +759,37 @@ static __attribute__((noinline)) mn_park_result park_vm_slow(mn_thread *self, mn
   return vm_switch(self, released_at, next_out);
 }
 
-/* The ring's hop of mn_park_vm (r->lock held, soon taken from the slot): true when it handed off.
- * No deadline and no event hooks on this path (park_vm_slow has them): it makes no call, so its
- * callers need no frame for it. The thread handed the C stack was woken by the running thread
- * alone (mn_unpark_soon: not the main thread, no timer), so its mn_vm_resumed would only say
- * MN_WOKEN. */
+/* The ring's hop of mn_park_vm (r->lock held, soon taken from the slot by take_soon_waiting):
+ * true when it handed off; false with soon, if any, settled (unwait). No deadline and no event
+ * hooks on this path (park_vm_slow has them): it makes no call, so its callers need no frame for
+ * it. The thread handed the C stack was woken by the running thread alone (mn_unpark_soon: not
+ * the main thread, no timer), so its mn_vm_resumed would only say MN_WOKEN, and it was parked at
+ * VM level (mn_unpark_soon saw it; the slot's guard, that it has not been woken since), so it is
+ * not pinned to a native thread (mn_park_vm's contract). The park and the wake-up are one state
+ * change each: self's park recorded (record_park, the C context given up), soon made
+ * RUNNING, the ractor's count of deadlockable waits moved from soon to self in one update. */
 static inline __attribute__((always_inline)) bool park_vm_ring(mn_ractor *r, mn_thread *self, mn_thread *soon,
                                                                mn_wait_reason why, uint64_t deadline,
                                                                bool deadlockable) {
-  if (!soon || !MN_LIKELY(deadline == MN_FOREVER && !MN_RELAXED(&mn_hooks_head) && !self->permit && !r->runnext &&
-                          soon->vm_parked && !soon->bound_nt && !self->nt->bound))
+  if (!soon) return false;
+  if (!MN_LIKELY(deadline == MN_FOREVER && !MN_RELAXED(&mn_hooks_head) && !self->permit && !r->runnext &&
+                 !self->nt->bound)) {
+    unwait(r, soon);
     return false;
+  }
   /* A ring's hop: the thread self woke just now (its deferred wake-up) runs next, straight from
    * the slot, as flush_soon and vm_switch would run it (through the run-next slot) but without
    * counting it ready in between. No deadlock check: it does not wait any more, so not every
    * thread does. */
+  r->nwaiting_forever += (size_t)deadlockable - (size_t)soon->deadlockable;
+  soon->deadlockable = false;
+  record_park(self, why, deadlockable);
   self->vm_timed = false;
-  mark_parked(r, self, why, MN_FOREVER, deadlockable);
   self->vm_parked = true;
   self->fresh = true;
-  mn_thread *next;
-  vm_hand_to(self, soon, 0, &next);
+  /* no RESUMED event for soon (no hooks): its handed_by and handoff_ns, read only by that event,
+   * are left as they are; so is its vm_entry, false since its last resume (mn_vm_resumed) */
+  vm_take_stack(self, soon);
   return true;
 }
 
@@ -767,8 +800,10 @@ mn_park_result mn_park_vm(mn_thread *self, mn_wait_reason why, uint64_t deadline
   if (deadline != MN_FOREVER) deadlockable = false;
   mn_later_flush(self->nt);          /* a VM-level park may hand off without switch_away */
   mn_lock_acquire(&r->lock);
-  mn_thread *soon = take_soon(r);
+  mn_thread *soon = take_soon_waiting(r);
   if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
+    soon->handed_by = self;          /* its caller's mn_vm_resumed reports RESUMED */
+    soon->handoff_ns = 0;
     *next_out = soon;
     return MN_HANDED_OFF;
   }
@@ -791,9 +826,8 @@ static __attribute__((noinline)) mn_park_result park_vm_to_slow(mn_thread *self,
   if (!locked) {
     mn_later_flush(self->nt);
     mn_lock_acquire(&r->lock);
-    soon = take_soon(r);
+    soon = take_soon_waiting(r);
     if (park_vm_ring(r, self, soon, why, deadline, deadlockable)) {
-      soon->vm_entry = false;
       *next_user = soon->user;
       *next_result = MN_WOKEN;
       return MN_HANDED_OFF;
@@ -816,11 +850,14 @@ mn_park_result mn_park_vm_to(mn_thread *self, mn_wait_reason why, uint64_t deadl
    * ring's hop below then makes no call and needs no frame */
   if (MN_UNLIKELY(!mn_lock_try(&r->lock)))
     return park_vm_to_slow(self, why, deadline, deadlockable, next_user, next_result, false, NULL);
-  mn_thread *soon = take_soon(r);
-  /* no deferred wake-up of another ractor's (mn_unpark_later): park_vm_to_slow makes it first */
-  if (MN_LIKELY(!MN_RELAXED(&self->nt->later) && park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
-    soon->vm_entry = false;          /* mn_vm_resumed's part: nothing else to do (see park_vm_ring) */
-    *next_user = soon->user;
+  mn_thread *soon = take_soon_waiting(r);
+  /* a deferred wake-up of another ractor's (mn_unpark_later): park_vm_to_slow makes it first */
+  if (MN_UNLIKELY(MN_RELAXED(&self->nt->later))) {
+    if (soon) unwait(r, soon);
+    return park_vm_to_slow(self, why, deadline, deadlockable, next_user, next_result, true, soon);
+  }
+  if (MN_LIKELY(park_vm_ring(r, self, soon, why, deadline, deadlockable))) {
+    *next_user = soon->user;         /* mn_vm_resumed's part: nothing to do (see park_vm_ring) */
     *next_result = MN_WOKEN;
     return MN_HANDED_OFF;
   }
@@ -867,14 +904,21 @@ static mn_park_result vm_switch(mn_thread *self, uint64_t released_at, mn_thread
  * next's interpreter context continues on this C stack, which is next's from now on; self takes
  * next's idle stack (its own C frames are the stack's, not self's). */
 static inline __attribute__((always_inline)) mn_park_result vm_hand_to(mn_thread *self, mn_thread *next, uint64_t released_at, mn_thread **next_out) {
+  next->handed_by = self;
+  next->handoff_ns = released_at;
+  vm_take_stack(self, next);
+  *next_out = next;
+  return MN_HANDED_OFF;
+}
+
+/* vm_hand_to but for the RESUMED event's fields: next runs, on self's C stack; r->lock released. */
+static inline __attribute__((always_inline)) void vm_take_stack(mn_thread *self, mn_thread *next) {
   mn_ractor *r = self->ractor;
   mn_nt *nt = self->nt;
   MN_SET_RELAXED(&nt->switches, MN_RELAXED(&nt->switches) + 1);
   r->running = next;
   next->state = MN_RUNNING;
   next->nt = nt;
-  next->handed_by = self;
-  next->handoff_ns = released_at;
   next->vm_parked = next->fresh = false;
   mn_stack s = self->stack; self->stack = next->stack; next->stack = s;
 #if defined(MN_ASAN) || defined(MN_TSAN)
@@ -882,8 +926,6 @@ static inline __attribute__((always_inline)) mn_park_result vm_hand_to(mn_thread
 #endif
   const char *l = self->stack_limit; self->stack_limit = next->stack_limit; next->stack_limit = l;
   mn_lock_release(&r->lock);
-  *next_out = next;
-  return MN_HANDED_OFF;
 }
 
 mn_park_result mn_vm_resumed(mn_thread *self) {

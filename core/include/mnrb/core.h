@@ -102,6 +102,10 @@ void mn_ractor_free(mn_ractor *r);
 void *mn_ractor_user(mn_ractor *r);
 uint32_t mn_ractor_id(const mn_ractor *r);  /* 1, 2, ... in creation order; never reused */
 size_t mn_ractor_thread_count(mn_ractor *r); /* started, not yet dead */
+/* Its threads parked deadlockable (mn_park*: waits only another of its threads can end) and not
+ * woken yet: the one count of them (a binding's deadlock look across ractors reads it). Any native
+ * thread; a snapshot taken under r's lock. */
+size_t mn_ractor_waiting_forever(mn_ractor *r);
 /* Ractors not freed yet, the main one included: at the main thread's end, after the others were
  * terminated, more than one means some would not end (an endless ensure clause): the process must
  * end without freeing anything under them. */

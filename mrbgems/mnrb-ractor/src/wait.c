@@ -105,7 +105,7 @@ static inline void wake(mn_thread *core, mrb_state *mrb, mrb_bool later) {
   if (later) mn_unpark_later(core); else mn_unpark(core);
   const char *th = mn_thread_user(core);   /* mn_unpark (or _later) just read the core's record */
   __builtin_prefetch(th, 1);
-  __builtin_prefetch(th + 128, 1);         /* its park's sleeping and waiting_on, cleared on resume */
+  __builtin_prefetch(th + 128, 1);         /* its park's sleep and waiting_on (the resume clears sleep) */
   __builtin_prefetch(th + 192, 1);
   if (mrb) {
     __builtin_prefetch(&mrb->c, 1);        /* with ud, exc, jmp, safepoint_hook: one line (0115) */

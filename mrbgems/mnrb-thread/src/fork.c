@@ -23,7 +23,7 @@ static void bury_lost_threads(mnrb_vm *vm, mnrb_thread *self) {
     mnrb_thread_abandon_mutexes(th);
     th->finished = TRUE;
     th->killed = TRUE;
-    th->sleeping = FALSE;
+    th->sleep = MNRB_AWAKE;
     th->pending = MNRB_INT_NONE;
     th->deferred = mrb_nil_value();
     th->ndeferred = 0;

@@ -76,12 +76,10 @@ static mrb_value pass_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
 mrb_value mnrb_pass_vm(mrb_state *mrb, mnrb_thread *th) {
   th->vm_cont = pass_cont;
   mnrb_save(mrb, th);
-  th->vm_parked = TRUE;
   mn_thread *next;
   if (mn_yield_vm(th->core, &next) == MN_HANDED_OFF)
     return vm_continue_here(mrb, mn_thread_user(next), mn_vm_resumed(next));
-  th->vm_parked = FALSE;              /* nothing else was ready */
-  return pass_cont(mrb, th, MN_WOKEN);
+  return pass_cont(mrb, th, MN_WOKEN);   /* nothing else was ready */
 }
 
 static mrb_value run_cont(mrb_state *mrb, void *ud) {

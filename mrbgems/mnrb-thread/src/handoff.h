@@ -21,12 +21,8 @@ static inline void vm_resume_state(mrb_state *mrb, mnrb_thread *th) {
 /* th runs again: what its park's C caller did after mn_park returned. */
 static inline mn_park_result vm_woken(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
   (void)mrb;
-  th->vm_parked = FALSE;
-  if (th->sleep_forever) mnrb_blocked_add(th->vm, (size_t)-1);
   if (r == MN_DEADLOCK) th->deadlocked_on = th->waiting_on;
-  th->sleeping = FALSE;
-  th->sleep_forever = FALSE;
-  th->waiting_on = NULL;
+  th->sleep = MNRB_AWAKE;
   return r;
 }
 
@@ -80,22 +76,16 @@ static inline __attribute__((always_inline)) mrb_value mnrb_park_vm_inline(mrb_s
                                                                            mnrb_vm_cont *cont) {
   note_hints(mrb, th);
   if (deadline != MN_FOREVER) deadlockable = FALSE;
-  th->sleeping = TRUE;
-  th->sleep_forever = deadlockable;
+  th->sleep = deadlockable ? MNRB_SLEEP_FOREVER : MNRB_SLEEP;
   th->waiting_on = on;
-  if (deadlockable) mnrb_blocked_add(th->vm, 1);
   th->vm_cont = cont;
   mnrb_save(mrb, th);
-  th->vm_parked = TRUE;
   void *next;
   mn_park_result next_r;
   mn_park_result r = mn_park_vm_to(th->core, why, deadline, deadlockable, &next, &next_r);
   if (r == MN_HANDED_OFF) return vm_continue_here_as(mrb, next, next_r, cont);
   /* a permit was pending: th did not park (no events); its continuation runs at once */
-  th->vm_parked = FALSE;
-  if (deadlockable) mnrb_blocked_add(th->vm, (size_t)-1);
-  th->sleeping = th->sleep_forever = FALSE;
-  th->waiting_on = NULL;
+  th->sleep = MNRB_AWAKE;
   return cont(mrb, th, r);
 }
 

@@ -35,6 +35,10 @@ typedef struct mnrb_waitq { mnrb_waiter *head, *tail; mrb_int count; } mnrb_wait
 
 typedef enum { MNRB_INT_NONE, MNRB_INT_RAISE, MNRB_INT_KILL } mnrb_intr;
 
+/* A thread's sleep as Ruby sees it: "run", "sleep", or inspect's "sleep_forever" (a wait only
+ * another thread of its ractor can end). One byte: a park sets it, the resume clears it. */
+typedef enum { MNRB_AWAKE, MNRB_SLEEP, MNRB_SLEEP_FOREVER } __attribute__((packed)) mnrb_sleep;
+
 /* What a thread parked at VM level does when it runs again (handoff.c): returns the parked method's
  * value, or raises, or parks again (inside C). */
 typedef mrb_value mnrb_vm_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
@@ -69,10 +73,12 @@ struct mnrb_thread {
   mnrb_intr pending;
   mrb_bool vm_ok;           /* running its block on a carrier, not pinned to a native thread (1:1
                                mode, Thread#lock_native_thread): may park at VM level */
-  mrb_bool vm_parked;       /* parked at VM level: resumes through vm_cont */
-  mrb_bool sleeping;
-  mrb_bool sleep_forever;   /* in a deadlockable wait: inspect says "sleep_forever", as CRuby */
-  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping: for deadlock reports */
+  /* What Thread#status and #inspect say of it, set by its park and cleared by itself when it runs
+   * again (CRuby: a woken thread sleeps until it runs). The park's other state is the core's (its
+   * state, wait reason and deadlock count: mn_park*), kept once. */
+  mnrb_sleep sleep;
+  const char *waiting_on;   /* "Queue#pop", "Mutex#lock", ... while sleeping (stale after): for
+                               deadlock reports */
   uint64_t vm_deadline;     /* the parked method's deadline, for vm_cont */
   struct mrb_context *ctx;  /* the thread's own root context (mnrb_vm_parkable compares it) */
   const void *hint[MNRB_HINTS];  /* see above; stale ones are harmless (only prefetched) */
@@ -139,7 +145,6 @@ struct mnrb_vm {
   mnrb_vm_end_fn *on_end;
   void *body_arg;
   _Atomic int ended;            /* its main thread has run on_end and is exiting */
-  _Atomic size_t blocked;       /* threads in waits only another thread of this VM can end */
 };
 _Static_assert(offsetof(struct mnrb_vm, data) == MNRB_VM_DATA_WORD * sizeof(void *),
                "mnrb_vm_data_inline (thread.h) reads the binding's data at this word");
@@ -156,7 +161,9 @@ _Static_assert(offsetof(mnrb_thread, waits) + sizeof(mnrb_waitq *) <= MNRB_HOT_B
  * closure and the queue it pushed to last are fetched now, half a hop before it runs (each a cache
  * miss at 1,000 threads; the fetches overlap). w may be a C-stack waiter, then only w->th is
  * prefetched by address: its hints are stale, and a prefetch never faults. */
-static inline void mnrb_prefetch_woken(const mnrb_waiter *w) {
+/* always_inline: a function of prefetches only has no effect gcc must keep, so a call it does not
+ * inline is deleted (Queue#push lost it so, docs/PERFORMANCE.md ring21k). */
+static inline __attribute__((always_inline)) void mnrb_prefetch_woken(const mnrb_waiter *w) {
   const char *p = (const char *)w;
   _Static_assert(MNRB_HOT_BYTES == 4 * 64, "the lines fetched below");
   __builtin_prefetch(p + 64);
@@ -174,14 +181,6 @@ static inline void mnrb_prefetch_woken(const mnrb_waiter *w) {
 
 static inline mnrb_vm *mnrb_vm_of(mrb_state *mrb) { return (mnrb_vm *)mrb->ud; }
 static inline mnrb_thread *mnrb_current(mrb_state *mrb) { return mnrb_vm_of(mrb)->current; }
-
-/* vm->blocked changes only in the thread holding the VM's GVL (a park, and the same thread running
- * again), one at a time: a load and a store, not an atomic read-modify-write (two locked
- * instructions per ring hop). Other ractors only read it (the ractor deadlock look, which
- * confirms what it sees twice, CHECK_NS apart). */
-static inline void mnrb_blocked_add(mnrb_vm *vm, size_t d) {
-  __atomic_store_n(&vm->blocked, __atomic_load_n(&vm->blocked, __ATOMIC_RELAXED) + d, __ATOMIC_RELEASE);
-}
 
 /* vm.c */
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,

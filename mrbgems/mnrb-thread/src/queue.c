@@ -198,6 +198,25 @@ static mrb_value queue_pop(mrb_state *mrb, mrb_value self) {
 
 static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r);
 
+/* the queue this thread pushes to next time, likely: fetched by whoever wakes it (its hints) */
+static inline void note_pushed(mnrb_thread *th, mrb_value self, mnrb_queue *q) {
+  th->hint[MNRB_HINT_PUSHED] = mrb_obj_ptr(self);
+  th->hint[MNRB_HINT_PUSHED_QUEUE] = q;
+}
+
+/* th's push of v goes straight to the first waiting popper (q->poppers is not empty). */
+static inline __attribute__((always_inline)) void hand_to_popper(mnrb_thread *th, mrb_value self, mnrb_queue *q,
+                                                                 mrb_value v) {
+  note_pushed(th, self, q);
+  mnrb_prefetch_woken(q->poppers.head);
+  mnrb_waiter *w = mnrb_waitq_shift(&q->poppers);
+  w->th->handoff = v;
+  w->done = TRUE;
+  /* this thread usually parks next (a ring, a consumer waiting for its reply): the scheduler
+   * readies the popper then, under the lock that park takes anyway (sched.c) */
+  mn_unpark_soon(th->core, w->th->core);
+}
+
 /* `vm`: may park at VM level (handoff.c) when called straight from Ruby code. */
 static inline __attribute__((always_inline)) mrb_value do_push(mrb_state *mrb, mrb_value self, mrb_value v,
                                                                mrb_bool non_block, uint64_t deadline,
@@ -224,19 +243,11 @@ static inline __attribute__((always_inline)) mrb_value do_push(mrb_state *mrb, m
     if (r == MN_TIMEDOUT && q->count >= q->max) return mrb_nil_value();
   }
   if (q->closed) raise_closed(mrb);
-  /* the queue this thread pushes to next time, likely: fetched by whoever wakes it (its hints) */
-  th->hint[MNRB_HINT_PUSHED] = mrb_obj_ptr(self);
-  th->hint[MNRB_HINT_PUSHED_QUEUE] = q;
-  if (q->poppers.head) mnrb_prefetch_woken(q->poppers.head);
-  mnrb_waiter *w = mnrb_waitq_shift(&q->poppers);
-  if (w) {
-    w->th->handoff = v;
-    w->done = TRUE;
-    /* this thread usually parks next (a ring, a consumer waiting for its reply): the scheduler
-     * readies the popper then, under the lock that park takes anyway (sched.c) */
-    mn_unpark_soon(th->core, w->th->core);
+  if (q->poppers.head) {
+    hand_to_popper(th, self, q, v);
     if (q->max) wake_one(&q->pushers);      /* the item skipped the queue: it still has room */
   } else {
+    note_pushed(th, self, q);
     mrb_ary_push(mrb, items(mrb, self), v);
     q->count++;
   }
@@ -257,10 +268,23 @@ static mrb_value push_cont(mrb_state *mrb, mnrb_thread *th, mn_park_result r) {
   return do_push(mrb, self, v, FALSE, th->vm_deadline, FALSE);
 }
 
+static __attribute__((noinline)) mrb_value queue_push_slow(mrb_state *mrb, mrb_value self) {
+  return do_push(mrb, self, mrb_get_arg1(mrb), FALSE, MN_FOREVER, TRUE);
+}
+
+/* A ring's hop: one plain argument (`q << v`, read in place) for a Queue's waiting popper. Its own
+ * small function (do_push's frame saved every register a hop, and spilled self). */
 static mrb_value queue_push(mrb_state *mrb, mrb_value self) {
-  const mrb_callinfo *ci = mrb->c->ci;   /* one plain argument (`q << v`): read it in place */
-  mrb_value v = ci->n == 1 && ci->nk == 0 ? ci->stack[1] : mrb_get_arg1(mrb);
-  return do_push(mrb, self, v, FALSE, MN_FOREVER, TRUE);
+  const mrb_callinfo *ci = mrb->c->ci;
+  if (__builtin_expect(ci->n == 1 && ci->nk == 0 && mrb_data_p(self) &&
+                       DATA_TYPE(self) == &queue_type, 1)) {
+    mnrb_queue *q = DATA_PTR(self);
+    if (__builtin_expect(q && !q->max && !q->closed && q->poppers.head, 1)) {
+      hand_to_popper(mnrb_current(mrb), self, q, ci->stack[1]);
+      return self;
+    }
+  }
+  return queue_push_slow(mrb, self);
 }
 
 /* SizedQueue#push(obj, non_block = false, timeout: nil) */

@@ -233,7 +233,7 @@ static mrb_value thread_value(mrb_state *mrb, mrb_value self) { return join(mrb,
 static const char *status_name(mnrb_thread *th) {
   if (th->finished) return NULL;
   if (th->killed || th->pending == MNRB_INT_KILL) return "aborting";
-  if (th->sleeping) return "sleep";
+  if (th->sleep) return "sleep";
   return "run";
 }
 
@@ -250,7 +250,7 @@ static mrb_value thread_alive_p(mrb_state *mrb, mrb_value self) {
 
 static mrb_value thread_stop_p(mrb_state *mrb, mrb_value self) {
   mnrb_thread *th = get_thread(mrb, self);
-  return mrb_bool_value(th->finished || th->sleeping);
+  return mrb_bool_value(th->finished || th->sleep);
 }
 
 /* " file:line" where the thread's block was written, as CRuby's Thread#inspect shows it. */
@@ -270,7 +270,7 @@ static mrb_value thread_inspect(mrb_state *mrb, mrb_value self) {
   if (th && !mrb_nil_p(th->name)) { mrb_str_cat_lit(mrb, s, "@"); mrb_str_cat_str(mrb, s, th->name); }
   if (th) cat_location(mrb, s, th);
   const char *st = th ? (th->finished ? "dead" : status_name(th)) : "dead";
-  if (th && !th->finished && th->sleeping && th->sleep_forever && th->pending != MNRB_INT_KILL) st = "sleep_forever";
+  if (th && !th->finished && th->sleep == MNRB_SLEEP_FOREVER && th->pending != MNRB_INT_KILL) st = "sleep_forever";
   mrb_str_cat_lit(mrb, s, " ");
   mrb_str_cat_cstr(mrb, s, st);
   mrb_str_cat_lit(mrb, s, ">");

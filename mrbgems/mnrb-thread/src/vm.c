@@ -69,12 +69,9 @@ void mnrb_restore(mrb_state *mrb, mnrb_thread *th) { restore(mrb, th); }
 
 mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, uint64_t deadline,
                          mrb_bool deadlockable, const char *on) {
-  th->sleeping = TRUE;
-  th->sleep_forever = deadlockable && deadline == MN_FOREVER;
+  th->sleep = deadlockable && deadline == MN_FOREVER ? MNRB_SLEEP_FOREVER : MNRB_SLEEP;
   th->waiting_on = on;
   mnrb_vm *vm = th->vm;
-  mrb_bool blocked = deadlockable && deadline == MN_FOREVER;
-  if (blocked) mnrb_blocked_add(vm, 1);
   /* The state's only thread (a ractor's usual case: a ring's hop parks in Ractor.receive): nothing
    * else runs in this mrb_state until it resumes, so its interpreter state stays where it is, and
    * the fiber's write barrier is not needed either (the GC runs only in a running thread, which is
@@ -84,26 +81,22 @@ mn_park_result mnrb_park(mrb_state *mrb, mnrb_thread *th, mn_wait_reason why, ui
   else save(mrb, th);
   mn_park_result r = mn_park(th->core, why, deadline, deadlockable);
   restore(mrb, th);
-  if (blocked) mnrb_blocked_add(vm, (size_t)-1);
   if (r == MN_DEADLOCK) th->deadlocked_on = on;
-  th->sleeping = FALSE;
-  th->waiting_on = NULL;
+  th->sleep = MNRB_AWAKE;
   return r;
 }
 
 /* Around a wait that is not a park (an I/O wait, a blocking call): the interpreter state is saved
  * as for a park, since the ractor's other threads run meanwhile. */
 void mnrb_suspend(mrb_state *mrb, mnrb_thread *th, const char *on) {
-  th->sleeping = TRUE;
-  th->sleep_forever = FALSE;
+  th->sleep = MNRB_SLEEP;
   th->waiting_on = on;
   save(mrb, th);
 }
 
 void mnrb_resume(mrb_state *mrb, mnrb_thread *th) {
   restore(mrb, th);
-  th->sleeping = FALSE;
-  th->waiting_on = NULL;
+  th->sleep = MNRB_AWAKE;
 }
 
 void mnrb_pass(mrb_state *mrb) {
@@ -282,8 +275,7 @@ mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb) {
   snprintf(line, sizeof line, "\n%d threads, %d sleeps current:%p main thread:%p",
            n, n, (void *)cur, (void *)vm->main);
   mrb_str_cat_cstr(mrb, msg, line);
-  cur->sleeping = TRUE;              /* so that it inspects as sleeping, as it was about to */
-  cur->sleep_forever = TRUE;
+  cur->sleep = MNRB_SLEEP_FOREVER;   /* so that it inspects as sleeping, as it was about to */
   describe_thread(mrb, msg, cur, cur->deadlocked_on);
   enum { REPORTED = 64 };
   mrb_value others = mrb_ary_new(mrb);   /* oldest first: vm->all is newest first */
@@ -291,11 +283,11 @@ mrb_noreturn void mnrb_raise_deadlock(mrb_state *mrb) {
     if (th != cur && th->started && !th->finished) mrb_ary_unshift(mrb, others, mrb_obj_value(th->obj));
   for (mrb_int i = 0; i < RARRAY_LEN(others) && i < REPORTED; i++) {
     mnrb_thread *th = DATA_PTR(RARRAY_PTR(others)[i]);
-    describe_thread(mrb, msg, th, th->waiting_on);
+    describe_thread(mrb, msg, th, th->sleep ? th->waiting_on : NULL);
   }
   if (RARRAY_LEN(others) > REPORTED)
     mrb_str_cat_str(mrb, msg, mrb_format(mrb, "\n... and %d more", (int)(RARRAY_LEN(others) - REPORTED)));
-  cur->sleeping = FALSE;
+  cur->sleep = MNRB_AWAKE;
   mrb_exc_raise(mrb, mrb_exc_new_str(mrb, vm->fatal_class, msg));
 }
 
@@ -681,7 +673,7 @@ MRB_API void mnrb_vm_terminate(mrb_state *mrb) {
 }
 
 MRB_API size_t mnrb_vm_blocked(mrb_state *mrb) {
-  return __atomic_load_n(&mnrb_vm_of(mrb)->blocked, __ATOMIC_SEQ_CST);
+  return mn_ractor_waiting_forever(mnrb_vm_of(mrb)->ractor);   /* the core counts them (its park) */
 }
 
 MRB_API void *mnrb_vm_data(mrb_state *mrb) { return mnrb_vm_of(mrb)->data; }
