@@ -15,8 +15,12 @@
  *   - a record never changes after its set was first held by a state (the creator's walk appends to
  *     a set before the new state runs): any number of states read it from any thread, unlocked;
  *   - a set lives while one reference is held: the creator's plan (definitions.c, while its
- *     definitions are unchanged) and each state with entries of it (a Data object in a global of
- *     that state, freed with the state). No state materialises after its own close starts.
+ *     definitions are unchanged), each state with entries of it (a Data object in a global of
+ *     that state, freed with the state), and each set that passes its records on (a ractor's own
+ *     Ractor.new hands out the records of its entries never made: `parents`). No state
+ *     materialises after its own close starts;
+ *   - a set's layer of names and its prepared tables (prepared_tables.c) are written by the walk
+ *     that made the set, before the new state runs, and never after (the layer is frozen).
  * A method redefined in the creator after the dump does not change the record: a ractor keeps the
  * method as it was at its Ractor.new, as the eager copy did (the plan is dropped at that write).
  */
