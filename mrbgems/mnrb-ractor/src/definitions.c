@@ -378,7 +378,7 @@ static mrb_bool lazy_p(mrb_state *from, struct RProc *proc, method_copy *mc) {
   return !home || home == mc->from_class || home->tt == MRB_TT_SCLASS || home->tt == MRB_TT_ICLASS;
 }
 
-/* The lazy entry of `proc` in mc's class in `to`, its dump added to the walk's copied set. */
+/* The walk's set of copied records, made (and held by `to`) at its first record. */
 static void copied_set(defs *d) {
   if (d->copied) return;
   d->copied = mnrb_copied_set_new();
@@ -386,6 +386,7 @@ static void copied_set(defs *d) {
   mnrb_copied_hold(d->to, d->copied);
 }
 
+/* The lazy entry of `proc` in mc's class in `to`, its dump added to the walk's copied set. */
 static void copy_lazily(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
   defs *d = mc->d;
   copied_set(d);
@@ -985,16 +986,16 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
       if (d.copied) d.layered = mnrb_copied_layer_start(d.copied, to);
     }
   }
-  if (d.copied) mnrb_copied_hold(to, d.copied);
-  replay_features(from, to);
-  d.consts = mrb_hash_new(to);
-  mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
   if (own) plan->busy = TRUE;
   int ai_from = mrb_gc_arena_save(from);
   struct mrb_jmpbuf *prev = to->jmp;
   struct mrb_jmpbuf jmp;
   MRB_TRY(&jmp) {
     to->jmp = &jmp;
+    if (d.copied) mnrb_copied_hold(to, d.copied);
+    replay_features(from, to);
+    d.consts = mrb_hash_new(to);
+    mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
     remember(&d, from->object_class, to->object_class);
     int ai = mrb_gc_arena_save(to);   /* what is made below is reachable from the classes */
     if (replay) {
