@@ -49,6 +49,14 @@ class LmMany
   300.times { |i| class_eval("def lm#{i}(s) s + #{i}.to_s end") }
 end
 class LmRedefined; def lm_when; :before; end; def lm_other; :other; end; end
+# Classes whose tables a new ractor takes whole, read-only, from the plan of its creator (mnrb,
+# helper create20: mnrb-ractor prepared_tables.c, mruby patch 0293), copied at its first write.
+class LmPrepared
+  class_eval((0...2000).map { |i| "def lp#{i}(x) x + #{i} end\n" }.join)
+end
+class LmPreparedWritten
+  class_eval((0...50).map { |i| "def lw#{i}(x) x + #{i} end\n" }.join)
+end
 class LmInclude; def lm_base; [:include_base]; end; end
 class LmIncludeSub < LmInclude; def lm_base; [:sub, *super]; end; end
 
@@ -215,5 +223,74 @@ class RactorLazyMethodsTest < MnTest::Case
       v
     end
     assert_equal [3, [:reflect, :base], [:reflect_chain, :mod_chain], [:cm, :reflect_k], [1, 2, [], 3, {}, 2]], got
+  end
+
+  # Its table is the plan's image until the ractor's first call of one of its methods, which makes
+  # the table the ractor's own (mnrb only: Ractor.__state_tables' own method-table bytes).
+  def test_a_new_ractor_takes_a_prepared_table_and_owns_it_at_a_call
+    mnrb_only
+    in_ractor { nil }                    # the plan's walk, which takes the images
+    got = in_ractor do
+      before = Ractor.__state_tables[0]
+      v = LmPrepared.new.lp7(1)
+      [v, Ractor.__state_tables[0] - before]
+    end
+    assert_equal 8, got[0]
+    assert got[1] >= 2000 * 12, "the table became the ractor's own at its first call: #{got[1]} bytes"
+  end
+
+  # Writes to a class whose table is shared read-only stay in the ractor that made them (CRuby's
+  # ractors share the one class, so there the second ractor sees them).
+  def test_writes_to_a_prepared_table_stay_in_their_ractor
+    in_ractor { nil }
+    a = in_ractor do
+      LmPreparedWritten.send(:remove_method, :lw1)
+      LmPreparedWritten.class_eval { def lw2(x) :redefined end; undef_method :lw3; private :lw4; alias_method :lw_alias, :lw5 }
+      o = LmPreparedWritten.new
+      [(o.lw1(0) rescue $!.class), o.lw2(0), (o.lw3(0) rescue $!.class), (o.lw4(0) rescue $!.class), o.lw_alias(0)]
+    end
+    b = in_ractor do
+      o = LmPreparedWritten.new
+      [(o.lw1(0) rescue $!.class), o.lw2(0), (o.lw3(0) rescue $!.class), (o.lw4(0) rescue $!.class),
+       o.respond_to?(:lw_alias), LmPreparedWritten.public_method_defined?(:lw4)]
+    end
+    assert_equal [NoMethodError, :redefined, NoMethodError, NoMethodError, 5], a
+    if RUBY_ENGINE == "mnrb"
+      assert_equal [1, 2, 3, 4, false, true], b
+    else
+      assert_equal [NoMethodError, :redefined, NoMethodError, NoMethodError, true, false], b
+    end
+  end
+
+  # The names of a prepared table are the ractor's symbols like any other (mnrb: a layer of names
+  # shared by the ractors made alike, mruby patch 0293).
+  def test_names_of_a_prepared_table_are_symbols_as_any
+    in_ractor { nil }
+    got = in_ractor do
+      n = "lp1999"
+      [LmPrepared.method_defined?(n), n.to_sym.equal?(:lp1999), :lp1999.to_s, LmPrepared.instance_method(n.to_sym).name,
+       LmPrepared.instance_methods(false).size, LmPrepared.new.public_send(n, 1), Symbol.all_symbols.include?(:lp1998),
+       :lp1997.inspect, %i[lp1 lp22].map(&:size), LmPrepared.instance_methods(false).include?(:"lp#{1000 + 996}")]
+    end
+    assert_equal [true, true, "lp1999", :lp1999, 2000, 2000, true, ":lp1997", [3, 4], true], got
+  end
+
+  # A ractor's own Ractor.new passes on the records of the copied methods it never called (mnrb:
+  # before, it made each of them there and dumped it again), and its later ractors take a prepared
+  # table as the main ractor's do (mnrb only: procs counted, Ractor.__state_tables).
+  def test_a_ractor_of_a_ractor_passes_the_records_on
+    mnrb_only
+    in_ractor { nil }
+    got = in_ractor do
+      procs = ObjectSpace.count_objects[:T_PROC]
+      runs = 2.times.map do
+        r = Ractor.new { before = Ractor.__state_tables[0]; v = LmPrepared.new.lp9(1); [v, Ractor.__state_tables[0] - before] }
+        r.respond_to?(:value) ? r.value : r.take
+      end
+      [runs, ObjectSpace.count_objects[:T_PROC] - procs]
+    end
+    assert_equal [10, 10], got[0].map(&:first)
+    assert got[0][1][1] >= 2000 * 12, "the second ractor's table was the image: #{got[0][1][1]} bytes"
+    assert got[1] < 500, "procs made in the creating ractor: #{got[1]}"
   end
 end

@@ -2,11 +2,13 @@
 ** symbol_all.c - Symbol.all_symbols (CRuby): every symbol of this state's table, the compiled-in
 ** (presym) ones first, then those made at run time. mruby-symbol-ext has it only when built with
 ** MRB_USE_ALL_SYMBOLS; this is the same walk, kept here so the build configuration stays as is.
-** Each ractor's state has its own table, so the answer is per ractor.
+** Each ractor's state has its own table, so the answer is per ractor; with the names a ractor
+** shares with others (mruby patch 0293's layer: its copied methods' names), those last.
 */
 #include <mruby.h>
 #include <mruby/array.h>
 #include <mruby/presym.h>
+#include <mruby/internal.h>
 #include "internal.h"
 
 static mrb_value
@@ -19,6 +21,9 @@ sym_all_symbols(mrb_state *mrb, mrb_value self)
   }
   for (mrb_sym i = 1, lim = mrb->symidx; i <= lim; i++) {
     mrb_ary_push(mrb, ary, mrb_symbol_value(i + MRB_PRESYM_MAX));
+  }
+  for (uint32_t k = 1, n = mrb_sym_layer_count(mrb->symlayer); k <= n; k++) {
+    mrb_ary_push(mrb, ary, mrb_symbol_value(MRB_SYM_LAYER_BASE + k));
   }
   return ary;
 }

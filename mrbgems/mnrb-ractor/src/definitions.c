@@ -42,6 +42,8 @@ typedef struct defs {
   mnrb_copied_set *copied;       /* the methods copied lazily (lazy_methods.c); one reference; `to` holds it */
   const mnrb_copied_method *last_copied;   /* copy_method's lazy record (NULL: copied now), for the plan */
   int last_vis;                  /* and its visibility */
+  mrb_bool layered;              /* `to` has `copied`'s layer of names (prepared_tables.c) */
+  mnrb_prepared_list prepared;   /* a recording walk's classes with copied methods (with a layer) */
   size_t n_methods, capa_methods, n_values, capa_values;
 } defs;
 
@@ -192,6 +194,7 @@ static struct RClass *ensure(defs *d, struct RClass *c) {
 /* mruby patch 0055 (class.c): a table's entries without making the procs of lazy (built-in, never
  * looked up) ones, and the irep of a lazy entry. */
 void mrb_mt_foreach_made(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *fn, void *p);
+void mrb_mt_foreach_made_own(mrb_state *mrb, struct RClass *c, mrb_mt_foreach_func *fn, void *p);   /* 0293 */
 const mrb_irep *mrb_mt_lazy_irep(mrb_state *mrb, struct RClass *c, mrb_sym mid, mrb_bool *alias);
 /* mruby patch 0087 (class.c): both tables are one published read-only array of 0077 */
 mrb_bool mrb_mt_shared_same_p(const struct RClass *a, const struct RClass *b);
@@ -375,18 +378,35 @@ static mrb_bool lazy_p(mrb_state *from, struct RProc *proc, method_copy *mc) {
   return !home || home == mc->from_class || home->tt == MRB_TT_SCLASS || home->tt == MRB_TT_ICLASS;
 }
 
+/* The walk's set of copied records, made (and held by `to`) at its first record. */
+static void copied_set(defs *d) {
+  if (d->copied) return;
+  d->copied = mnrb_copied_set_new();
+  if (!d->copied) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+  mnrb_copied_hold(d->to, d->copied);
+}
+
 /* The lazy entry of `proc` in mc's class in `to`, its dump added to the walk's copied set. */
 static void copy_lazily(mrb_state *from, mrb_sym mid, struct RProc *proc, method_copy *mc) {
   defs *d = mc->d;
-  if (!d->copied) {
-    d->copied = mnrb_copied_set_new();
-    if (!d->copied) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
-    mnrb_copied_hold(d->to, d->copied);
-  }
+  copied_set(d);
   const mnrb_copied_method *rec = mnrb_copied_add(d->copied, from, mid, proc->body.irep, proc->flags);
   if (!rec) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "can not copy bytecode to a ractor");
   int vis = mrb_mt_own_vis(from, mc->from_class, mid);
   if (mid == d->const_missing) d->user_const_missing = TRUE;   /* the program's own */
+  mnrb_copied_define(d->to, mc->to_class, rec, vis);
+  d->acted++;
+  d->last_copied = rec;
+  d->last_vis = vis;
+}
+
+/* A copied entry of `from` never made (a ractor's own Ractor.new): its record passed on as it is,
+ * held through the walk's set, instead of made in `from` and dumped again. */
+static void copy_passed(mrb_sym mid, const mnrb_copied_method *rec, int vis, method_copy *mc) {
+  defs *d = mc->d;
+  copied_set(d);
+  if (!mnrb_copied_pass(d->copied, rec)) mrb_raise(d->to, mrb_class_get(d->to, "RuntimeError"), "out of memory");
+  if (mid == d->const_missing) d->user_const_missing = TRUE;
   mnrb_copied_define(d->to, mc->to_class, rec, vis);
   d->acted++;
   d->last_copied = rec;
@@ -435,7 +455,13 @@ static void copy_method_body(mrb_state *from, mrb_sym mid, mrb_method_t m, metho
  * every proc: 1.6x the main ractor's time. */
 typedef struct named_method { mrb_sym mid; mrb_method_t m; } named_method;
 typedef struct method_list { named_method *e; size_t n, capa; } method_list;
-typedef struct method_lists { mrb_state *mrb; method_list procs, cfuncs; } method_lists;
+typedef struct passed_method { mrb_sym mid; const mnrb_copied_method *rec; int vis; } passed_method;
+typedef struct method_lists {
+  mrb_state *mrb;
+  method_list procs, cfuncs;
+  passed_method *passed;          /* copied entries never made (mrb_mt_foreach_copied) */
+  size_t n_passed, capa_passed;
+} method_lists;
 
 static void list_push(mrb_state *mrb, method_list *l, mrb_sym mid, mrb_method_t m) {
   if (l->n == l->capa) {
@@ -465,6 +491,16 @@ static int gather_method(mrb_state *mrb, mrb_sym mid, mrb_method_t m, void *p) {
   return 0;
 }
 
+static int gather_passed(mrb_state *mrb, mrb_sym mid, const struct mrb_mt_copied *rec, int vis, void *p) {
+  method_lists *l = p;
+  if (l->n_passed == l->capa_passed) {
+    l->capa_passed = l->capa_passed ? l->capa_passed * 2 : 64;
+    l->passed = mrb_realloc(mrb, l->passed, l->capa_passed * sizeof *l->passed);
+  }
+  l->passed[l->n_passed++] = (passed_method){ mid, (const mnrb_copied_method *)rec, vis };
+  return 0;
+}
+
 static int by_mid(const void *a, const void *b) {
   mrb_sym x = ((const named_method *)a)->mid, y = ((const named_method *)b)->mid;
   return x < y ? -1 : x > y;
@@ -479,20 +515,34 @@ static void copy_method_table(defs *d, size_t idx, struct RClass *from_c, struct
   if (to_origin) MRB_CLASS_ORIGIN(to_origin);
   if (to_c && mrb_mt_shared_same_p(from_c, to_origin)) return;   /* one built-in table, untouched (0077) */
   if (!to_c && MRB_OWN_SCLASS(to_obj) && mrb_mt_shared_same_p(from_c, to_obj->c)) return;
-  method_lists ls = { d->from, { 0 }, { 0 } };
-  mrb_mt_foreach_made(d->from, from_c, gather_method, &ls);   /* lazy entries: built-in, skipped */
+  method_lists ls = { d->from, { 0 }, { 0 }, NULL, 0, 0 };
+  mrb_mt_foreach_made_own(d->from, from_c, gather_method, &ls);   /* lazy entries: built-in, skipped */
+  mrb_mt_foreach_copied(d->from, from_c, gather_passed, &ls);     /* a ractor's copied ones: passed on */
   if (ls.procs.n > 1) qsort(ls.procs.e, ls.procs.n, sizeof *ls.procs.e, by_mid);
-  if ((ls.procs.n || ls.cfuncs.n) && !to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
+  if ((ls.procs.n || ls.cfuncs.n || ls.n_passed) && !to_c) to_c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(to_obj)));
   method_copy mc = { d, to_c, owner };
+  mnrb_prepared g = { idx, to_obj != NULL, FALSE, d->n_methods, 0, to_c ? mrb_mt_token(to_c) : NULL, to_c, NULL, 0, 0 };
   for (int k = 0; k < 2; k++) {
     method_list *l = k ? &ls.procs : &ls.cfuncs;
     for (size_t i = 0; i < l->n; i++) {
       size_t acted = d->acted;
       copy_method(d->from, l->e[i].mid, l->e[i].m, &mc);
       if (d->acted != acted) note_method(d, idx, to_obj != NULL, l->e[i].mid, l->e[i].m);
+      if (l->e[i].mid == d->const_missing) g.const_missing = TRUE;
     }
     mrb_free(d->from, l->e);
   }
+  for (size_t i = 0; i < ls.n_passed; i++) {
+    passed_method *pm = &ls.passed[i];
+    copy_passed(pm->mid, pm->rec, pm->vis, &mc);
+    mrb_method_t none;
+    memset(&none, 0, sizeof none);   /* (the plan enters its record) */
+    note_method(d, idx, to_obj != NULL, pm->mid, none);
+    if (pm->mid == d->const_missing) g.const_missing = TRUE;
+  }
+  mrb_free(d->from, ls.passed);
+  g.end = d->n_methods;
+  if (d->recording && d->layered && g.end > g.start) mnrb_prepared_note(&d->prepared, &g);
 }
 
 static void copy_methods(defs *d, size_t idx) {
@@ -744,12 +794,14 @@ typedef struct defs_plan {
   plan_method *methods;    /* cls: an index in classes */
   plan_value *values;
   mnrb_copied_set *copied;   /* the methods' lazy records (one reference), or NULL */
+  mnrb_prepared_list prepared;   /* groups of methods, in order, with their tables' images (create20) */
 } defs_plan;
 
 static void plan_clear(defs_plan *plan) {
   for (size_t i = 0; i < plan->n_values; i++) mnrb_shared_msg_unref(plan->values[i].cached);
   mnrb_copied_set_unref(plan->copied);
   plan->copied = NULL;
+  mnrb_prepared_free(&plan->prepared);
   free(plan->classes);
   free(plan->includes);
   free(plan->methods);
@@ -797,7 +849,11 @@ static void plan_keep(defs_plan *plan, defs *d, uint32_t serial) {
   }
   for (size_t i = 0; i < d->n_methods; i++) d->methods[i].cls = at[d->methods[i].cls];
   for (size_t i = 0; i < d->n_values; i++) d->values[i].cls = at[d->values[i].cls];
+  for (size_t i = 0; i < d->prepared.n; i++) d->prepared.g[i].cls = at[d->prepared.g[i].cls];
   free(at);
+  if (d->copied && d->layered) mnrb_prepared_take(&d->prepared, d->to, d->copied);
+  plan->prepared = d->prepared;
+  memset(&d->prepared, 0, sizeof d->prepared);
   plan->methods = d->methods;
   plan->n_methods = d->n_methods;
   plan->values = d->values;
@@ -805,8 +861,11 @@ static void plan_keep(defs_plan *plan, defs *d, uint32_t serial) {
   d->methods = NULL;
   d->values = NULL;
   d->n_methods = d->n_values = 0;      /* the plan's now (their cached messages with them) */
-  if (d->copied) mnrb_copied_set_ref(d->copied);
-  plan->copied = d->copied;
+  if (mnrb_copied_empty_p(d->copied)) mnrb_prepared_free(&plan->prepared);   /* (nothing to hold) */
+  else {
+    mnrb_copied_set_ref(d->copied);
+    plan->copied = d->copied;
+  }
   plan->serial = serial;
   plan->valid = TRUE;
 }
@@ -821,11 +880,19 @@ static void plan_replay(defs *d, defs_plan *plan, int ai) {
     mrb_gc_arena_restore(d->to, ai);
   }
   if (plan->copied) mnrb_copied_hold(d->to, plan->copied);
+  size_t gi = 0;
   for (size_t i = 0; i < plan->n_methods; i++) {
     plan_method *pm = &plan->methods[i];
     struct RClass *c = to_c[pm->cls], *from_c = plan->classes[pm->cls];
     if (!c) continue;
     if (pm->meta) { c = mrb_class_ptr(mrb_singleton_class(d->to, mrb_obj_value(c))); from_c = from_c->c; }
+    while (gi < plan->prepared.n && plan->prepared.g[gi].start < i) gi++;
+    const mnrb_prepared *g = gi < plan->prepared.n ? &plan->prepared.g[gi] : NULL;
+    if (d->layered && g && g->start == i && mnrb_prepared_adopt(g, d->to, c)) {   /* the class's table at once */
+      if (g->const_missing) d->user_const_missing = TRUE;
+      i = g->end - 1;
+      continue;
+    }
     if (pm->rec) {                     /* a lazy entry of the plan's record: nothing read from `from` */
       if (pm->mid == d->const_missing) d->user_const_missing = TRUE;
       mnrb_copied_define(d->to, c, pm->rec, pm->vis);
@@ -873,6 +940,7 @@ static void defs_free(defs *d) {
   for (size_t i = 0; i < d->n_values; i++) mnrb_shared_msg_unref(d->values[i].cached);   /* not kept */
   mnrb_shared_msg_unref(d->last_shared);
   mnrb_copied_set_unref(d->copied);    /* the walk's reference (`to` and the plan hold theirs) */
+  mnrb_prepared_free(&d->prepared);
   free(d->order);
   free(d->mapped);
   free(d->slots);
@@ -900,25 +968,34 @@ static void leave_out_standard_streams(mrb_state *to, mrb_value consts) {
 
 void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
   mnrb_lazy_consts_settle(from);     /* a ractor's own lazy constants are defined before its walk */
-  replay_features(from, to);
   defs d;
   memset(&d, 0, sizeof d);
   d.from = from;
   d.to = to;
   d.const_missing = mrb_intern_lit(from, "const_missing");
-  d.consts = mrb_hash_new(to);
-  mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
   defs_plan *plan = plan_of(from);
   mrb_bool own = !plan->busy;       /* a nested Ractor.new (from a copy's code) walks everything */
   mrb_bool replay = own && plan->valid && plan->serial == from->defs_serial;
   uint32_t serial = from->defs_serial;
   d.recording = own && !replay;
+  /* prepared_tables.c: the layer of names first, over the template's symbols alone */
+  if (mnrb_snapshot_pristine_p(to)) {
+    if (replay) d.layered = mnrb_copied_layer_attach(plan->copied, to);
+    else if (d.recording) {
+      d.copied = mnrb_copied_set_new();
+      if (d.copied) d.layered = mnrb_copied_layer_start(d.copied, to);
+    }
+  }
   if (own) plan->busy = TRUE;
   int ai_from = mrb_gc_arena_save(from);
   struct mrb_jmpbuf *prev = to->jmp;
   struct mrb_jmpbuf jmp;
   MRB_TRY(&jmp) {
     to->jmp = &jmp;
+    if (d.copied) mnrb_copied_hold(to, d.copied);
+    replay_features(from, to);
+    d.consts = mrb_hash_new(to);
+    mrb_gv_set(to, mrb_intern_lit(to, "_ractor_unshareable_consts_"), d.consts);
     remember(&d, from->object_class, to->object_class);
     int ai = mrb_gc_arena_save(to);   /* what is made below is reachable from the classes */
     if (replay) {
@@ -943,11 +1020,13 @@ void mnrb_code_copy_definitions(mrb_state *from, mrb_state *to) {
   } MRB_CATCH(&jmp) {
     to->jmp = prev;
     if (own) plan->busy = FALSE;
+    mnrb_copied_layer_freeze(d.copied);
     defs_free(&d);
     mrb_gc_arena_restore(from, ai_from);
     MRB_THROW(to->jmp);
   } MRB_END_EXC(&jmp);
   leave_out_standard_streams(to, d.consts);
+  mnrb_copied_layer_freeze(d.copied);   /* read by other states from now on */
   /* a walk that wrote the creator's definitions (none should) is not kept */
   if (d.recording && from->defs_serial == serial) plan_keep(plan, &d, serial);
   if (own) plan->busy = FALSE;

@@ -243,6 +243,9 @@ mrb_state *mnrb_snapshot_open(void);
 /* a copy's memory, to give back with mnrb_snapshot_release once the state is closed (NULL: none) */
 void *mnrb_snapshot_arena(mrb_state *mrb);
 void mnrb_snapshot_release(void *arena);
+/* a copy of the template that nothing has interned a symbol into yet (create20: a layer of names
+ * made over its symbols applies to every such copy) */
+mrb_bool mnrb_snapshot_pristine_p(mrb_state *mrb);
 /* state_alloc.c: ractors' states' allocator (mrb_open_allocf), small freed blocks kept per thread */
 void *mnrb_state_allocf(mrb_state *mrb, void *p, size_t size, void *ud);
 void mnrb_state_alloc_init(mrb_state *mrb);   /* MNRB.malloc_bytes */
@@ -312,6 +315,31 @@ const mnrb_copied_method *mnrb_copied_add(mnrb_copied_set *s, mrb_state *from, m
                                           uint32_t flags);
 void mnrb_copied_hold(mrb_state *to, mnrb_copied_set *s);
 void mnrb_copied_define(mrb_state *to, struct RClass *c, const mnrb_copied_method *rec, int vis);
+/* prepared_tables.c: a class's table of copied methods taken once, adopted read-only by later
+ * states (create20). A group: the plan's methods [start, end) of class cls (or its singleton). */
+typedef struct mnrb_prepared {
+  size_t cls;
+  mrb_bool meta;
+  mrb_bool const_missing;   /* the program's const_missing is among them */
+  size_t start, end;
+  const void *before;       /* the table's token before them (mrb_mt_token) */
+  struct RClass *made;      /* the recording walk's class (until the images are taken) */
+  void *image;              /* its table after the walk, the set's (NULL: replayed method by method) */
+  int alloc, size;
+} mnrb_prepared;
+typedef struct mnrb_prepared_list { mnrb_prepared *g; size_t n, capa; } mnrb_prepared_list;
+void mnrb_prepared_note(mnrb_prepared_list *l, const mnrb_prepared *g);
+void mnrb_prepared_take(mnrb_prepared_list *l, mrb_state *to, mnrb_copied_set *set);
+void mnrb_prepared_free(mnrb_prepared_list *l);
+mrb_bool mnrb_prepared_adopt(const mnrb_prepared *g, mrb_state *to, struct RClass *c);
+/* (create20, prepared_tables.c: what a set keeps for its prepared tables) */
+mrb_bool mnrb_copied_keep(mnrb_copied_set *s, void *block);
+mrb_bool mnrb_copied_pass(mnrb_copied_set *s, const mnrb_copied_method *rec);
+mrb_bool mnrb_copied_layer_start(mnrb_copied_set *s, mrb_state *to);
+void mnrb_copied_layer_freeze(mnrb_copied_set *s);
+mrb_bool mnrb_copied_layer_attach(const mnrb_copied_set *s, mrb_state *to);
+mrb_sym mnrb_copied_own_base(const mnrb_copied_set *s);
+mrb_bool mnrb_copied_empty_p(const mnrb_copied_set *s);
 /* The block's bytecode, dumped from `from` and loaded into `to` as a proc with no outer scope. */
 mrb_value mnrb_code_copy_block(mrb_state *from, mrb_value block, mrb_state *to);
 

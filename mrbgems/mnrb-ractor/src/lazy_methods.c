@@ -15,8 +15,12 @@
  *   - a record never changes after its set was first held by a state (the creator's walk appends to
  *     a set before the new state runs): any number of states read it from any thread, unlocked;
  *   - a set lives while one reference is held: the creator's plan (definitions.c, while its
- *     definitions are unchanged) and each state with entries of it (a Data object in a global of
- *     that state, freed with the state). No state materialises after its own close starts.
+ *     definitions are unchanged), each state with entries of it (a Data object in a global of
+ *     that state, freed with the state), and each set that passes its records on (a ractor's own
+ *     Ractor.new hands out the records of its entries never made: `parents`). No state
+ *     materialises after its own close starts;
+ *   - a set's layer of names and its prepared tables (prepared_tables.c) are written by the walk
+ *     that made the set, before the new state runs, and never after (the layer is frozen).
  * A method redefined in the creator after the dump does not change the record: a ractor keeps the
  * method as it was at its Ractor.new, as the eager copy did (the plan is dropped at that write).
  */
@@ -38,7 +42,8 @@ struct mnrb_copied_method {
   uint32_t name_len;
   size_t size;
   const char *name;            /* the method's name, in bin's block after the dump: interned static
-                                * (mrb_intern_static) by each state, which holds the set until its close */
+                                * (mrb_intern_layer) by each state, which holds the set until its close */
+  mnrb_copied_set *set;        /* the set that made it (and frees it) */
   uint8_t bin[];               /* mrb_dump_irep's bytes, with debug info; then the name, NUL-ended */
 };
 
@@ -46,6 +51,13 @@ struct mnrb_copied_set {
   uint32_t refs;               /* atomic */
   size_t n, capa;
   mnrb_copied_method **m;
+  /* create20 (prepared_tables.c; mruby patch 0293), written only by the walk that made the set,
+   * before any other state holds it: */
+  struct mrb_sym_layer *layer; /* its states' names of copied methods (in the records), or NULL */
+  void **owned;                /* prepared tables' arrays, freed with the set */
+  size_t n_owned, capa_owned;
+  mnrb_copied_set **parents;   /* sets whose records it passes on (a ractor's own Ractor.new): a reference each */
+  size_t n_parents, capa_parents;
 };
 
 static struct RProc *make(mrb_state *mrb, struct RClass *target, mrb_sym mid, const struct mrb_mt_copied *head) {
@@ -74,8 +86,59 @@ void mnrb_copied_set_unref(mnrb_copied_set *s) {
   if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
   for (size_t i = 0; i < s->n; i++) free(s->m[i]);
   free(s->m);
+  mrb_sym_layer_free(s->layer);
+  for (size_t i = 0; i < s->n_owned; i++) free(s->owned[i]);
+  free(s->owned);
+  for (size_t i = 0; i < s->n_parents; i++) mnrb_copied_set_unref(s->parents[i]);
+  free(s->parents);
   free(s);
 }
+
+static mrb_bool push(void ***a, size_t *n, size_t *capa, void *v) {
+  if (*n == *capa) {
+    size_t c = *capa ? *capa * 2 : 8;
+    void **b = realloc(*a, c * sizeof *b);
+    if (!b) return FALSE;
+    *a = b;
+    *capa = c;
+  }
+  (*a)[(*n)++] = v;
+  return TRUE;
+}
+
+mrb_bool mnrb_copied_keep(mnrb_copied_set *s, void *block) {
+  return push(&s->owned, &s->n_owned, &s->capa_owned, block);
+}
+
+/* s will hand out rec (a record of another set, met in a ractor's own tables): s holds its set. */
+mrb_bool mnrb_copied_pass(mnrb_copied_set *s, const mnrb_copied_method *rec) {
+  mnrb_copied_set *from = rec->set;
+  if (from == s) return TRUE;
+  for (size_t i = s->n_parents; i-- > 0;) if (s->parents[i] == from) return TRUE;
+  if (!push((void ***)&s->parents, &s->n_parents, &s->capa_parents, from)) return FALSE;
+  mnrb_copied_set_ref(from);
+  return TRUE;
+}
+
+/* The set's layer of names, made over `to`'s own symbols (to: a fresh copy of the template, which
+ * nothing has interned into yet). */
+mrb_bool mnrb_copied_layer_start(mnrb_copied_set *s, mrb_state *to) {
+  if (s->layer) return FALSE;
+  s->layer = mrb_sym_layer_new(to);
+  return s->layer != NULL;
+}
+
+void mnrb_copied_layer_freeze(mnrb_copied_set *s) { if (s && s->layer) mrb_sym_layer_freeze(s->layer); }
+
+mrb_bool mnrb_copied_layer_attach(const mnrb_copied_set *s, mrb_state *to) {
+  return s && s->layer && mrb_sym_layer_attach(to, s->layer);
+}
+
+/* The own symbols of the states its layer applies to (0: it has none). */
+mrb_sym mnrb_copied_own_base(const mnrb_copied_set *s) { return s && s->layer ? mrb_sym_layer_own_base(s->layer) : 0; }
+
+/* No record of its own nor passed on (a walk that copied no method lazily). */
+mrb_bool mnrb_copied_empty_p(const mnrb_copied_set *s) { return !s || (s->n == 0 && s->n_parents == 0); }
 
 const mnrb_copied_method *mnrb_copied_add(mnrb_copied_set *s, mrb_state *from, mrb_sym mid, const mrb_irep *irep, uint32_t flags) {
   if (s->n == s->capa) {
@@ -100,6 +163,7 @@ const mnrb_copied_method *mnrb_copied_add(mnrb_copied_set *s, mrb_state *from, m
     rec->bin[size + (size_t)name_len] = 0;
     rec->name = (const char *)rec->bin + size;
     rec->name_len = (uint32_t)name_len;
+    rec->set = s;
     s->m[s->n++] = rec;
   }
   mrb_free(from, bin);
@@ -124,8 +188,9 @@ void mnrb_copied_hold(mrb_state *to, mnrb_copied_set *s) {
 
 /* (Its name interned static: no copy of it made, and none freed at the state's close, ~30% of a
  * Ractor.new's instructions after 30,000 methods. mrb_close frees the objects, this set's holder
- * among them, before the symbol table, whose free reads no static name.) */
+ * among them, before the symbol table, whose free reads no static name. In a walk that makes a
+ * layer of names (prepared_tables.c), a name `to` lacks goes into the layer.) */
 void mnrb_copied_define(mrb_state *to, struct RClass *c, const mnrb_copied_method *rec, int vis) {
-  mrb_sym mid = mrb_intern_static(to, rec->name, rec->name_len);
+  mrb_sym mid = mrb_intern_layer(to, rec->name, rec->name_len);
   mrb_define_method_copied(to, c, mid, &rec->head, vis < 0 ? 0 : vis);
 }

@@ -329,6 +329,7 @@ static struct {
   size_t heap_live, heap_free; /* the template's objects, and the image's free slots */
   size_t vmref[SNAP_VMREFS];   /* image offsets of the words that point into the template's VM block */
   size_t nvmref;               /* (mrb->ud, the main Thread object's data): mnrb_vm_copied moves them */
+  mrb_sym symidx;              /* the template's own symbols (create20: mnrb_snapshot_pristine_p) */
 } snap;
 
 #define FATE_STAY SIZE_MAX
@@ -560,6 +561,7 @@ static mrb_bool image_make(arena *a, const uint64_t *reloc, size_t words, mrb_st
     snap.reloc[at / sizeof(uintptr_t) / 64] |= (uint64_t)1 << (at / sizeof(uintptr_t) % 64);
   }
   snap.mrb_off = image_off((uintptr_t)ma - a->base);
+  snap.symidx = ma->symidx;
   if (bad == 0 && !heap_relink()) bad++;
   if (a->logged && getenv("MNRB_SNAPSHOT_BLOCKS")) {   /* the image by owner: addr2line the callers */
     for (size_t k = 0; k < a->nnotes; k++) {
@@ -792,3 +794,8 @@ void *mnrb_snapshot_arena(mrb_state *mrb) {
   return a->sealed ? a : NULL;
 }
 void mnrb_snapshot_release(void *arena_) { if (arena_) copy_give(arena_); }
+
+/* A copy whose symbols are still the template's: the copy interned none (symbols are never removed). */
+mrb_bool mnrb_snapshot_pristine_p(mrb_state *mrb) {
+  return mnrb_snapshot_arena(mrb) != NULL && mrb->symidx == snap.symidx;
+}
