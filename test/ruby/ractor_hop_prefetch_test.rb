@@ -89,10 +89,12 @@ class RactorHopPrefetchTest < MnTest::Case
     assert_equal :redefined, 1.hop_tag
     assert_equal false, 1 == :stop
   ensure
-    Integer.class_eval do
-      alias_method :==, :hop_builtin_eq
-      remove_method :hop_builtin_eq
-      remove_method :hop_tag if method_defined?(:hop_tag)
+    if Integer.method_defined?(:hop_builtin_eq)
+      Integer.class_eval do
+        alias_method :==, :hop_builtin_eq
+        remove_method :hop_builtin_eq
+        remove_method :hop_tag if method_defined?(:hop_tag)
+      end
     end
   end
 
