@@ -7,9 +7,10 @@
  * at which a well-synchronised program can know the definition was made), as required_features.c
  * does for features.
  *
- * The log: entries appended under `lock`, never changed nor freed afterwards (a program defines a
- * bounded number of methods); `n_logged` is their count, read without the lock by each ractor's
- * check (one load when nothing is new). An entry names its class by path (a class or module
+ * The log: entries appended under `lock`, never changed nor freed afterwards (it only grows, by a
+ * dump per definition: a program that redefines a method in a loop grows it as long as it runs);
+ * `mnrb_defs_logged` is their count, read without the lock by each ractor's check (one load while
+ * the log is empty, the state's own count besides once it is not). An entry names its class by path (a class or module
  * without a name, and singleton methods of anything but a named class or module, are not logged:
  * no other heap can name them) and carries the method's body as the heap-neutral form
  * definitions.c gives it: a Ruby method's bytecode dump (a lazy_methods.c record, loaded at the
@@ -22,8 +23,9 @@
  * it starts. A ractor's state starts having seen what its creator had seen (its creator's tables,
  * copied, include everything before); it skips its own entries (its tables have them).
  *
- * Not carried: visibility changed after the definition (`private :m`), constants, includes, new
- * classes (a method for a class another ractor does not have is passed over there).
+ * A visibility set later (`private :m`) is noted as the method again, with its visibility. Not
+ * carried: constants, includes, new classes (a method for a class another ractor does not have is
+ * passed over there).
  */
 #include "internal.h"
 #include <pthread.h>

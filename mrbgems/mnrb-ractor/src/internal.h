@@ -218,14 +218,20 @@ static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return m
  * creator (synced first) and the new state `to` note their definitions from now on. */
 extern _Atomic size_t mnrb_defs_logged;
 void mnrb_definitions_sync_slow(mrb_state *mrb);
+/* Whether the log has entries this heap has not looked at. A program that defines nothing after its
+ * first Ractor.new reads one word (the state's count is off a hop's line: a ring hop's receive
+ * reads it only once something was logged). */
+static inline mrb_bool mnrb_definitions_pending(mrb_state *mrb) {
+  size_t n = atomic_load_explicit(&mnrb_defs_logged, memory_order_relaxed);
+  return __builtin_expect(n != 0, 0) && n != mnrb_ractor_state_of(mrb)->defs_seen;
+}
 static inline void mnrb_definitions_sync(mrb_state *mrb) {
-  if (__builtin_expect(atomic_load_explicit(&mnrb_defs_logged, memory_order_relaxed) != mnrb_ractor_state_of(mrb)->defs_seen, 0))
-    mnrb_definitions_sync_slow(mrb);
+  if (mnrb_definitions_pending(mrb)) mnrb_definitions_sync_slow(mrb);
 }
 void mnrb_definitions_log_adopt(mrb_state *from, mrb_state *to);
 /* v, what a ractor operation returns, after the sync (v kept from the collector meanwhile) */
 static inline mrb_value mnrb_definitions_synced(mrb_state *mrb, mrb_value v) {
-  if (__builtin_expect(atomic_load_explicit(&mnrb_defs_logged, memory_order_relaxed) != mnrb_ractor_state_of(mrb)->defs_seen, 0)) {
+  if (mnrb_definitions_pending(mrb)) {
     mrb_gc_protect(mrb, v);
     mnrb_definitions_sync_slow(mrb);
   }
