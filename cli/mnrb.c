@@ -48,6 +48,8 @@ typedef struct options {
   int nincdirs;
   int debug;                            /* -d, --debug: $DEBUG true */
   int verbose;                          /* -W0, -W1, -W2 (-w, -W) plus one: $VERBOSE nil, false, true; 0: unset */
+  const char *categories[8];            /* -W:[no-]category (-W:no-experimental), in order: Warning[category] */
+  int ncategories;
   int check;                            /* -c: parse, say "Syntax OK", run nothing */
   int switches;                         /* -s: the script's own -name[=value] arguments set $name */
   int shebang;                          /* -x: start at the first #! line that names ruby */
@@ -209,7 +211,10 @@ static int switch_arg(int argc, char **argv, int i, options *o, char **ecode, si
     case 'h': usage(stdout); exit(0);
     case 'W':
       if (c[1] >= '0' && c[1] <= '2') o->verbose = *++c - '0' + 1;
-      else if (c[1] == ':') return i;               /* -W:no-deprecated and kin: categories mnrb has not */
+      else if (c[1] == ':') {                       /* -W:no-experimental: Warning[:experimental] = false */
+        if (o->ncategories < 8) o->categories[o->ncategories++] = c + 2;
+        return i;
+      }
       else o->verbose = 3;
       break;
     case 'i':                                       /* -i[ext]: the rest of the argument */
@@ -513,6 +518,20 @@ static void set_switch_globals(mrb_state *mrb, options *o) {
   }
 }
 
+/* -W:category and -W:no-category set Warning[category] (CRuby's; one it does not know is passed over:
+   CRuby warns "unknown warning category"). */
+static void set_warning_categories(mrb_state *mrb, const options *o) {
+  mrb_value warning = mrb_obj_value(mrb_module_get(mrb, "Warning"));
+  mrb_value known = mrb_funcall(mrb, warning, "categories", 0);
+  for (int i = 0; i < o->ncategories; i++) {
+    const char *name = o->categories[i];
+    mrb_bool on = strncmp(name, "no-", 3) != 0;
+    mrb_value sym = mrb_symbol_value(mrb_intern_cstr(mrb, on ? name : name + 3));
+    if (mrb_array_p(known) && mrb_test(mrb_funcall(mrb, known, "include?", 1, sym)))
+      mrb_funcall(mrb, warning, "[]=", 2, sym, mrb_bool_value(on));
+  }
+}
+
 static mrb_value main_body(mrb_state *mrb, void *arg) {
   options *o = arg;
   if (o->verbose)
@@ -520,6 +539,7 @@ static mrb_value main_body(mrb_state *mrb, void *arg) {
                o->verbose == 1 ? mrb_nil_value() : mrb_bool_value(o->verbose == 3));
   if (o->debug) mrb_gv_set(mrb, mrb_intern_lit(mrb, "$DEBUG"), mrb_true_value());
   verbose_warnings = o->verbose == 3;
+  set_warning_categories(mrb, o);
   if (o->check) return run_script(mrb, &o->main, 1);
   /* CRuby's TOPLEVEL_BINDING: self is main; its local variables are its own, not the script's
      (README, where mnrb differs) */

@@ -32,7 +32,7 @@ class OpenSSLDefaultStoreTest < MnTest::Case
 
   def run_child(code)
     env = { "SSL_CERT_FILE" => "#{@dir}/ca.pem", "SSL_CERT_DIR" => "#{@dir}/certs", "DIR" => @dir }
-    IO.popen([env, RbConfig.ruby, "-e", code], err: [:child, :out], &:read)
+    IO.popen([env, RbConfig.ruby, "-W:no-experimental", "-e", code], err: [:child, :out], &:read)
   end
 
   def mnrb? = Object.const_defined?(:MNRB)

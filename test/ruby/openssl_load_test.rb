@@ -10,7 +10,7 @@ require "tmpdir"
 
 class OpenSSLLoadTest < MnTest::Case
   def run_child(code, env = {})
-    IO.popen([env, RbConfig.ruby, "-e", code], err: [:child, :out], &:read)
+    IO.popen([env, RbConfig.ruby, "-W:no-experimental", "-e", code], err: [:child, :out], &:read)
   end
 
   def test_a_process_that_never_requires_openssl_maps_no_libssl

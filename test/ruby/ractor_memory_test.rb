@@ -100,6 +100,7 @@ class RactorMemoryTest < MnTest::Case
 
   BEHAVIOUR = <<~'RUBY'
     def check
+      Enumerable.module_eval { alias_method :mem20_each_slice, :each_slice }
       r = []
       r << [3, 1, 2].each_slice(2).to_a << 1.step(5, 2).to_a << 7.clamp(1, 3) << (1..4).each_cons(2).to_a
       GC.start
@@ -122,6 +123,7 @@ class RactorMemoryTest < MnTest::Case
       r << [1].each_slice(1)
       GC.start
       r << 8.clamp(1, 2) << 9.mem20_clamp(1, 2)
+      Enumerable.module_eval { alias_method :each_slice, :mem20_each_slice }   # as it was, for the next
       r
     end
   RUBY
@@ -134,8 +136,10 @@ class RactorMemoryTest < MnTest::Case
     assert_equal EXPECTED, eval(out)
   end
 
-  # In ractors (each a state of its own in mnrb: it makes its own procs, and its definitions stay
-  # in it; in CRuby the three would redefine one Enumerable).
+  # In ractors (each a state of its own in mnrb: it makes its own procs, and another's definitions
+  # reach it only at its ractor operations, none of which runs inside `check`; each `check` puts
+  # each_slice back as it found it, for the ractors that apply its definitions later; in CRuby the
+  # three would redefine one Enumerable at once).
   def test_built_in_ruby_methods_made_redefined_and_removed_in_ractors
     mnrb_only
     out = run_child(BEHAVIOUR + <<~'RUBY')

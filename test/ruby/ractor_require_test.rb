@@ -11,7 +11,7 @@ require "tmpdir"
 class RactorRequireTest < MnTest::Case
   def run_child(code)
     args = mnrb? ? [] : ["--disable-gems", "-W0"]
-    IO.popen([RbConfig.ruby, *args, "-e", code], err: [:child, :out], &:read)
+    IO.popen([RbConfig.ruby, "-W:no-experimental", *args, "-e", code], err: [:child, :out], &:read)
   end
 
   def with_feature(name, body)

@@ -7,6 +7,11 @@ class Ractor
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{keys}"
     end
     raise ArgumentError, "must be called with a block" unless block
+    # CRuby 4.0's warning, at the process's first Ractor.new only (while the main ractor was alone)
+    if __first?
+      Kernel.warn("Ractor API is experimental and may change in future versions of Ruby.",
+                  uplevel: 1, category: :experimental)
+    end
     # the creator's autoloads go first (MNRB.run_ractor_block takes them off)
     __create(name, [(MNRB::Autoload.export if MNRB.const_defined?(:Autoload)), *args], &block)
   end

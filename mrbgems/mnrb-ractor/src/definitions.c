@@ -248,7 +248,7 @@ static void copy_cfunc_closure(mrb_state *from, mrb_sym mid, struct RProc *proc,
 
 /* A method made by define_method from a block that uses outer variables: CRuby's error when called
  * from another ractor. */
-static mrb_value unshareable_method(mrb_state *mrb, mrb_value self) {
+mrb_value mnrb_unshareable_method(mrb_state *mrb, mrb_value self) {
   mrb_raise(mrb, E_RUNTIME_ERROR, "defined with an un-shareable Proc in a different Ractor");
   return mrb_nil_value();
 }
@@ -264,7 +264,7 @@ static struct RProc *copy_ruby_method(mrb_state *from, mrb_sym mid, struct RProc
   }
   if (MRB_PROC_ENV_P(proc) && RARRAY_LEN(mnrb_code_outer_variables(from, proc)) > 0) {
     mc->d->acted++;
-    mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), unshareable_method, MRB_ARGS_ANY());
+    mrb_define_method_id(to, mc->to_class, mrb_intern_cstr(to, mrb_sym_name(from, mid)), mnrb_unshareable_method, MRB_ARGS_ANY());
     return NULL;
   }
   struct RClass *target = mc->to_class;

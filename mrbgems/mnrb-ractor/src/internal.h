@@ -206,10 +206,40 @@ typedef struct mnrb_ractor_state {
   mrb_value objects;           /* ObjectSpace::WeakMap id => Ractor object (in a hidden global) */
   mrb_value locals;            /* ractor-local storage, Ractor.[] (likewise rooted) */
   mrb_special_gv_func *outer_gv; /* isolation.c: the hook it wraps (mnrb-regexp's $~...), or NULL */
+  size_t defs_seen;            /* definitions_log.c: the log's entries this heap has applied (or
+                                  skipped: its own); only the state's running thread touches it */
 } mnrb_ractor_state;
 _Static_assert(offsetof(mnrb_ractor_state, ahead) + sizeof(((mnrb_ractor_state *)0)->ahead) <= 64,
                "a hop's fields of the ractor state in one line");
 static inline mnrb_ractor_state *mnrb_ractor_state_of(mrb_state *mrb) { return mnrb_vm_data_inline(mrb); }
+
+/* definitions_log.c: methods defined, undefined or removed after Ractor.new, for every ractor.
+ * sync: apply what other ractors defined since this heap last looked; adopt: at Ractor.new, the
+ * creator (synced first) and the new state `to` note their definitions from now on. */
+extern _Atomic size_t mnrb_defs_logged;
+void mnrb_definitions_sync_slow(mrb_state *mrb);
+/* Whether the log has entries this heap has not looked at. A program that defines nothing after its
+ * first Ractor.new reads one word (the state's count is off a hop's line: a ring hop's receive
+ * reads it only once something was logged). */
+static inline mrb_bool mnrb_definitions_pending(mrb_state *mrb) {
+  size_t n = atomic_load_explicit(&mnrb_defs_logged, memory_order_relaxed);
+  return __builtin_expect(n != 0, 0) && n != mnrb_ractor_state_of(mrb)->defs_seen;
+}
+static inline void mnrb_definitions_sync(mrb_state *mrb) {
+  if (mnrb_definitions_pending(mrb)) mnrb_definitions_sync_slow(mrb);
+}
+void mnrb_definitions_log_adopt(mrb_state *from, mrb_state *to);
+/* v, what a ractor operation returns, after the sync (v kept from the collector meanwhile) */
+static inline mrb_value mnrb_definitions_synced(mrb_state *mrb, mrb_value v) {
+  if (mnrb_definitions_pending(mrb)) {
+    mrb_gc_protect(mrb, v);
+    mnrb_definitions_sync_slow(mrb);
+  }
+  return v;
+}
+/* definitions.c: a method made from a block that reads outer variables, in another heap: CRuby's
+ * RuntimeError "defined with an un-shareable Proc in a different Ractor" */
+mrb_value mnrb_unshareable_method(mrb_state *mrb, mrb_value self);
 
 /* ---- records and the registry (registry.c) ---- */
 void mnrb_ractor_incref(mnrb_ractor_rec *r);

@@ -193,7 +193,7 @@ void mnrb_waiter_init(mrb_state *mrb, mnrb_rwaiter *w) {
   w->owner = mnrb_ractor_current(mrb);
 }
 
-static mrb_value port_receive(mrb_state *mrb, mrb_value self) {
+static mrb_value receive(mrb_state *mrb, mrb_value self) {
   mnrb_port *p = self_port(mrb, self);
   check_owner(mrb, p, "only allowed from the creator Ractor of this port");
   if (p->is_default)
@@ -220,6 +220,9 @@ static mrb_value port_receive(mrb_state *mrb, mrb_value self) {
     mnrb_wait_on_locked(mrb, o, &p->receivers, &w, "Ractor::Port#receive");
   }
 }
+
+/* what the sender defined before it sent is seen here (definitions_log.c) */
+static mrb_value port_receive(mrb_state *mrb, mrb_value self) { return mnrb_definitions_synced(mrb, receive(mrb, self)); }
 
 /* ---------------- closing ---------------- */
 

@@ -241,7 +241,7 @@ static mrb_value receive_current(mrb_state *mrb) {
 
 static mrb_value ractor_s_receive(mrb_state *mrb, mrb_value klass) {
   mnrb_receive_check_nested(mrb);      /* receive_if.c */
-  return receive_current(mrb);
+  return mnrb_definitions_synced(mrb, receive_current(mrb));   /* what the sender defined before */
 }
 
 /* ---------------- outgoing: yield / take ---------------- */
@@ -310,7 +310,7 @@ static mnrb_msg *take_ready(mrb_state *mrb, mnrb_ractor_rec *r, mrb_bool *is_fin
   return NULL;
 }
 
-static mrb_value ractor_take(mrb_state *mrb, mrb_value self) {
+static mrb_value take(mrb_state *mrb, mrb_value self) {
   mnrb_ractor_rec *r = self_record(mrb, self);
   mnrb_rwaiter w;
   waiter_init(mrb, &w);
@@ -494,7 +494,7 @@ static mrb_value select_body(mrb_state *mrb, void *p) {
   }
 }
 
-static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
+static mrb_value select_sources(mrb_state *mrb, mrb_value klass) {
   mrb_value *argv;
   mrb_int argc;
   mrb_sym table[2] = { mrb_intern_lit(mrb, "yield_value"), mrb_intern_lit(mrb, "move") };
@@ -525,6 +525,10 @@ static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) {
   return v;
 }
 
+/* take and select: what the other ractor defined before it yielded or ended is seen here */
+static mrb_value ractor_take(mrb_state *mrb, mrb_value self) { return mnrb_definitions_synced(mrb, take(mrb, self)); }
+static mrb_value ractor_s_select(mrb_state *mrb, mrb_value klass) { return mnrb_definitions_synced(mrb, select_sources(mrb, klass)); }
+
 /* ---------------- the end: value / join (Ruby 4.0) ---------------- */
 
 static void wait_end(mrb_state *mrb, mnrb_ractor_rec *r, const char *what) {
@@ -551,6 +555,7 @@ static mrb_value ractor_value(mrb_state *mrb, mrb_value self) {
   mrb_bool exc = r->final_exc;
   mnrb_rec_unlock(r);
   mnrb_required_features_sync(mrb);
+  mnrb_definitions_sync(mrb);
   if (exc) raise_remote(mrb, r, m, FALSE);
   /* CRuby hands the value over, uncopied: the successor gets the same object each time. The
    * successor's Ractor object (one per ractor and state) keeps it, in a hidden ivar. */
@@ -568,6 +573,7 @@ static mrb_value ractor_join(mrb_state *mrb, mrb_value self) {
   mrb_bool exc = r->final_exc && !r->final_lost;   /* join does not take the value (CRuby 4.0) */
   mnrb_rec_unlock(r);
   mnrb_required_features_sync(mrb);
+  mnrb_definitions_sync(mrb);
   if (exc) raise_remote(mrb, r, m, FALSE);
   return self;
 }
@@ -664,6 +670,13 @@ static mrb_value inherited_flag(mrb_state *mrb, const char *gvar) {
   return mrb_nil_p(v) ? v : mrb_bool_value(mrb_test(v));
 }
 
+/* Ractor.__first?: TRUE once per process, at the first Ractor.new (its experimental warning); a
+ * forked child of a process that made ractors never warns, as CRuby's (no single main ractor). */
+static mrb_value ractor_s_first_p(mrb_state *mrb, mrb_value klass) {
+  static _Atomic int made;
+  return mrb_bool_value(!atomic_exchange_explicit(&made, 1, memory_order_relaxed));
+}
+
 /* Ractor.__create(name, args, &block): Ractor.new (mrblib) checked the arguments. */
 static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
   mrb_value name, args, block;
@@ -687,6 +700,7 @@ static mrb_value ractor_s_create(mrb_state *mrb, mrb_value klass) {
     if (file) snprintf(loc, sizeof loc, "%s:%d", file, (int)line);
   }
   mnrb_required_features_sync(mrb);    /* what other ractors required: the new one's definitions */
+  mnrb_definitions_sync(mrb);          /* and what they defined */
   /* $VERBOSE and $DEBUG are the creator's (CRuby: ractor-local, derived from the creating ractor):
    * they go first among the arguments, and MNRB.run_ractor_block (mrblib) takes them off */
   mrb_value all = mrb_ary_new_capa(mrb, RARRAY_LEN(args) + 2);
@@ -811,6 +825,7 @@ void mrb_mnrb_ractor_gem_init(mrb_state *mrb) {
   mrb_define_method(mrb, remote, "ractor", remote_error_ractor, MRB_ARGS_NONE());
 
   mrb_define_class_method(mrb, ractor, "__create", ractor_s_create, MRB_ARGS_REQ(2) | MRB_ARGS_BLOCK());
+  mrb_define_class_method(mrb, ractor, "__first?", ractor_s_first_p, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "current", ractor_s_current, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "main", ractor_s_main, MRB_ARGS_NONE());
   mrb_define_class_method(mrb, ractor, "main?", ractor_s_main_p, MRB_ARGS_NONE());

@@ -16,8 +16,9 @@
  * The program's methods the definitions copy made (definitions.c) get theirs the same way: a method
  * defined after `using` runs refined when the ractor calls it. They are noted as they are copied and
  * given their activations with the block's, once every module is there.
- * Not carried (the send runs unrefined, as before): a refinement whose owner or target has no name,
- * a refined method written in C.
+ * A module without a name (`using Module.new { refine(String) { ... } }`) is stood for by a module
+ * made for it (since sem20k; before, its refinements were left out). Not carried (the send runs
+ * unrefined, as before): a refinement of a class without a name, a refined method written in C.
  */
 #include "internal.h"
 #include <mruby/array.h>
@@ -34,7 +35,20 @@ typedef struct carry { mrb_state *from, *to; mrb_value memo; /* in `to`: origina
 
 static void carry_irep(carry *c, const mrb_irep *fi, const mrb_irep *ti, int depth);
 
-/* The class or module of `to` named as v is in `from`, or NULL. */
+/* A module without a name (`using Module.new { refine ... }`): one of `to` made for it at its first
+ * mention in this Ractor.new (the memo, keyed by the original's address), which holds only the
+ * refinements carried. */
+static struct RClass *anonymous_in(carry *c, struct RClass *k) {
+  mrb_value key = mrb_int_value(c->to, (mrb_int)(intptr_t)k);
+  mrb_value have = mrb_hash_get(c->to, c->memo, key);
+  if (mrb_module_p(have)) return mrb_class_ptr(have);
+  struct RClass *made = mrb_module_new(c->to);
+  mrb_hash_set(c->to, c->memo, key, mrb_obj_value(made));
+  return made;
+}
+
+/* The class or module of `to` named as v is in `from` (or standing for a module without a name),
+ * or NULL. */
 static struct RClass *named_in(carry *c, mrb_value v) {
   if (!mrb_class_p(v) && !mrb_module_p(v)) return NULL;
   struct RClass *k = mrb_class_ptr(v);
@@ -43,6 +57,7 @@ static struct RClass *named_in(carry *c, mrb_value v) {
   mrb_value path = mrb_class_path(c->from, k);
   struct RClass *found = mrb_string_p(path) ? mnrb_class_at(c->to, RSTRING_PTR(path), (size_t)RSTRING_LEN(path)) : NULL;
   mrb_gc_arena_restore(c->from, ai);
+  if (!found && !mrb_string_p(path) && k->tt == MRB_TT_MODULE) found = anonymous_in(c, k);
   return found;
 }
 

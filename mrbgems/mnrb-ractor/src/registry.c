@@ -342,6 +342,7 @@ typedef struct setup { mrb_state *from; mrb_value block; mnrb_ractor_rec *r; } s
 static mrb_value setup_body(mrb_state *to, void *p) {
   setup *s = p;
   mnrb_code_copy_definitions(s->from, to);
+  mnrb_definitions_log_adopt(s->from, to);      /* later definitions: definitions_log.c */
   mrb_value proc = mnrb_code_copy_block(s->from, s->block, to);
   mrb_gv_set(to, mrb_intern_lit(to, "_ractor_block_"), proc);
   mnrb_isolation_enter(to);                      /* isolation.c: global variables */
