@@ -327,7 +327,9 @@ class RactorMemoryTest < MnTest::Case
   # context starts with 48 stack values and 8 frames, not 128 and 32 (state_snapshot.c
   # root_stacks_trim), the first Ractor.new (which makes the template, once) before the first
   # reading: main's binary 70.8-71.0 KiB, 68.8-69.3 now.
-  RSS_BOUND = 68          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors; 66.6 at mem20h)
+  # mem20i (mruby 0290: the template's made procs dropped, its boot accessor procs made at their
+  # first call): 66.5-66.6 -> 63.1-63.2 KiB.
+  RSS_BOUND = 65          # KiB per waiting ractor (bench/ractor_memory.rb's measure, 500 ractors; 63.2 at mem20i)
   RSS_RACTORS = 500
   GLIBC_BOUND = 16 * 1024 # bytes of glibc chunks per waiting ractor (MNRB.malloc_bytes)
 
@@ -362,6 +364,82 @@ class RactorMemoryTest < MnTest::Case
     RUBY
     procs = eval(out)
     assert procs <= PROC_BOUND, "a fresh ractor holds #{procs} procs (bound #{PROC_BOUND})"
+  end
+
+  # mem20i (mruby 0290): the template's procs made for lazy entries (21 of its boot's calls:
+  # Kernel#Integer, Array#each...) are forgotten and made again at a copy's first call, and the
+  # accessor procs put aside at boot (attr_reader/attr_writer's, Struct's: a C function over an env
+  # of one name or index, 24 of 34, each with its env) are kept as how to make them, made at their
+  # first call: a fresh copy held 93 procs and 25 envs, 49 and 4 now.
+  FRESH_PROC_BOUND = 64
+  FRESH_ENV_BOUND = 12
+  def test_a_fresh_ractor_holds_no_boot_accessor_procs
+    skip "one state per ractor is mnrb's" unless MNRB
+    skip "ractors boot (MNRB_SNAPSHOT=#{ENV["MNRB_SNAPSHOT"]})" if ENV["MNRB_SNAPSHOT"] && ENV["MNRB_SNAPSHOT"] != "copy"
+    procs, envs = eval(run_child('p Ractor.new { ObjectSpace.count_objects.values_at(:T_PROC, :T_ENV) }.take'))
+    assert procs <= FRESH_PROC_BOUND, "a fresh ractor holds #{procs} procs (bound #{FRESH_PROC_BOUND})"
+    assert envs <= FRESH_ENV_BOUND, "a fresh ractor holds #{envs} envs (bound #{FRESH_ENV_BOUND})"
+  end
+
+  # What 0290 makes again answers as the boot's procs did: the built-in accessors (attr_reader and
+  # attr_writer of Rational, Complex and the exceptions, Process::Tms's Struct accessors) read and
+  # write, are found by instance_method and aliased; built-in Ruby methods the boot had made
+  # (Integer(), each, format) run. CRuby 3.3.8 and 3.1 give the same.
+  ACCESSORS = <<~'RUBY'
+    def accessor_check
+      t = Process.times
+      t.utime = 5
+      stop = (begin; [].each.next; rescue StopIteration => e; e.result; end)
+      thrown = (throw :nope, 1 rescue $!)
+      missing = (nil.no_such_method_x(1) rescue $!)
+      key = ({}.fetch(:zz) rescue $!)
+      name = (NameError.new("n", :nm))
+      [Rational(3, 4).numerator, Rational(3, 4).denominator, Complex(1, 2).real, Complex(1, 2).imaginary,
+       Complex(1, 2).imag, t.utime, t.stime.class, t.cutime.class, t.cstime.class, stop,
+       thrown.tag, thrown.value, missing.name, missing.args, key.key, key.receiver, name.name,
+       Rational.instance_method(:numerator).owner, Process::Tms.instance_method(:utime).bind(t).call,
+       Integer("12"), [1, 2].each { }, format("%03d", 7)]
+    end
+  RUBY
+  ACCESSORS_EXPECTED = [3, 4, 1, 2, 2, 5, Float, Float, Float, [], :nope, 1, :no_such_method_x, [1],
+                        :zz, {}, :nm, Rational, 5, 12, [1, 2], "007"]
+
+  def test_boot_accessors_and_made_methods_in_main
+    assert_equal ACCESSORS_EXPECTED, eval(run_child(ACCESSORS + "p accessor_check"))
+  end
+
+  def test_boot_accessors_and_made_methods_in_ractors
+    assert_same_in_ractors(ACCESSORS, "accessor_check", ACCESSORS_EXPECTED)
+  end
+
+  # A built-in accessor aliased, redefined and removed (0290: its made entry, a recipe, is dropped
+  # with the slot it stood for). In ractors on mnrb only: CRuby's ractors share the classes.
+  ACCESSOR_REDEFINED = <<~'RUBY'
+    def accessor_redefined_check
+      Complex.alias_method(:imag2, :imag)
+      a = [Complex(1, 7).imag2]
+      Process::Tms.class_eval { def stime = :redefined }
+      a << Process.times.stime
+      Process::Tms.send(:remove_method, :stime)
+      a << Process.times.respond_to?(:stime)
+      Rational.class_eval { def numerator = :mine }
+      a << Rational(3, 4).numerator << Rational(3, 4).denominator
+    end
+  RUBY
+  ACCESSOR_REDEFINED_EXPECTED = [7, :redefined, false, :mine, 4]
+
+  def test_boot_accessors_redefined_in_main
+    assert_equal ACCESSOR_REDEFINED_EXPECTED, eval(run_child(ACCESSOR_REDEFINED + "p accessor_redefined_check"))
+  end
+
+  def test_boot_accessors_redefined_in_ractors
+    skip "one state per ractor is mnrb's" unless MNRB
+    out = run_child(ACCESSOR_REDEFINED + <<~'RUBY')
+      rs = 3.times.map { Ractor.new { Ractor.receive; GC.start; accessor_redefined_check } }
+      rs.each { |r| r << 1 }
+      p [Ractor.new { accessor_redefined_check }.take, rs.map(&:take).uniq]
+    RUBY
+    assert_equal [ACCESSOR_REDEFINED_EXPECTED, [ACCESSOR_REDEFINED_EXPECTED]], eval(out)
   end
 
   def test_a_ractor_state_has_half_the_method_cache

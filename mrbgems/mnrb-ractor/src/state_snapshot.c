@@ -161,6 +161,10 @@ static __attribute__((noinline)) void *arena_allocf_own(mrb_state *mrb, void *p,
     return NULL;
   }
   size_t old = *(size_t *)((char *)p - 16);
+  if (size < old) {                 /* shrunk: the image keeps only `size` bytes of it (mem20i) */
+    alloc_note *n = note_of(a, (uintptr_t)p - a->base);
+    if (n && a->base + n->off == (uintptr_t)p) { n->size = size; *(size_t *)((char *)p - 16) = size; }
+  }
   if (size <= old) return p;
   alloc_note *was = note_of(a, (uintptr_t)p - a->base);
   size_t wi = was ? (size_t)(was - a->notes) : SIZE_MAX;      /* an index: the log may move */
@@ -640,6 +644,8 @@ static void snap_make(mrb_state *(*open)(mrb_allocf, void *), void (*close)(mrb_
     if (ma) mrb_gv_set(ma, mrb_intern_cstr(ma, setup_globals[i]), mrb_nil_value());
     if (mb) mrb_gv_set(mb, mrb_intern_cstr(mb, setup_globals[i]), mrb_nil_value());
   }
+  if (ma) mrb_mt_made_drop(ma);     /* the boot's made methods, made again at a copy's first call (mruby 0290) */
+  if (mb) mrb_mt_made_drop(mb);
   if (ma) mrb_mt_bodies_drop(ma);   /* the class-body procs no made method needs (mruby 0279) */
   if (mb) mrb_mt_bodies_drop(mb);
   if (ma) root_stacks_trim(ma);
