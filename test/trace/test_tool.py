@@ -326,10 +326,10 @@ def thread_names_with_markup_quotes_and_bad_utf8_keep_json_and_svg_well_formed()
 @test
 def svg_window_width_and_thread_limit():
     path = many_threads()
-    # a window in the middle of the run, where all 121 threads exist (how long creating them takes
-    # depends on the machine's load: a fixed window could fall before most were created)
-    ms = summary(path)["duration_ns"] / 1e6
-    lo = int(ms * 0.5); hi = lo + 2
+    # a window from when the 12th thread started: 12 threads exist in it (they wait for the queue,
+    # filled only once all are created). Where that falls depends on the machine's load: with the
+    # window at half the run, a process descheduled while it created threads had 2 in it.
+    lo = int(checked(path)["starts_ns"][11] / 1e6); hi = lo + 2
     _, root = svg(path, f"--from={lo}", f"--to={hi}", "--width=800", "--threads=7")
     labels = texts(root, "labels")
     expect(root.get("width") == "800", root.get("width"))
