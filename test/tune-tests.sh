@@ -91,8 +91,15 @@ kill "${hogs[@]}" 2> /dev/null; wait "${hogs[@]}" 2> /dev/null
 check "a busy machine is reported"      0 "The machine was busy: other processes used" -- grep -o '"warning":"[^"]*' busy.json
 check "each disturbed point says so"    0 "others used" -- cat busy.err
 
-check "table, chart and sweet spot"      0 "Sweet spot: threads x" \
-  -- "$TUNE" sleepy.rb --modes threads,ractors --levels 1,4 --duration 0.2 --svg chart.svg
+# Sleep-bound: 4 workers of either mode beat 1 by far (2.5-3.7x beside a loaded machine's others),
+# but threads x 4 and ractors x 4 are within the noise of each other (ractors won by more than 5% in
+# 2 of 6 runs on a loaded machine): the sweet spot's level is the check, not its mode.
+sweet_level() {  # sweet_level TUNE-ARGS...: "sweet spot at N" if the table and the sweet spot are there
+  "$TUNE" "$@" > table.txt 2>&1 || { cat table.txt; return 1; }
+  grep -q 'GVL wait' table.txt && sed -n -E 's/^Sweet spot: (threads|ractors) x ([0-9]+) .*/sweet spot at \2/p' table.txt
+}
+check "table, chart and sweet spot"      0 "sweet spot at 4" \
+  -- sweet_level sleepy.rb --modes threads,ractors --levels 1,4 --duration 0.2 --svg chart.svg
 check "the SVG chart: a line per mode in each panel" 0 "4" -- sh -c "grep -c '<polyline' chart.svg"
 check "the table has every column"      0 "GVL wait" -- "$TUNE" sleepy.rb --modes processes --levels 2 --duration 0.2 --no-svg
 
