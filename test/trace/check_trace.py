@@ -320,6 +320,8 @@ def check(path, complete):
         "flows": len(flows_out),
         "died": len(thread_died),
         "starts_ns": [ts - first_ts for ts in started_at],   # from the trace's start, as the svg's --from
+        "running_stretches_ns": {str(tracks[u][2]): [(b - first_ts, e - first_ts) for b, e in sl]
+                                 for u, sl in running_at.items()},
         "duration_ns": (last or 0) - (first_ts or 0),
     }
     return errors, summary
