@@ -94,9 +94,9 @@ check "each disturbed point says so"    0 "others used" -- cat busy.err
 # Sleep-bound: 4 workers of either mode beat 1 by far (2.5-3.7x beside a loaded machine's others),
 # but threads x 4 and ractors x 4 are within the noise of each other (ractors won by more than 5% in
 # 2 of 6 runs on a loaded machine): the sweet spot's level is the check, not its mode.
-sweet_level() {  # sweet_level TUNE-ARGS...: "sweet spot at N" if the table and the sweet spot are there
-  "$TUNE" "$@" > table.txt 2>&1 || { cat table.txt; return 1; }
-  grep -q 'GVL wait' table.txt && sed -n -E 's/^Sweet spot: (threads|ractors) x ([0-9]+) .*/sweet spot at \2/p' table.txt
+sweet_level() {  # sweet_level TUNE-ARGS...: "sweet spot at N" below the table, or what was printed
+  "$TUNE" "$@" > table.txt 2>&1 && grep -q 'GVL wait' table.txt || { cat table.txt; return 1; }
+  grep '^Sweet spot: ' table.txt | sed -E 's/^Sweet spot: (threads|ractors) x ([0-9]+) .*/sweet spot at \2/'
 }
 check "table, chart and sweet spot"      0 "sweet spot at 4" \
   -- sweet_level sleepy.rb --modes threads,ractors --levels 1,4 --duration 0.2 --svg chart.svg
