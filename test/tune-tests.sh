@@ -82,7 +82,17 @@ check "sleep-bound: a higher level (8..16)" 0 "picked threads x" -- level_betwee
 check "sleep-bound: says I/O-bound and by how much" 0 "x the throughput of 1" -- cat sleepy.json
 
 sweep mixed.json /dev/null 2 8 '"recommendation"' mixed.rb --modes threads --levels 1,2,4,8,16 --duration 0.5 --json --no-svg
-check "mixed: between the two (2..8)"    0 "picked threads x" -- level_between 2 8 mixed.json
+# the same for mixed work: on a machine others kept busy (free CPUs 0.34 of 2 beside two yes hogs),
+# level 2's p99 was over 3x level 1's and the pick was 1 (2 of 5 runs); the tool must then say so
+mixed_pick_ok() {
+  local free; free=$(free_cpus mixed.json)
+  if [ $((4 * free)) -lt $((3 * ncpu)) ]; then
+    grep -q '"warning":"The machine was busy' mixed.json && level_between 1 16 mixed.json | sed "s/\$/ (busy machine, free CPUs: $free; warned)/"
+  else
+    level_between 2 8 mixed.json
+  fi
+}
+check "mixed: between the two (2..8)"    0 "picked threads x" -- mixed_pick_ok
 
 # a machine kept busy by others (a CPU hog per CPU) is reported, per point and in the summary
 hogs=(); for _ in $(seq "$ncpu"); do sh -c 'while :; do :; done' & hogs+=($!); done
@@ -91,8 +101,15 @@ kill "${hogs[@]}" 2> /dev/null; wait "${hogs[@]}" 2> /dev/null
 check "a busy machine is reported"      0 "The machine was busy: other processes used" -- grep -o '"warning":"[^"]*' busy.json
 check "each disturbed point says so"    0 "others used" -- cat busy.err
 
-check "table, chart and sweet spot"      0 "Sweet spot: threads x" \
-  -- "$TUNE" sleepy.rb --modes threads,ractors --levels 1,4 --duration 0.2 --svg chart.svg
+# Sleep-bound: 4 workers of either mode beat 1 by far (2.5-3.7x beside a loaded machine's others),
+# but threads x 4 and ractors x 4 are within the noise of each other (ractors won by more than 5% in
+# 2 of 6 runs on a loaded machine): the sweet spot's level is the check, not its mode.
+sweet_level() {  # sweet_level TUNE-ARGS...: "sweet spot at N" below the table, or what was printed
+  "$TUNE" "$@" > table.txt 2>&1 && grep -q 'GVL wait' table.txt || { cat table.txt; return 1; }
+  grep '^Sweet spot: ' table.txt | sed -E 's/^Sweet spot: (threads|ractors) x ([0-9]+) .*/sweet spot at \2/'
+}
+check "table, chart and sweet spot"      0 "sweet spot at 4" \
+  -- sweet_level sleepy.rb --modes threads,ractors --levels 1,4 --duration 0.2 --svg chart.svg
 check "the SVG chart: a line per mode in each panel" 0 "4" -- sh -c "grep -c '<polyline' chart.svg"
 check "the table has every column"      0 "GVL wait" -- "$TUNE" sleepy.rb --modes processes --levels 2 --duration 0.2 --no-svg
 

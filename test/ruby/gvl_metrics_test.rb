@@ -396,16 +396,23 @@ class GvlStatsTest < MnTest::Case
     q = Queue.new
     told = Queue.new
     m = Mutex.new
+    # Each wait is 30 ms from when t is seen parked in it (t.stop? right after t said what comes
+    # next): only then is the wait's length the main thread's. Waiting for t.stop? alone after
+    # `q << 1` could see t still parked on the queue, and t, woken late on a loaded machine, then
+    # waited 23 ms on the mutex (1:1 mode, 1 of 3 suite runs at load ~18).
     t = Thread.new do
       sleep 0.03
       told << :slept
       q.pop
+      told << :popped
       m.synchronize { :locked }
     end
     told.pop
+    wait_until("parked on the queue") { t.stop? }
     m.lock
-    sleep 0.03                         # t parks on q.pop meanwhile
+    sleep 0.03
     q << 1
+    told.pop
     wait_until("blocked on the mutex") { t.stop? }
     sleep 0.03
     m.unlock

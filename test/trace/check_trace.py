@@ -103,6 +103,7 @@ def check(path, complete):
     nt_pid = None
     thread_state = {}     # uuid -> open state name (None: nothing open)
     thread_started = set()
+    started_at = []       # when each thread's 'started' slice began, in trace order
     thread_died = set()
     last_ts = defaultdict(int)
     gvl_slices = defaultdict(list)   # ractor pid -> [(begin, end, thread uuid)]
@@ -218,6 +219,7 @@ def check(path, complete):
             states[name] += 1
             if name == "started":
                 thread_started.add(uuid)
+                started_at.append(ts)
             if kind(name) in ("running", "gc") and uuid not in open_gvl:
                 open_gvl[uuid] = ts
         elif ev.type == END:
@@ -317,6 +319,9 @@ def check(path, complete):
         "states": dict(states),
         "flows": len(flows_out),
         "died": len(thread_died),
+        "starts_ns": [ts - first_ts for ts in started_at],   # from the trace's start, as the svg's --from
+        "running_stretches_ns": {str(tracks[u][2]): [(b - first_ts, e - first_ts) for b, e in sl]
+                                 for u, sl in running_at.items()},
         "duration_ns": (last or 0) - (first_ts or 0),
     }
     return errors, summary
