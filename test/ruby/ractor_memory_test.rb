@@ -136,16 +136,16 @@ class RactorMemoryTest < MnTest::Case
     assert_equal EXPECTED, eval(out)
   end
 
-  # In ractors (each a state of its own in mnrb: it makes its own procs, and another's definitions
-  # reach it only at its ractor operations, none of which runs inside `check`; each `check` puts
-  # each_slice back as it found it, for the ractors that apply its definitions later; in CRuby the
-  # three would redefine one Enumerable at once).
+  # In ractors (each a state of its own in mnrb: it makes its own procs). Three ractors live at
+  # once but run `check` one after another: another's definitions reach a ractor at its ractor
+  # operations (its receive, here), and `check` removes each_slice for a while, as it would for
+  # every ractor in CRuby, where all three redefine one Enumerable; each `check` puts each_slice
+  # back as it found it, for the next.
   def test_built_in_ruby_methods_made_redefined_and_removed_in_ractors
     mnrb_only
     out = run_child(BEHAVIOUR + <<~'RUBY')
       rs = 3.times.map { Ractor.new { Ractor.receive; check } }
-      rs.each { |r| r << 1 }
-      p rs.map(&:take)
+      p rs.map { |r| r << 1; r.take }
     RUBY
     assert_equal [EXPECTED] * 3, eval(out)
   end
