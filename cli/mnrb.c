@@ -562,8 +562,14 @@ int main(int argc, char **argv) {
   mn_config_from_env(&cfg);
   parse_args(argc, argv, &o, &cfg);
 
+  /* The runtime first, so that a failure says why (a descriptor or thread limit: errno) */
+  errno = 0;
+  if (mn_runtime_init(&cfg) != 0) {
+    fprintf(stderr, "mnrb: cannot start the runtime: %s\n", errno ? strerror(errno) : "unknown error");
+    return 1;
+  }
   mrb_state *mrb = mnrb_open(&cfg);
-  if (!mrb) { fputs("mnrb: cannot start the runtime\n", stderr); return 1; }
+  if (!mrb) { fputs("mnrb: cannot start the runtime: the main ractor could not be made\n", stderr); return 1; }
   mrb_value args = mrb_ary_new_capa(mrb, o.argc);
   for (int i = 0; i < o.argc; i++) mrb_ary_push(mrb, args, mrb_str_new_cstr(mrb, o.argv[i]));
   mrb_define_global_const(mrb, "ARGV", args);

@@ -59,6 +59,9 @@ check "reads the script from stdin" 0 "stdin ok"         -- sh -c "echo 'puts \"
 check "--trace writes a trace"   0 "traced"               -- sh -c "'$BIN' --trace='$tmp/t.pftrace' -e 'Thread.new { }.join' && test -s '$tmp/t.pftrace' && echo traced"
 check "--trace with an error exit" 1 "traced"             -- sh -c "'$BIN' --trace='$tmp/e.pftrace' -e 'raise \"x\"' 2>/dev/null; s=\$?; test -s '$tmp/e.pftrace' && echo traced; exit \$s"
 check "--trace to a bad path"    2 "cannot trace to"      -- "$BIN" --trace=/nonexistent-dir/t.pftrace -e 'nil'
+# a runtime that cannot start says why (4 descriptors: the libraries load, the event loop's do not)
+check "the runtime's start failing says why" 1 "mnrb: cannot start the runtime: Too many open files" \
+  -- bash -c 'ulimit -n 4; exec "$0" -e nil 3<&- 4<&-' "$BIN"
 check "--trace-flight needs --trace" 2 "needs --trace"    -- "$BIN" --trace-flight=4 -e 'nil'
 check "--trace-flight rejects 0" 2 "invalid value"        -- "$BIN" --trace="$tmp/f.pftrace" --trace-flight=0 -e 'nil'
 

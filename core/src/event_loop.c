@@ -103,5 +103,6 @@ int mn_loop_init(void) {
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   int rc = pthread_create(&th, &attr, loop_main, NULL);
   pthread_attr_destroy(&attr);
+  if (rc != 0) errno = rc;          /* the caller reports why (EAGAIN: no thread could be made) */
   return rc == 0 ? 0 : -1;
 }
